@@ -1,0 +1,78 @@
+import { z } from 'zod'
+import { ConnectionOptions, SavedTarget, TargetDraft } from './targets'
+import type { EngineEvent } from './events'
+
+/**
+ * Every command the UI can send to the engine, with its runtime input schema.
+ * Hosts validate each incoming payload against these before the engine sees it.
+ */
+const ConnectionRef = z.object({ connectionId: z.string().min(1).max(300) })
+
+export const CommandInputs = {
+  'app.info': z.object({}),
+  'targets.list': z.object({}),
+  'targets.save': TargetDraft,
+  'targets.remove': z.object({ id: z.string().min(1).max(200) }),
+  /** The text of an `mcpServers` config file; nothing is spawned on import. */
+  'targets.import': z.object({ text: z.string().max(5_000_000), fileName: z.string().max(500).optional() }),
+  'connections.open': z.object({ targetId: z.string().min(1).max(200) }),
+  'connections.close': ConnectionRef,
+  'connections.refresh': ConnectionRef,
+  'connections.probe': ConnectionRef,
+  'connections.setKeepalive': ConnectionRef.extend({ intervalMs: ConnectionOptions.shape.keepaliveIntervalMs }),
+  /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`. */
+  'events.since': z.object({ afterSeq: z.number().int().min(0) }),
+} as const
+
+export type CommandName = keyof typeof CommandInputs
+export type CommandInput<C extends CommandName> = z.input<(typeof CommandInputs)[C]>
+
+export interface AppInfo {
+  name: 'Parallax'
+  version: string
+  host: 'web' | 'electron'
+  defaults: ConnectionOptions
+}
+
+export interface ImportResult {
+  imported: SavedTarget[]
+  errors: string[]
+}
+
+export interface CommandOutputs {
+  'app.info': AppInfo
+  'targets.list': SavedTarget[]
+  'targets.save': SavedTarget
+  'targets.remove': { removed: boolean }
+  'targets.import': ImportResult
+  'connections.open': { connectionId: string }
+  'connections.close': { closed: boolean }
+  'connections.refresh': { ok: true }
+  'connections.probe': { ok: boolean }
+  'connections.setKeepalive': { intervalMs: number }
+  'events.since': EngineEvent[]
+}
+
+export type CommandOutput<C extends CommandName> = CommandOutputs[C]
+
+export function isCommandName(name: unknown): name is CommandName {
+  return typeof name === 'string' && Object.hasOwn(CommandInputs, name)
+}
+
+/** Thrown (and carried across hosts) when a command's input does not match its schema. */
+export class CommandError extends Error {
+  constructor(message: string, readonly code: 'invalid-input' | 'unknown-command' | 'not-found' | 'failed' = 'failed') {
+    super(message)
+    this.name = 'CommandError'
+  }
+}
+
+/** Parses a command's input against its schema, with a message a person can act on. */
+export function parseCommandInput<C extends CommandName>(command: C, input: unknown): z.output<(typeof CommandInputs)[C]> {
+  const result = CommandInputs[command].safeParse(input ?? {})
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')
+    throw new CommandError(`invalid input for ${command}: ${issues}`, 'invalid-input')
+  }
+  return result.data as z.output<(typeof CommandInputs)[C]>
+}

@@ -1,0 +1,110 @@
+/**
+ * The event model (DESIGN.md §2): everything Parallax knows is an append-only stream of these.
+ * Events travel engine → host → UI; they are produced by trusted engine code, so they are typed here
+ * but not schema-checked on the way (commands, which come from the UI, are).
+ */
+
+export type Protocol = 'mcp' | 'a2a'
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse' | 'jsonrpc' | 'rest'
+export type FrameKind = 'request' | 'response' | 'notification' | 'error' | 'stream-event'
+export type Health = 'healthy' | 'degraded' | 'down'
+export type ConnectionState = 'connecting' | 'connected' | 'degraded' | 'reconnecting' | 'closed' | 'failed'
+
+interface EventBase {
+  /** Monotonic per engine. */
+  seq: number
+  /** Epoch milliseconds, sub-millisecond where the platform allows. */
+  ts: number
+  connectionId: string
+}
+
+export interface FrameEvent extends EventBase {
+  type: 'frame'
+  direction: 'out' | 'in'
+  protocol: Protocol
+  transport: TransportKind
+  kind: FrameKind
+  method?: string
+  id?: string | number
+  /** The parsed JSON exactly as it crossed the wire. */
+  payload: unknown
+  bytes: number
+  /** On responses and errors: time since the request with the same id went the other way. */
+  latencyMs?: number
+}
+
+export interface HandshakeEvent extends EventBase {
+  type: 'handshake'
+  protocol: 'mcp'
+  transport: TransportKind
+  requestedProtocolVersion?: string
+  protocolVersion?: string
+  clientInfo: { name: string; version: string }
+  clientCapabilities: Record<string, unknown>
+  serverCapabilities: Record<string, unknown>
+  serverInfo?: { name: string; version: string; title?: string; [k: string]: unknown }
+  instructions?: string
+  durationMs: number
+}
+
+export type DiscoveryMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list'
+export type DiscoveryTrigger = 'initial' | 'list_changed' | 'refresh'
+
+export interface DiscoveryEvent extends EventBase {
+  type: 'discovery'
+  method: DiscoveryMethod
+  status: 'called' | 'skipped' | 'failed'
+  reason: string
+  trigger: DiscoveryTrigger
+  /** Set when the step reveals the server breaking the protocol's rules (e.g. an unadvertised list_changed). */
+  oddity?: boolean
+  count?: number
+  pages?: number
+  durationMs?: number
+  /** JSON-RPC error code when the step failed with one. */
+  errorCode?: number
+  /** The whole catalog for this method, all pages joined. */
+  items?: unknown[]
+}
+
+export interface KeepaliveEvent extends EventBase {
+  type: 'keepalive'
+  probe: string
+  ok: boolean
+  rttMs: number
+  health: Health
+  intervalMs: number
+  consecutiveFailures: number
+  error?: string
+  note?: string
+}
+
+export interface ConnectionEvent extends EventBase {
+  type: 'connection'
+  state: ConnectionState
+  targetId: string
+  targetName: string
+  protocol: Protocol
+  /** The transport in use, once known. */
+  transport?: TransportKind
+  reason?: string
+  attempt?: number
+  maxAttempts?: number
+  delayMs?: number
+  pid?: number
+}
+
+export interface LogEvent extends EventBase {
+  type: 'log'
+  source: 'stderr' | 'engine' | 'transport'
+  level: 'info' | 'warn' | 'error'
+  text: string
+}
+
+export type EngineEvent = FrameEvent | HandshakeEvent | DiscoveryEvent | KeepaliveEvent | ConnectionEvent | LogEvent
+export type EngineEventType = EngineEvent['type']
+
+/** What producers hand to the engine: the engine stamps `seq` (and `ts` when absent). */
+export type EventInput<E extends EngineEvent = EngineEvent> = E extends EngineEvent
+  ? Omit<E, 'seq' | 'ts'> & { ts?: number }
+  : never

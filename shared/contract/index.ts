@@ -1,0 +1,4 @@
+export * from './api'
+export * from './commands'
+export * from './events'
+export * from './targets'

@@ -1,0 +1,58 @@
+import { z } from 'zod'
+
+/** How Parallax reaches an agent. Mirrors the `mcpServers` config shape MCP clients already use. */
+export const StdioSpec = z.object({
+  kind: z.literal('mcp-stdio'),
+  command: z.string().min(1, 'command is required'),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+})
+
+export const McpHttpSpec = z.object({
+  kind: z.literal('mcp-http'),
+  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
+  headers: z.record(z.string(), z.string()).default({}),
+  /** `auto` tries streamable HTTP and falls back to legacy SSE on a 4xx, as the MCP SDK documents. */
+  transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
+})
+
+export const TargetSpec = z.discriminatedUnion('kind', [StdioSpec, McpHttpSpec])
+export type TargetSpec = z.infer<typeof TargetSpec>
+
+export const ConnectionOptions = z.object({
+  keepaliveIntervalMs: z.number().int().min(250).max(3_600_000).default(15_000),
+  requestTimeoutMs: z.number().int().min(100).max(3_600_000).default(30_000),
+  /** Consecutive failed probes that turn a degraded connection into a down one. */
+  failuresToDown: z.number().int().min(1).max(20).default(2),
+  reconnectAttempts: z.number().int().min(0).max(50).default(5),
+  reconnectBaseDelayMs: z.number().int().min(10).max(60_000).default(500),
+  reconnectMaxDelayMs: z.number().int().min(10).max(300_000).default(8_000),
+})
+export type ConnectionOptions = z.infer<typeof ConnectionOptions>
+export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = ConnectionOptions.parse({})
+
+export const SavedTarget = z.object({
+  id: z.string().min(1).max(200),
+  name: z.string().min(1, 'name is required').max(200),
+  spec: TargetSpec,
+  options: ConnectionOptions.partial().default({}),
+  /** `demo` targets ship with Parallax and cannot be edited or removed. */
+  origin: z.enum(['demo', 'user', 'import']).default('user'),
+  description: z.string().max(2000).optional(),
+})
+export type SavedTarget = z.infer<typeof SavedTarget>
+
+/** The input of `targets.save`: an id is minted when absent. */
+export const TargetDraft = SavedTarget.omit({ id: true, origin: true }).extend({ id: z.string().min(1).max(200).optional() })
+export type TargetDraft = z.input<typeof TargetDraft>
+
+/** A human-readable one-liner for a target, used in the sidebar, the CLI and confirmations. */
+export function describeSpec(spec: TargetSpec): string {
+  if (spec.kind === 'mcp-stdio') return [spec.command, ...spec.args].map(quoteArg).join(' ')
+  return spec.transport === 'auto' ? spec.url : `${spec.url} (${spec.transport})`
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`
+}

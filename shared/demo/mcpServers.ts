@@ -1,0 +1,170 @@
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import { PARALLAX_VERSION } from '../version'
+import {
+  deliveryReport,
+  listFormats,
+  MediaBuyBook,
+  MediaBuyError,
+  PRODUCTS,
+  FORMATS,
+  searchProducts,
+  type Channel,
+} from './mediaSales'
+
+const channel = z.enum(['display', 'video', 'audio', 'ctv'])
+/** Buyers send an opaque `context` object; a well-behaved seller echoes it back untouched. */
+const context = z.record(z.string(), z.unknown()).optional().describe('Opaque buyer context, echoed back in the response')
+
+function result(data: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data }
+}
+
+function failure(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true }
+}
+
+/**
+ * The demo tool server: a small media-sales agent. Creating the first media buy registers a
+ * `get_delivery_report` tool, which makes the server send `notifications/tools/list_changed`.
+ */
+export function createToolServer(): McpServer {
+  const server = new McpServer(
+    { name: 'parallax-demo-media-sales', version: PARALLAX_VERSION, title: 'Demo media-sales agent' },
+    { instructions: 'A media-sales agent. Search products with a brief, list creative formats, then create a media buy.' },
+  )
+  const book = new MediaBuyBook()
+  let reportTool = false
+
+  server.registerTool(
+    'search_products',
+    {
+      title: 'Search products',
+      description: 'Find advertising products that match a campaign brief.',
+      inputSchema: {
+        brief: z.string().min(1).describe('What the campaign wants to achieve, in plain words'),
+        channel: channel.optional(),
+        max_results: z.number().int().min(1).max(20).optional(),
+        context,
+      },
+    },
+    async ({ brief, channel, max_results, context }) =>
+      result({ products: searchProducts({ brief, channel: channel as Channel | undefined, max_results }), ...(context && { context }) }),
+  )
+
+  server.registerTool(
+    'list_creative_formats',
+    {
+      title: 'List creative formats',
+      description: 'The creative formats this seller accepts, optionally for one channel.',
+      inputSchema: { channel: channel.optional(), context },
+    },
+    async ({ channel, context }) => result({ formats: listFormats(channel as Channel | undefined), ...(context && { context }) }),
+  )
+
+  server.registerTool(
+    'create_media_buy',
+    {
+      title: 'Create media buy',
+      description: 'Book a product for a budget. Requires buying_mode.',
+      inputSchema: {
+        product_id: z.string(),
+        budget: z.number().positive(),
+        buying_mode: z.enum(['auction', 'guaranteed']),
+        flight_start: z.string().optional(),
+        flight_end: z.string().optional(),
+        context,
+      },
+    },
+    async ({ context, ...input }) => {
+      try {
+        const buy = book.create(input)
+        if (!reportTool) {
+          reportTool = true
+          registerReportTool(server, book)
+        }
+        return result({ media_buy: buy, ...(context && { context }) })
+      } catch (error) {
+        if (error instanceof MediaBuyError) return failure(error.message)
+        throw error
+      }
+    },
+  )
+  return server
+}
+
+function registerReportTool(server: McpServer, book: MediaBuyBook): void {
+  server.registerTool(
+    'get_delivery_report',
+    {
+      title: 'Get delivery report',
+      description: 'Delivery so far for a media buy created in this session.',
+      inputSchema: { media_buy_id: z.string(), context },
+    },
+    async ({ media_buy_id, context }) => {
+      const buy = book.get(media_buy_id)
+      return buy ? result({ report: deliveryReport(buy), ...(context && { context }) }) : failure(`unknown media_buy_id "${media_buy_id}"`)
+    },
+  )
+}
+
+/** The demo prompt-only server: it advertises `prompts` and nothing else. */
+export function createPromptServer(): McpServer {
+  const server = new McpServer(
+    { name: 'parallax-demo-prompts', version: PARALLAX_VERSION, title: 'Demo prompt library' },
+    { instructions: 'Prompt templates for media planning. This server has no tools.' },
+  )
+  server.registerPrompt(
+    'media_brief',
+    {
+      title: 'Media brief',
+      description: 'Draft a media brief for a product launch.',
+      argsSchema: { product: z.string().describe('What is being launched'), audience: z.string().optional() },
+    },
+    ({ product, audience }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: `Write a one-page media brief for the launch of ${product}${audience ? ` aimed at ${audience}` : ''}.` },
+        },
+      ],
+    }),
+  )
+  server.registerPrompt(
+    'campaign_review',
+    { title: 'Campaign review', description: 'Review a running campaign against its goals.', argsSchema: { goal: z.string() } },
+    ({ goal }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Review the campaign's delivery against this goal: ${goal}.` } }],
+    }),
+  )
+  return server
+}
+
+/** The demo resource-only server: the inventory as readable resources. */
+export function createResourceServer(): McpServer {
+  const server = new McpServer(
+    { name: 'parallax-demo-inventory', version: PARALLAX_VERSION, title: 'Demo inventory' },
+    { instructions: 'Read-only inventory of the demo media seller.' },
+  )
+  const json = (uri: URL, data: unknown) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(data, null, 2) }] })
+  server.registerResource('products', 'media://products', { title: 'All products', mimeType: 'application/json' }, (uri) => json(uri, PRODUCTS))
+  server.registerResource('formats', 'media://formats', { title: 'Creative formats', mimeType: 'application/json' }, (uri) => json(uri, FORMATS))
+  server.registerResource(
+    'product',
+    new ResourceTemplate('media://products/{product_id}', {
+      list: async () => ({ resources: PRODUCTS.map((p) => ({ uri: `media://products/${p.product_id}`, name: p.name })) }),
+    }),
+    { title: 'One product', mimeType: 'application/json' },
+    (uri, { product_id }) => json(uri, PRODUCTS.find((p) => p.product_id === product_id) ?? null),
+  )
+  return server
+}
+
+export const DEMO_SERVERS = {
+  tools: createToolServer,
+  prompts: createPromptServer,
+  resources: createResourceServer,
+} as const
+
+export type DemoServerName = keyof typeof DEMO_SERVERS

@@ -1,0 +1,35 @@
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { SavedTarget } from '../contract'
+import type { DemoServerName } from './mcpServers'
+
+/** The project root when running from source (this file is shared/demo/targets.ts). */
+const SOURCE_ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+const DEMOS: Record<DemoServerName, { name: string; description: string }> = {
+  tools: { name: 'Demo media-sales agent', description: 'Tools: search products, list creative formats, create a media buy.' },
+  prompts: { name: 'Demo prompt library', description: 'Prompt-only server: no tools, so tools/list is never called and keepalive uses ping.' },
+  resources: { name: 'Demo inventory', description: 'Resource-only server: products and formats as resources and a template.' },
+}
+
+export const DEMO_NAMES = Object.keys(DEMOS) as DemoServerName[]
+
+/**
+ * The built-in targets: each demo server spawned over stdio with the running Node (or Electron acting
+ * as Node) and the tsx loader. `appRoot` is where `shared/` and `node_modules/` live.
+ */
+export function demoTargets(appRoot = SOURCE_ROOT): SavedTarget[] {
+  const require = createRequire(join(appRoot, 'package.json'))
+  const loader = pathToFileURL(require.resolve('tsx')).href
+  const entry = join(appRoot, 'shared', 'demo', 'stdio.ts')
+  const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}
+  return DEMO_NAMES.map((name) => ({
+    id: `demo:${name}`,
+    name: DEMOS[name].name,
+    description: DEMOS[name].description,
+    origin: 'demo',
+    options: {},
+    spec: { kind: 'mcp-stdio', command: process.execPath, args: ['--import', loader, entry, name], env },
+  }))
+}

@@ -1,0 +1,43 @@
+import { TargetDraft } from '../contract'
+
+/**
+ * Reads the config format MCP clients already use (`{"mcpServers": {name: {command,args,env} | {url,headers}}}`)
+ * into target drafts. Each entry that cannot be used becomes one readable error; the rest still import.
+ */
+export function parseMcpServersConfig(text: string, fileName = 'config'): { drafts: TargetDraft[]; errors: string[] } {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    return { drafts: [], errors: [`${fileName} is not valid JSON: ${(error as Error).message}`] }
+  }
+  const servers = (json as { mcpServers?: unknown })?.mcpServers
+  if (!servers || typeof servers !== 'object' || Array.isArray(servers)) {
+    return { drafts: [], errors: [`${fileName} has no "mcpServers" object`] }
+  }
+  const drafts: TargetDraft[] = []
+  const errors: string[] = []
+  for (const [name, raw] of Object.entries(servers as Record<string, unknown>)) {
+    const entry = (raw ?? {}) as Record<string, unknown>
+    const spec =
+      typeof entry.command === 'string'
+        ? { kind: 'mcp-stdio', command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, cwd: entry.cwd }
+        : typeof entry.url === 'string'
+          ? { kind: 'mcp-http', url: entry.url, headers: entry.headers ?? {}, transport: httpTransport(entry.type ?? entry.transport) }
+          : undefined
+    if (!spec) {
+      errors.push(`mcpServers.${name}: needs either "command" (stdio) or "url" (HTTP)`)
+      continue
+    }
+    const draft = TargetDraft.safeParse({ id: `import:${name}`, name, spec })
+    if (draft.success) drafts.push(draft.data)
+    else errors.push(`mcpServers.${name}: ${draft.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+  }
+  return { drafts, errors }
+}
+
+function httpTransport(type: unknown): 'auto' | 'streamable-http' | 'sse' {
+  if (type === 'sse') return 'sse'
+  if (type === 'http' || type === 'streamable-http' || type === 'streamableHttp') return 'streamable-http'
+  return 'auto'
+}

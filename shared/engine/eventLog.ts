@@ -1,0 +1,50 @@
+import type { EngineEvent, EventInput } from '../contract'
+
+export type EventListener = (event: EngineEvent) => void
+
+/** Epoch milliseconds with sub-millisecond resolution. */
+export const now = (): number => performance.timeOrigin + performance.now()
+
+/**
+ * The engine's append-only event stream: stamps `seq`/`ts`, keeps history for late subscribers,
+ * and fans out to listeners. Appending is O(1); `since` is a binary search plus a slice.
+ */
+export class EventLog {
+  private readonly events: EngineEvent[] = []
+  private readonly listeners = new Set<EventListener>()
+  private seq = 0
+
+  emit<E extends EngineEvent>(input: EventInput<E>): E {
+    const event = { ...input, seq: ++this.seq, ts: input.ts ?? now() } as unknown as E
+    this.events.push(event)
+    for (const listener of this.listeners) {
+      try {
+        listener(event)
+      } catch {
+        // A faulty subscriber must not break the engine or the other subscribers.
+      }
+    }
+    return event
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Every event with `seq > afterSeq`, in order. */
+  since(afterSeq: number): EngineEvent[] {
+    let lo = 0
+    let hi = this.events.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.events[mid].seq <= afterSeq) lo = mid + 1
+      else hi = mid
+    }
+    return this.events.slice(lo)
+  }
+
+  get lastSeq(): number {
+    return this.seq
+  }
+}

@@ -1,0 +1,76 @@
+import type { FrameEvent, FrameKind, Protocol, TransportKind } from '../contract'
+import { now } from './eventLog'
+
+export type TappedFrame = Omit<FrameEvent, 'seq' | 'connectionId'>
+export type FrameSink = (frame: TappedFrame) => void
+
+type JsonRpcLike = { id?: string | number | null; method?: unknown; result?: unknown; error?: unknown }
+
+/**
+ * Turns JSON-RPC messages into `frame` events: classifies each one, measures its size, and pairs
+ * every response with the request that went the other way to give its latency.
+ */
+export class JsonRpcTap {
+  /** Outstanding requests keyed by the direction they travelled and their id. */
+  private readonly pending = new Map<string, { ts: number; method: string }>()
+
+  constructor(
+    private readonly protocol: Protocol,
+    public transport: TransportKind,
+    private readonly sink: FrameSink,
+  ) {}
+
+  record(direction: 'out' | 'in', message: unknown, bytes?: number): TappedFrame {
+    const ts = now()
+    const msg = (message ?? {}) as JsonRpcLike
+    const kind = classify(msg)
+    const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined
+    let method = typeof msg.method === 'string' ? msg.method : undefined
+    let latencyMs: number | undefined
+    if (kind === 'request' && id !== undefined) {
+      this.pending.set(`${direction}:${id}`, { ts, method: method! })
+    } else if ((kind === 'response' || kind === 'error') && id !== undefined) {
+      const key = `${direction === 'in' ? 'out' : 'in'}:${id}`
+      const request = this.pending.get(key)
+      if (request) {
+        this.pending.delete(key)
+        latencyMs = ts - request.ts
+        method = request.method
+      }
+    }
+    const frame: TappedFrame = {
+      type: 'frame',
+      ts,
+      direction,
+      protocol: this.protocol,
+      transport: this.transport,
+      kind,
+      method,
+      id,
+      payload: message,
+      bytes: bytes ?? byteSize(message),
+      latencyMs,
+    }
+    this.sink(frame)
+    return frame
+  }
+
+  /** Forget unanswered requests (after a reconnect, ids start again). */
+  reset(): void {
+    this.pending.clear()
+  }
+}
+
+function classify(msg: JsonRpcLike): FrameKind {
+  if (typeof msg.method === 'string') return msg.id === undefined || msg.id === null ? 'notification' : 'request'
+  if (msg.error !== undefined) return 'error'
+  return 'response'
+}
+
+export function byteSize(value: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? '')
+  } catch {
+    return 0
+  }
+}

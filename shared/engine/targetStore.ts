@@ -1,0 +1,86 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import { CommandError, SavedTarget, TargetDraft, type ImportResult } from '../contract'
+import { parseMcpServersConfig } from './configFile'
+
+/**
+ * Saved targets: the built-in demos (read-only) plus the user's own, persisted as JSON in the data
+ * folder. Without a data folder (the CLI, tests) the user's targets live in memory only.
+ */
+export class TargetStore {
+  private readonly user = new Map<string, SavedTarget>()
+  private loaded: Promise<void> | undefined
+
+  constructor(
+    private readonly demos: SavedTarget[],
+    private readonly file?: string,
+  ) {}
+
+  private load(): Promise<void> {
+    this.loaded ??= (async () => {
+      if (!this.file) return
+      let text: string
+      try {
+        text = await readFile(this.file, 'utf8')
+      } catch {
+        return // first run: nothing saved yet
+      }
+      try {
+        const parsed = JSON.parse(text) as unknown[]
+        for (const entry of Array.isArray(parsed) ? parsed : []) {
+          const target = SavedTarget.safeParse(entry)
+          if (target.success && target.data.origin !== 'demo') this.user.set(target.data.id, target.data)
+        }
+      } catch {
+        // A corrupt file must not lose the next save: keep a copy aside and start empty.
+        await rename(this.file, `${this.file}.corrupt-${Date.now()}`).catch(() => {})
+      }
+    })()
+    return this.loaded
+  }
+
+  async list(): Promise<SavedTarget[]> {
+    await this.load()
+    return [...this.demos, ...this.user.values()]
+  }
+
+  async get(id: string): Promise<SavedTarget | undefined> {
+    await this.load()
+    return this.demos.find((t) => t.id === id) ?? this.user.get(id)
+  }
+
+  async save(draft: TargetDraft, origin: SavedTarget['origin'] = 'user'): Promise<SavedTarget> {
+    await this.load()
+    const parsed = TargetDraft.parse(draft)
+    if (parsed.id && this.demos.some((t) => t.id === parsed.id)) throw new CommandError('demo targets cannot be changed', 'invalid-input')
+    const existing = parsed.id ? this.user.get(parsed.id) : undefined
+    const target: SavedTarget = { ...parsed, id: parsed.id ?? `t_${randomUUID().slice(0, 8)}`, origin: existing?.origin ?? origin }
+    this.user.set(target.id, target)
+    await this.persist()
+    return target
+  }
+
+  async remove(id: string): Promise<boolean> {
+    await this.load()
+    const removed = this.user.delete(id)
+    if (removed) await this.persist()
+    return removed
+  }
+
+  /** Adds every valid entry of an `mcpServers` config; entries that are not valid are reported, not lost silently. */
+  async import(text: string, fileName?: string): Promise<ImportResult> {
+    const { drafts, errors } = parseMcpServersConfig(text, fileName)
+    const imported: SavedTarget[] = []
+    for (const draft of drafts) imported.push(await this.save(draft, 'import'))
+    return { imported, errors }
+  }
+
+  private async persist(): Promise<void> {
+    if (!this.file) return
+    await mkdir(dirname(this.file), { recursive: true })
+    const temp = join(dirname(this.file), `.targets-${process.pid}.tmp`)
+    await writeFile(temp, JSON.stringify([...this.user.values()], null, 2), { mode: 0o600 })
+    await rename(temp, this.file)
+  }
+}

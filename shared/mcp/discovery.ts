@@ -1,0 +1,110 @@
+import {
+  ErrorCode,
+  ListPromptsResultSchema,
+  ListResourcesResultSchema,
+  ListResourceTemplatesResultSchema,
+  ListToolsResultSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import type { DiscoveryEvent, DiscoveryMethod, DiscoveryTrigger } from '../contract'
+import { errorMessage } from '../engine/supervisedConnection'
+import { now } from '../engine/eventLog'
+
+export interface DiscoveryStep {
+  method: DiscoveryMethod
+  /** The server capability that must be advertised for this call to be made. */
+  capability: 'tools' | 'prompts' | 'resources'
+  /** The array in the result that holds the items. */
+  key: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'
+  schema:
+    | typeof ListToolsResultSchema
+    | typeof ListPromptsResultSchema
+    | typeof ListResourcesResultSchema
+    | typeof ListResourceTemplatesResultSchema
+}
+
+export const DISCOVERY_STEPS: readonly DiscoveryStep[] = [
+  { method: 'tools/list', capability: 'tools', key: 'tools', schema: ListToolsResultSchema },
+  { method: 'prompts/list', capability: 'prompts', key: 'prompts', schema: ListPromptsResultSchema },
+  { method: 'resources/list', capability: 'resources', key: 'resources', schema: ListResourcesResultSchema },
+  { method: 'resources/templates/list', capability: 'resources', key: 'resourceTemplates', schema: ListResourceTemplatesResultSchema },
+]
+
+/** Which list a `notifications/…/list_changed` invalidates. */
+export const LIST_CHANGED: Record<string, { capability: DiscoveryStep['capability']; methods: DiscoveryMethod[] }> = {
+  'notifications/tools/list_changed': { capability: 'tools', methods: ['tools/list'] },
+  'notifications/prompts/list_changed': { capability: 'prompts', methods: ['prompts/list'] },
+  'notifications/resources/list_changed': { capability: 'resources', methods: ['resources/list', 'resources/templates/list'] },
+}
+
+/** A server that keeps handing out cursors is cut off here rather than looping forever. */
+const MAX_PAGES = 1_000
+
+type DiscoveryResult = Omit<DiscoveryEvent, 'seq' | 'ts' | 'connectionId' | 'type'>
+
+/**
+ * One capability-gated discovery step (DESIGN.md §3): skipped with its reason when the server did not
+ * advertise the capability; otherwise every page is fetched. A JSON-RPC error is a failed step, never
+ * a failed connection, so this never throws.
+ */
+export async function runDiscoveryStep(
+  client: Client,
+  step: DiscoveryStep,
+  serverCapabilities: Record<string, unknown>,
+  trigger: DiscoveryTrigger,
+  options: RequestOptions,
+): Promise<DiscoveryResult> {
+  if (!serverCapabilities[step.capability]) {
+    return {
+      method: step.method,
+      status: 'skipped',
+      trigger,
+      reason: `server did not advertise the "${step.capability}" capability`,
+    }
+  }
+  const started = now()
+  const items: unknown[] = []
+  const seen = new Set<string>()
+  let pages = 0
+  let cursor: string | undefined
+  try {
+    do {
+      const result = await client.request({ method: step.method, params: cursor ? { cursor } : {} }, step.schema, options)
+      const page = (result as Record<string, unknown>)[step.key]
+      if (Array.isArray(page)) items.push(...page)
+      pages++
+      cursor = result.nextCursor
+      if (cursor !== undefined) {
+        if (seen.has(cursor)) throw new Error(`server repeated pagination cursor ${JSON.stringify(cursor)} after ${pages} pages`)
+        seen.add(cursor)
+      }
+    } while (cursor !== undefined && pages < MAX_PAGES)
+  } catch (error) {
+    const code = error instanceof McpError ? error.code : undefined
+    return {
+      method: step.method,
+      status: 'failed',
+      trigger,
+      errorCode: code,
+      durationMs: now() - started,
+      pages,
+      reason:
+        code === ErrorCode.MethodNotFound
+          ? `server advertises "${step.capability}" but answered -32601 Method not found`
+          : errorMessage(error),
+    }
+  }
+  const truncated = cursor !== undefined ? ` (stopped after ${MAX_PAGES} pages)` : ''
+  return {
+    method: step.method,
+    status: 'called',
+    trigger,
+    reason: `server advertised the "${step.capability}" capability${truncated}`,
+    count: items.length,
+    pages,
+    durationMs: now() - started,
+    items,
+  }
+}

@@ -1,0 +1,230 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { ErrorCode, ListToolsResultSchema, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js'
+import type { ConnectionOptions, DiscoveryMethod, DiscoveryTrigger, SavedTarget, TargetSpec, TransportKind } from '../contract'
+import type { EventLog } from '../engine/eventLog'
+import { now } from '../engine/eventLog'
+import { JsonRpcTap } from '../engine/jsonRpcTap'
+import { errorMessage, ProbeError, SupervisedConnection, type ProbeOutcome } from '../engine/supervisedConnection'
+import { PARALLAX_VERSION } from '../version'
+import { DISCOVERY_STEPS, LIST_CHANGED, runDiscoveryStep } from './discovery'
+import { pipeLines } from './lines'
+import { TapTransport } from './tapTransport'
+
+export const CLIENT_INFO = { name: 'parallax', version: PARALLAX_VERSION }
+
+export interface McpConnectionSettings {
+  clientCapabilities?: ClientCapabilities
+}
+
+type Catalog = Partial<Record<DiscoveryMethod, unknown[]>>
+
+/**
+ * One MCP server: transport (stdio, streamable HTTP, or SSE as fallback), frame tap, handshake,
+ * capability-gated discovery, list_changed handling and keepalive probing.
+ */
+export class McpConnection extends SupervisedConnection {
+  private client: Client | undefined
+  private stdio: StdioClientTransport | undefined
+  private readonly tap: JsonRpcTap
+  private serverCapabilities: Record<string, unknown> = {}
+  private initializeRequest: Record<string, unknown> | undefined
+  private initializeResult: Record<string, unknown> | undefined
+  private probeMethod: 'tools/list' | 'ping' = 'ping'
+  /** The latest catalog, per list method (for hosts such as the CLI that print it). */
+  readonly catalog: Catalog = {}
+  private readonly refreshing = new Map<DiscoveryMethod, Promise<void>>()
+  private readonly refreshAgain = new Set<DiscoveryMethod>()
+
+  constructor(
+    id: string,
+    target: SavedTarget,
+    log: EventLog,
+    options: ConnectionOptions,
+    private readonly settings: McpConnectionSettings = {},
+  ) {
+    super(id, target, log, options, 'mcp')
+    this.tap = new JsonRpcTap('mcp', 'stdio', (frame) => this.emit(frame))
+  }
+
+  private get requestOptions(): RequestOptions {
+    return { timeout: this.options.requestTimeoutMs, resetTimeoutOnProgress: true }
+  }
+
+  protected override get pid(): number | undefined {
+    return this.stdio?.pid ?? undefined
+  }
+
+  protected async establish(): Promise<void> {
+    const spec = this.target.spec
+    this.tap.reset()
+    this.initializeRequest = this.initializeResult = undefined
+    if (spec.kind === 'mcp-stdio') return this.connectWith('stdio', () => this.stdioTransport(spec))
+    if (spec.transport === 'sse') return this.connectWith('sse', () => sseTransport(spec))
+    try {
+      await this.connectWith('streamable-http', () => streamableTransport(spec))
+    } catch (error) {
+      const status = error instanceof StreamableHTTPError ? error.code : undefined
+      if (spec.transport !== 'auto' || status === undefined || status < 400 || status >= 500) throw error
+      this.logLine('info', `streamable HTTP answered initialize with HTTP ${status}; falling back to legacy SSE`, 'transport')
+      await this.closeClient()
+      await this.connectWith('sse', () => sseTransport(spec))
+    }
+  }
+
+  private async connectWith(kind: TransportKind, makeTransport: () => Transport): Promise<void> {
+    const generation = this.generation
+    this.transport = this.tap.transport = kind
+    const tapped = new TapTransport(makeTransport(), (direction, message) => this.onFrame(generation, direction, message))
+    const client = new Client(CLIENT_INFO, { capabilities: this.settings.clientCapabilities ?? {} })
+    client.onerror = (error) => {
+      if (generation === this.generation) this.logLine('error', errorMessage(error), 'transport')
+    }
+    client.onclose = () =>
+      this.onTransportClosed(generation, kind === 'stdio' ? 'server process exited' : 'server closed the connection')
+    this.client = client
+    const started = now()
+    await client.connect(tapped, this.requestOptions)
+    this.serverCapabilities = (client.getServerCapabilities() ?? {}) as Record<string, unknown>
+    this.probeMethod = this.serverCapabilities.tools ? 'tools/list' : 'ping'
+    this.emit({
+      type: 'handshake',
+      protocol: 'mcp',
+      transport: kind,
+      requestedProtocolVersion: this.initializeRequest?.protocolVersion as string | undefined,
+      protocolVersion: this.initializeResult?.protocolVersion as string | undefined,
+      clientInfo: CLIENT_INFO,
+      clientCapabilities: (this.initializeRequest?.capabilities as Record<string, unknown>) ?? {},
+      serverCapabilities: this.serverCapabilities,
+      serverInfo: client.getServerVersion(),
+      instructions: client.getInstructions(),
+      durationMs: now() - started,
+    })
+    await this.discover('initial')
+  }
+
+  private stdioTransport(spec: Extract<TargetSpec, { kind: 'mcp-stdio' }>): Transport {
+    const transport = new StdioClientTransport({
+      command: spec.command,
+      args: spec.args,
+      env: { ...getDefaultEnvironment(), ...spec.env },
+      cwd: spec.cwd,
+      stderr: 'pipe',
+    })
+    const generation = this.generation
+    if (transport.stderr) {
+      pipeLines(transport.stderr, (line) => {
+        if (generation === this.generation) this.logLine('info', line, 'stderr')
+      })
+    }
+    this.stdio = transport
+    return transport
+  }
+
+  private onFrame(generation: number, direction: 'out' | 'in', message: JSONRPCMessage): void {
+    if (generation !== this.generation) return
+    const frame = this.tap.record(direction, message)
+    const msg = message as { params?: Record<string, unknown>; result?: Record<string, unknown> }
+    if (frame.method === 'initialize') {
+      if (frame.kind === 'request') this.initializeRequest = msg.params
+      else if (frame.kind === 'response') this.initializeResult = msg.result
+    }
+    if (direction === 'in' && frame.kind === 'notification' && frame.method! in LIST_CHANGED) this.onListChanged(frame.method!)
+  }
+
+  private onListChanged(notification: string): void {
+    const { capability, methods } = LIST_CHANGED[notification]
+    if (!this.serverCapabilities[capability]) {
+      for (const method of methods) {
+        this.emit({
+          type: 'discovery',
+          method,
+          status: 'skipped',
+          trigger: 'list_changed',
+          oddity: true,
+          reason: `ignored ${notification}: the server never advertised the "${capability}" capability`,
+        })
+      }
+      return
+    }
+    for (const method of methods) void this.refresh(method, 'list_changed')
+  }
+
+  /** Re-runs discovery for one list; concurrent requests for the same list coalesce into one more run. */
+  private refresh(method: DiscoveryMethod, trigger: DiscoveryTrigger): Promise<void> {
+    const running = this.refreshing.get(method)
+    if (running) {
+      this.refreshAgain.add(method)
+      return running
+    }
+    const run = (async () => {
+      do {
+        this.refreshAgain.delete(method)
+        await this.discover(trigger, method)
+      } while (this.refreshAgain.has(method) && this.isLive)
+    })().finally(() => this.refreshing.delete(method))
+    this.refreshing.set(method, run)
+    return run
+  }
+
+  /** Runs every discovery step again (the user's "refresh"). */
+  async rediscover(): Promise<void> {
+    await this.discover('refresh')
+  }
+
+  private async discover(trigger: DiscoveryTrigger, only?: DiscoveryMethod): Promise<void> {
+    const client = this.client
+    if (!client) return
+    const generation = this.generation
+    for (const step of DISCOVERY_STEPS) {
+      if (only && step.method !== only) continue
+      const result = await runDiscoveryStep(client, step, this.serverCapabilities, trigger, this.requestOptions)
+      if (generation !== this.generation) return
+      if (result.items) this.catalog[step.method] = result.items
+      this.emit({ type: 'discovery', ...result })
+    }
+  }
+
+  protected async probeOnce(): Promise<ProbeOutcome> {
+    const client = this.client
+    if (!client) throw new ProbeError(this.probeMethod, 'not connected')
+    const probe = this.probeMethod
+    try {
+      if (probe === 'tools/list') await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema, this.requestOptions)
+      else await client.ping(this.requestOptions)
+      return { probe }
+    } catch (error) {
+      if (probe === 'tools/list' && error instanceof McpError && error.code === ErrorCode.MethodNotFound) {
+        // The server is alive (it answered); it just lied about `tools`. Never tear it down for that.
+        this.probeMethod = 'ping'
+        return { probe, note: 'server advertises tools but answered -32601; probing with ping from now on' }
+      }
+      throw new ProbeError(probe, errorMessage(error))
+    }
+  }
+
+  protected async teardown(): Promise<void> {
+    await this.closeClient()
+  }
+
+  private async closeClient(): Promise<void> {
+    const client = this.client
+    this.client = undefined
+    this.stdio = undefined
+    if (client) await client.close()
+  }
+}
+
+function streamableTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Transport {
+  return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } })
+}
+
+function sseTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Transport {
+  // requestInit headers apply to the event stream too
+  return new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } })
+}

@@ -1,0 +1,46 @@
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
+
+export type FrameObserver = (direction: 'out' | 'in', message: JSONRPCMessage) => void
+
+/**
+ * Wraps any MCP transport and reports every JSON-RPC message that crosses it, in both directions,
+ * before the SDK acts on it. It changes nothing on the wire.
+ */
+export class TapTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void
+
+  constructor(
+    readonly inner: Transport,
+    private readonly observe: FrameObserver,
+  ) {}
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (message, extra) => {
+      this.observe('in', message)
+      this.onmessage?.(message, extra)
+    }
+    this.inner.onerror = (error) => this.onerror?.(error)
+    this.inner.onclose = () => this.onclose?.()
+    await this.inner.start()
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.observe('out', message)
+    await this.inner.send(message, options)
+  }
+
+  close(): Promise<void> {
+    return this.inner.close()
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version)
+  }
+}
