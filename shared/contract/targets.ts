@@ -53,6 +53,6 @@ export function describeSpec(spec: TargetSpec): string {
   return spec.transport === 'auto' ? spec.url : `${spec.url} (${spec.transport})`
 }
 
-function quoteArg(arg: string): string {
+export function quoteArg(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`
 }

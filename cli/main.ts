@@ -1,0 +1,32 @@
+import { inspect } from './inspect'
+import { USAGE, UsageError } from './usage'
+import { web } from './web'
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, web }
+
+/** Runs one CLI command and returns its exit code (0 ok, 1 finding, 2 usage or connection error). */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv
+  if (command === undefined) {
+    // No command: open the app, exactly as `npm start` does.
+    await import(new URL('../electron/launch.mjs', import.meta.url).href)
+    return 0
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  const run = COMMANDS[command]
+  if (!run) {
+    process.stderr.write(`parallax: unknown command "${command}"\n\n${USAGE}\n`)
+    return 2
+  }
+  try {
+    return await run(rest)
+  } catch (error) {
+    // Usage mistakes (UsageError, bad flags) and unexpected failures alike: one line, exit 2.
+    const prefix = error instanceof UsageError ? '' : 'unexpected error: '
+    process.stderr.write(`parallax ${command}: ${prefix}${(error as Error).message}\n`)
+    return 2
+  }
+}

@@ -1,0 +1,18 @@
+export const USAGE = `Parallax: an inspector for agent protocols (MCP and A2A).
+
+Usage:
+  parallax                         open the desktop app (the web host when Electron is unavailable)
+  parallax web [--port N]          serve the UI on http://127.0.0.1:N/ (token-protected)
+  parallax inspect <target>        connect, show handshake, discovery, catalog and keepalive
+      [--config FILE] [--json] [--frames] [--probes N] [--interval MS] [--timeout MS]
+
+Targets:
+  demo:tools | demo:prompts | demo:resources   the built-in demo servers
+  stdio:<command line>                         spawn an MCP server over stdio
+  mcp:<url>                                    streamable HTTP, falling back to legacy SSE
+  <name>                                       a server from --config (an "mcpServers" file)
+
+Exit codes: 0 ok, 1 finding, 2 usage or connection error.`
+
+/** A usage or connection problem: the CLI prints the message on one line and exits 2. */
+export class UsageError extends Error {}

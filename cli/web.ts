@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { Engine } from '../shared/engine/engine'
+import { UsageError } from './usage'
+import { startWebHost } from './webHost'
+
+export const APP_ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** Where the app keeps its saved targets (and, later, recordings). */
+export function dataDir(): string {
+  if (process.env.PARALLAX_DATA_DIR) return process.env.PARALLAX_DATA_DIR
+  return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'parallax')
+}
+
+/** `parallax web [--port N]`: serves the UI and the engine on 127.0.0.1 until interrupted. */
+export async function web(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { port: { type: 'string', default: process.env.PARALLAX_PORT ?? '0' } } })
+  const port = Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number (0 picks a free one)')
+  const staticDir = join(APP_ROOT, 'dist', 'renderer')
+  if (!existsSync(join(staticDir, 'index.html'))) throw new UsageError('the UI is not built yet: run `npm run build` first (npm start does it for you)')
+
+  const engine = new Engine({ host: 'web', dataDir: dataDir() })
+  const host = await startWebHost({
+    engine,
+    staticDir,
+    port,
+    log: (line) => process.stderr.write(`[parallax web] ${line}\n`),
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(error.code === 'EADDRINUSE' ? `port ${port} is already in use; pick another with --port` : error.message)
+  })
+  process.stderr.write(`Parallax web host listening on 127.0.0.1:${host.port} (data in ${dataDir()})\n`)
+  // The URL (with its token) is the one line on stdout, so scripts and the launcher can read it.
+  process.stdout.write(`${host.url}\n`)
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+  process.stderr.write('Parallax web host stopping…\n')
+  await host.close()
+  await engine.dispose()
+  return 0
+}

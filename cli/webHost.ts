@@ -1,0 +1,201 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize, sep } from 'node:path'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { CommandError, type ClientMessage, type ServerMessage } from '../shared/contract'
+import { EventBatcher } from '../shared/engine/batcher'
+import type { Engine } from '../shared/engine/engine'
+
+export interface WebHostOptions {
+  engine: Engine
+  /** The built renderer (dist/renderer). */
+  staticDir: string
+  port?: number
+  /** Fixed token for tests; otherwise a fresh random one per launch. */
+  token?: string
+  log?: (line: string) => void
+}
+
+export interface WebHost {
+  url: string
+  port: number
+  token: string
+  close(): Promise<void>
+}
+
+/** Largest command a browser may send; anything bigger closes the socket (1009). */
+const MAX_MESSAGE_BYTES = 8 * 1024 * 1024
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+}
+
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+/**
+ * The web host: serves the UI and the engine's contract over one WebSocket, on 127.0.0.1 only.
+ * Every request, the page included, must carry the per-launch token (query, cookie or bearer header),
+ * compared in constant time, and come with a local Host and, when present, a local Origin; so a web
+ * page elsewhere, or a DNS-rebound name, can neither read the UI nor drive the engine.
+ */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? randomBytes(24).toString('base64url')
+  const tokenDigest = digest(token)
+  const log = options.log ?? (() => {})
+  let port = 0
+  const cookieName = () => `parallax_token_${port}`
+  const localHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`])
+  const localOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
+
+  /** Returns an HTTP status to refuse with, or undefined when the request may proceed. */
+  function refusal(req: IncomingMessage, requireOrigin: boolean): { status: number; why: string } | undefined {
+    if (!localHosts().has(req.headers.host ?? '')) return { status: 403, why: `foreign Host header ${JSON.stringify(req.headers.host)}` }
+    const origin = req.headers.origin
+    if (origin !== undefined ? !localOrigins().has(origin) : requireOrigin) return { status: 403, why: `foreign Origin ${JSON.stringify(origin)}` }
+    const presented = presentedToken(req, cookieName())
+    if (presented === undefined) return { status: 401, why: 'no token' }
+    if (!timingSafeEqual(digest(presented), tokenDigest)) return { status: 401, why: 'wrong token' }
+    return undefined
+  }
+
+  const server = createServer((req, res) => {
+    const refused = refusal(req, false)
+    if (refused) {
+      log(`refused ${req.method} ${pathOf(req)}: ${refused.why}`)
+      return sendText(res, refused.status, refused.status === 401 ? 'Parallax: this address needs the token printed at launch.\n' : 'Parallax: forbidden.\n')
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed\n')
+    // The first visit carries ?token=…; a cookie scoped to this port lets the page load its assets.
+    if (new URL(req.url ?? '/', 'http://x').searchParams.has('token')) {
+      res.setHeader('Set-Cookie', `${cookieName()}=${token}; Path=/; HttpOnly; SameSite=Strict`)
+    }
+    void serveStatic(options.staticDir, pathOf(req), res)
+  })
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
+  server.on('upgrade', (req, socket, head) => {
+    const refused = pathOf(req) === '/ws' ? refusal(req, true) : { status: 404, why: 'not the engine socket' }
+    if (refused) {
+      log(`refused WebSocket ${pathOf(req)}: ${refused.why}`)
+      socket.end(`HTTP/1.1 ${refused.status} ${refused.status === 401 ? 'Unauthorized' : refused.status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+      return
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => attach(ws, options.engine, log))
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  port = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      for (const ws of sockets.clients) ws.terminate()
+      sockets.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/** One UI attached over a WebSocket: commands in, batched events out. */
+function attach(ws: WebSocket, engine: Engine, log: (line: string) => void): void {
+  const send = (message: ServerMessage) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
+  }
+  const batcher = new EventBatcher((events) => send({ events }))
+  const unsubscribe = engine.events.subscribe((event) => batcher.push(event))
+  ws.on('close', () => {
+    unsubscribe()
+    batcher.dispose()
+  })
+  ws.on('message', async (data, isBinary) => {
+    let message: ClientMessage
+    try {
+      if (isBinary) throw new Error('binary frames are not part of the protocol')
+      message = JSON.parse(data.toString()) as ClientMessage
+      if (typeof message !== 'object' || message === null || typeof message.id !== 'number' || typeof message.command !== 'string') {
+        throw new Error('expected {"id": number, "command": string, "input": object}')
+      }
+    } catch (error) {
+      log(`malformed WebSocket message: ${(error as Error).message}`)
+      send({ id: -1, ok: false, error: { message: `malformed message: ${(error as Error).message}`, code: 'invalid-input' } })
+      return
+    }
+    try {
+      // Events produced by the command go out before its answer, so the UI never sees a result
+      // that refers to state it has not received yet.
+      const result = await engine.execute(message.command, message.input)
+      batcher.flush()
+      send({ id: message.id, ok: true, result })
+    } catch (error) {
+      const code = error instanceof CommandError ? error.code : 'failed'
+      send({ id: message.id, ok: false, error: { message: (error as Error).message, code } })
+    }
+  })
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest()
+}
+
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://x').pathname
+}
+
+function presentedToken(req: IncomingMessage, cookieName: string): string | undefined {
+  const query = new URL(req.url ?? '/', 'http://x').searchParams.get('token')
+  if (query) return query
+  const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')
+  if (bearer) return bearer[1]
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [name, ...rest] = part.trim().split('=')
+    if (name === cookieName) return rest.join('=')
+  }
+  return undefined
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(text)
+}
+
+async function serveStatic(root: string, urlPath: string, res: ServerResponse): Promise<void> {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath)
+  } catch {
+    return sendText(res, 400, 'bad path\n')
+  }
+  const relative = normalize(decoded).replace(/^[/\\]+/, '')
+  const file = join(root, relative)
+  if (!file.startsWith(root + sep) || relative.split(/[/\\]/).includes('..')) return sendText(res, 404, 'not found\n')
+  const info = await stat(file).catch(() => undefined)
+  if (!info?.isFile()) return sendText(res, 404, 'not found\n')
+  const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'
+  res.writeHead(200, {
+    'Content-Type': type,
+    'Content-Length': info.size,
+    'Content-Security-Policy': CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': type.startsWith('text/html') ? 'no-store' : 'private, max-age=3600',
+  })
+  createReadStream(file).pipe(res)
+}

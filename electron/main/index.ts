@@ -1,0 +1,77 @@
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { app, BrowserWindow, ipcMain, session, shell } from 'electron'
+import { IpcChannels } from '../../shared/contract'
+import { EventBatcher } from '../../shared/engine/batcher'
+import { Engine } from '../../shared/engine/engine'
+import { guardInvoke, isAppUrl } from './ipcGuard'
+
+const rendererUrl =
+  process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(fileURLToPath(new URL('../../renderer/index.html', import.meta.url))).href
+
+const engine = new Engine({ host: 'electron', dataDir: app.getPath('userData'), appRoot: app.getAppPath() })
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1360,
+    height: 860,
+    minWidth: 900,
+    minHeight: 560,
+    show: false,
+    title: 'Parallax',
+    backgroundColor: '#0f1115',
+    webPreferences: {
+      preload: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  })
+  win.once('ready-to-show', () => win.show())
+  // The window never navigates away from the UI and never opens another; links open in the browser.
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url, rendererUrl)) event.preventDefault()
+  })
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault())
+
+  const batcher = new EventBatcher((events) => {
+    if (!win.isDestroyed()) win.webContents.send(IpcChannels.events, events)
+  })
+  const unsubscribe = engine.events.subscribe((event) => batcher.push(event))
+  win.on('closed', () => {
+    unsubscribe()
+    batcher.dispose()
+  })
+  void win.loadURL(rendererUrl)
+  return win
+}
+
+ipcMain.handle(IpcChannels.invoke, async (event, command: unknown, input: unknown) => {
+  const frame = event.senderFrame
+  const checked = guardInvoke({ url: frame?.url ?? '', isMainFrame: frame?.parent === null }, rendererUrl, command, input)
+  return engine.execute(checked.command, checked.input)
+})
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url, rendererUrl)) event.preventDefault()
+  })
+})
+
+void app.whenReady().then(() => {
+  // Deny every permission request (camera, notifications, …): the UI needs none.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  createWindow()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow()
+  })
+})
+
+app.on('window-all-closed', () => {
+  void engine.dispose().finally(() => app.quit())
+})

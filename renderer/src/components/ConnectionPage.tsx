@@ -1,0 +1,120 @@
+import { describeSpec, type SavedTarget } from '../../../shared/contract'
+import { statusTone, type ConnectionView } from '../store/connectionView'
+import { TABS, useSelectedConnection, useStore, type Tab } from '../store/store'
+import { connect, disconnect, probe, refresh } from './actions'
+import { CatalogPanel, catalogCount } from './CatalogPanel'
+import { DiscoveryPanel } from './DiscoveryPanel'
+import { FramesPanel } from './FramesPanel'
+import { HandshakePanel } from './HandshakePanel'
+import { KeepalivePanel } from './KeepalivePanel'
+import { LogPanel } from './LogPanel'
+
+export function ConnectionPage({ target }: { target: SavedTarget }) {
+  const view = useSelectedConnection()
+  const tab = useStore((s) => s.tab)
+  const live = view && !['closed', 'failed'].includes(view.state)
+  const tone = statusTone(view)
+  return (
+    <section className="main" aria-label={target.name}>
+      <header className="page-head">
+        <div style={{ minWidth: 0 }}>
+          <div className="page-title">{target.name}</div>
+          <div className="page-sub" title={describeSpec(target.spec)}>
+            {target.origin === 'demo' ? `built-in demo server over stdio · ${target.description}` : describeSpec(target.spec)}
+          </div>
+        </div>
+        {view && (
+          <span className={`badge ${tone}`} data-testid="connection-state">
+            <span className={`dot ${tone}`} />
+            {stateLabel(view)}
+          </span>
+        )}
+        <div className="page-actions">
+          {live ? (
+            <>
+              <button className="btn" onClick={() => probe(view.id)} disabled={view.state !== 'connected' && view.state !== 'degraded'} title="Probe now (p)">
+                Probe now
+              </button>
+              <button className="btn" onClick={() => refresh(view.id)} disabled={view.state !== 'connected'} title="Run discovery again (r)">
+                Refresh
+              </button>
+              <button className="btn" onClick={() => disconnect(view.id)} title="Disconnect (c)">
+                Disconnect
+              </button>
+            </>
+          ) : (
+            <>
+              {target.origin !== 'demo' && (
+                <button className="btn" onClick={() => useStore.setState({ editing: target })}>
+                  Edit
+                </button>
+              )}
+              <button className="btn primary" onClick={() => connect(target)} title="Connect (c)">
+                {view ? 'Reconnect' : 'Connect'}
+              </button>
+            </>
+          )}
+        </div>
+      </header>
+      {view?.reason && (view.state === 'failed' || view.state === 'reconnecting' || view.state === 'degraded') && (
+        <div className={`reason ${view.state === 'failed' ? 'bad' : ''}`}>{view.reason}</div>
+      )}
+      {view ? (
+        <>
+          <nav className="tabs" role="tablist">
+            {TABS.map((t, i) => (
+              <button key={t.id} role="tab" aria-selected={tab === t.id} className={`tab${tab === t.id ? ' active' : ''}`} onClick={() => useStore.setState({ tab: t.id })} title={`${t.label} (${i + 1})`}>
+                {t.label}
+                <TabCount view={view} tab={t.id} />
+              </button>
+            ))}
+          </nav>
+          <TabBody view={view} tab={tab} />
+        </>
+      ) : (
+        <div className="panel">
+          <div className="empty">
+            <h2>Not connected</h2>
+            <p>{target.description ?? 'Connect to see the handshake, what discovery called or skipped and why, the catalog, keepalive probes and every frame on the wire.'}</p>
+            <div className="actions">
+              <button className="btn primary" onClick={() => connect(target)}>
+                Connect
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+    </section>
+  )
+}
+
+function stateLabel(view: ConnectionView): string {
+  if (view.state === 'reconnecting') return `reconnecting · attempt ${view.attempt} of ${view.maxAttempts}`
+  if (view.state === 'connected') return `connected · ${view.health}`
+  return view.state
+}
+
+function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
+  const n =
+    tab === 'discovery' ? view.discovery.length : tab === 'catalog' ? catalogCount(view) : tab === 'keepalive' ? view.probes.length : tab === 'frames' ? view.frames.length : tab === 'log' ? view.logs.length : undefined
+  if (!n) return null
+  const warn = tab === 'discovery' && view.oddities > 0
+  return <span className={`count${warn ? ' warn' : ''}`}>{n.toLocaleString()}</span>
+}
+
+function TabBody({ view, tab }: { view: ConnectionView; tab: Tab }) {
+  switch (tab) {
+    case 'handshake':
+      return <HandshakePanel view={view} />
+    case 'discovery':
+      return <DiscoveryPanel view={view} />
+    case 'catalog':
+      return <CatalogPanel view={view} />
+    case 'keepalive':
+      return <KeepalivePanel view={view} />
+    case 'frames':
+      return <FramesPanel view={view} />
+    case 'log':
+      return <LogPanel view={view} />
+  }
+}

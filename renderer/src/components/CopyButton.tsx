@@ -1,0 +1,28 @@
+import { useState } from 'react'
+
+/** Copies a value as pretty JSON (or a string as is) and says so for a moment. */
+export function CopyButton({ value, label = 'Copy JSON', className = 'btn small' }: { value: () => unknown; label?: string; className?: string }) {
+  const [copied, setCopied] = useState(false)
+  const copy = async () => {
+    const v = value()
+    const text = typeof v === 'string' ? v : JSON.stringify(v, null, 2)
+    try {
+      await navigator.clipboard.writeText(text)
+    } catch {
+      // Clipboard API refused (e.g. insecure context): fall back to a hidden textarea.
+      const area = document.createElement('textarea')
+      area.value = text
+      document.body.append(area)
+      area.select()
+      document.execCommand('copy')
+      area.remove()
+    }
+    setCopied(true)
+    setTimeout(() => setCopied(false), 1200)
+  }
+  return (
+    <button className={className} onClick={copy} title="Copy to the clipboard">
+      {copied ? 'Copied' : label}
+    </button>
+  )
+}

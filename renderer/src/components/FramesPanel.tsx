@@ -1,0 +1,182 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef, useState } from 'react'
+import type { FrameEvent } from '../../../shared/contract'
+import type { ConnectionView } from '../store/connectionView'
+import { CopyButton } from './CopyButton'
+import { bytes, clock, ms } from './format'
+import { JsonView } from './JsonView'
+import { useIncrementalFilter } from './useIncrementalFilter'
+
+const ROW = 26
+
+/** Every frame on the wire, virtualized: filter by method, direction and kind; inspect one as JSON. */
+export function FramesPanel({ view }: { view: ConnectionView }) {
+  const [text, setText] = useState('')
+  const [direction, setDirection] = useState<'' | 'out' | 'in'>('')
+  const [kind, setKind] = useState('')
+  const [selected, setSelected] = useState<number | undefined>()
+  const [follow, setFollow] = useState(true)
+  const scroller = useRef<HTMLDivElement>(null)
+  const filterInput = useRef<HTMLInputElement>(null)
+
+  const needle = text.trim().toLowerCase()
+  const filtered = !needle && !direction && !kind
+  const indices = useIncrementalFilter(
+    view.frames,
+    `${needle}|${direction}|${kind}`,
+    filtered ? undefined : (f: FrameEvent) => (!direction || f.direction === direction) && (!kind || f.kind === kind) && (!needle || (f.method ?? '').toLowerCase().includes(needle)),
+  )
+  const count = indices.length
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 20 })
+
+  useEffect(() => {
+    if (follow && count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' })
+  }, [count, follow, virtualizer])
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === '/' && !(e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement)) {
+        e.preventDefault()
+        filterInput.current?.focus()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  const selectedPosition = selected === undefined ? -1 : sortedIndexOf(indices, selected)
+  const move = (delta: number) => {
+    if (count === 0) return
+    const next = Math.max(0, Math.min(count - 1, (selectedPosition === -1 ? (delta > 0 ? -1 : count) : selectedPosition) + delta))
+    setSelected(indices[next])
+    setFollow(false)
+    virtualizer.scrollToIndex(next, { align: 'auto' })
+  }
+  const frame = selected !== undefined ? view.frames[selected] : undefined
+
+  return (
+    <div className="panel fill">
+      <div className="frames">
+        <div className="frames-list">
+          <div className="toolbar">
+            <input ref={filterInput} type="search" placeholder="Filter by method  ( / )" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter frames by method" />
+            <select value={direction} onChange={(e) => setDirection(e.target.value as typeof direction)} aria-label="Direction">
+              <option value="">both directions</option>
+              <option value="out">▲ sent</option>
+              <option value="in">▼ received</option>
+            </select>
+            <select value={kind} onChange={(e) => setKind(e.target.value)} aria-label="Kind">
+              <option value="">all kinds</option>
+              <option value="request">requests</option>
+              <option value="response">responses</option>
+              <option value="notification">notifications</option>
+              <option value="error">errors</option>
+            </select>
+            <label className="muted" style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}>
+              <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow
+            </label>
+            <span className="spacer" />
+            <span className="muted" data-testid="frame-count">
+              {filtered ? `${view.frames.length.toLocaleString()} frames` : `${count.toLocaleString()} of ${view.frames.length.toLocaleString()} frames`}
+            </span>
+            <CopyButton label="Copy shown" value={() => indices.map((i) => view.frames[i].payload)} />
+          </div>
+          <div className="row head">
+            <span>#</span>
+            <span>time</span>
+            <span />
+            <span>kind</span>
+            <span>method</span>
+            <span>id</span>
+            <span className="num">size</span>
+            <span className="num">latency</span>
+          </div>
+          <div
+            ref={scroller}
+            className="rows"
+            tabIndex={0}
+            role="listbox"
+            aria-label="Frames"
+            onWheel={() => setFollow(false)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' || e.key === 'j') (e.preventDefault(), move(1))
+              else if (e.key === 'ArrowUp' || e.key === 'k') (e.preventDefault(), move(-1))
+              else if (e.key === 'End') (setFollow(true), setSelected(undefined))
+            }}
+          >
+            {count === 0 ? (
+              <div className="empty">{view.frames.length === 0 ? 'No frames yet.' : 'No frame matches the filter.'}</div>
+            ) : (
+              <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+                {virtualizer.getVirtualItems().map((item) => {
+                  const index = indices[item.index]
+                  const f = view.frames[index]
+                  return (
+                    <div
+                      key={f.seq}
+                      role="option"
+                      aria-selected={selected === index}
+                      className={`row${selected === index ? ' selected' : ''}`}
+                      style={{ transform: `translateY(${item.start}px)` }}
+                      onClick={() => (setSelected(index), setFollow(false))}
+                      data-method={f.method}
+                      data-direction={f.direction}
+                    >
+                      <span className="muted">{f.seq}</span>
+                      <span className="muted">{clock(f.ts)}</span>
+                      <span className={`dir ${f.direction}`} title={f.direction === 'out' ? 'sent' : 'received'}>
+                        {f.direction === 'out' ? '▲' : '▼'}
+                      </span>
+                      <span className={`kind ${f.kind}`}>{f.kind}</span>
+                      <span>{f.method ?? ''}</span>
+                      <span className="muted">{f.id ?? ''}</span>
+                      <span className="num muted">{bytes(f.bytes)}</span>
+                      <span className="num">{ms(f.latencyMs)}</span>
+                    </div>
+                  )
+                })}
+              </div>
+            )}
+          </div>
+        </div>
+        <aside className="detail" aria-label="Frame detail">
+          {frame ? (
+            <>
+              <div className="detail-head">
+                <span className={`dir ${frame.direction}`}>{frame.direction === 'out' ? '▲ sent' : '▼ received'}</span>
+                <span className="mono">{frame.method ?? frame.kind}</span>
+                <span className="muted">
+                  {bytes(frame.bytes)}
+                  {frame.latencyMs !== undefined ? ` · ${ms(frame.latencyMs)}` : ''} · {frame.transport}
+                </span>
+                <span style={{ flex: 1 }} />
+                <CopyButton value={() => frame.payload} />
+              </div>
+              <div className="detail-body">
+                <JsonView key={frame.seq} value={frame.payload} openDepth={4} />
+              </div>
+            </>
+          ) : (
+            <div className="empty" style={{ margin: '48px 24px' }}>
+              Select a frame to see its JSON. <br />
+              <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>/</kbd> filters.
+            </div>
+          )}
+        </aside>
+      </div>
+    </div>
+  )
+}
+
+/** Position of `value` in an ascending array, or -1: the filtered indices are always ascending. */
+function sortedIndexOf(sorted: number[], value: number): number {
+  let lo = 0
+  let hi = sorted.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid] === value) return mid
+    if (sorted[mid] < value) lo = mid + 1
+    else hi = mid - 1
+  }
+  return -1
+}

@@ -1,0 +1,101 @@
+import type { ConnectionView } from '../store/connectionView'
+import { CopyButton } from './CopyButton'
+import { ms } from './format'
+import { JsonView } from './JsonView'
+
+const CLIENT_CAPS = ['roots', 'sampling', 'elicitation', 'experimental']
+const SERVER_CAPS = ['tools', 'prompts', 'resources', 'logging', 'completions', 'tasks', 'experimental']
+
+/** What the client offered next to what the server answered, with the negotiated version highlighted. */
+export function HandshakePanel({ view }: { view: ConnectionView }) {
+  const h = view.handshake
+  if (!h) {
+    return (
+      <div className="panel">
+        <div className="empty">
+          <h2>{view.state === 'failed' ? 'No handshake' : 'Waiting for the handshake…'}</h2>
+          <p>{view.state === 'failed' ? `The connection failed before initialize completed: ${view.reason ?? 'see the Log tab'}.` : 'initialize has been sent.'}</p>
+        </div>
+      </div>
+    )
+  }
+  const same = h.requestedProtocolVersion === h.protocolVersion
+  return (
+    <div className="panel">
+      <div className="cols">
+        <div className="card">
+          <h3>
+            Client offered<span className="spacer" />
+            <CopyButton value={() => ({ protocolVersion: h.requestedProtocolVersion, capabilities: h.clientCapabilities, clientInfo: h.clientInfo })} />
+          </h3>
+          <dl className="kv">
+            <dt>Protocol version</dt>
+            <dd>
+              <span className="version">{h.requestedProtocolVersion ?? '—'}</span>
+            </dd>
+            <dt>Client</dt>
+            <dd>
+              {h.clientInfo.name} {h.clientInfo.version}
+            </dd>
+            <dt>Capabilities</dt>
+            <dd>
+              <Caps names={CLIENT_CAPS} caps={h.clientCapabilities} />
+            </dd>
+          </dl>
+          <JsonView value={h.clientCapabilities} />
+        </div>
+        <div className="card">
+          <h3>
+            Server answered<span className="spacer" />
+            <CopyButton value={() => ({ protocolVersion: h.protocolVersion, capabilities: h.serverCapabilities, serverInfo: h.serverInfo, instructions: h.instructions })} />
+          </h3>
+          <dl className="kv">
+            <dt>Negotiated version</dt>
+            <dd>
+              <span className={`version ${same ? 'match' : 'differs'}`} data-testid="negotiated-version">
+                {h.protocolVersion ?? '—'}
+              </span>
+              {!same && <span className="muted"> differs from the version asked</span>}
+            </dd>
+            <dt>Server</dt>
+            <dd>
+              {h.serverInfo ? `${h.serverInfo.title ?? h.serverInfo.name} (${h.serverInfo.name} ${h.serverInfo.version})` : '—'}
+            </dd>
+            <dt>Transport</dt>
+            <dd>
+              {h.transport}
+              {view.pid ? <span className="muted"> · pid {view.pid}</span> : null}
+              <span className="muted"> · connected in {ms(h.durationMs)}</span>
+            </dd>
+            <dt>Capabilities</dt>
+            <dd>
+              <Caps names={SERVER_CAPS} caps={h.serverCapabilities} />
+            </dd>
+          </dl>
+          {h.instructions && (
+            <>
+              <div className="section-title">Instructions</div>
+              <div className="instructions">{h.instructions}</div>
+            </>
+          )}
+          <div className="section-title">Capabilities as sent</div>
+          <JsonView value={h.serverCapabilities} />
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function Caps({ names, caps }: { names: string[]; caps: Record<string, unknown> }) {
+  const all = [...new Set([...names, ...Object.keys(caps)])]
+  return (
+    <span className="caps">
+      {all.map((name) => (
+        <span key={name} className={`cap${caps[name] ? ' on' : ''}`} title={caps[name] ? 'advertised' : 'not advertised'}>
+          {caps[name] ? '✓ ' : ''}
+          {name}
+        </span>
+      ))}
+    </span>
+  )
+}

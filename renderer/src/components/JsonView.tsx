@@ -1,0 +1,115 @@
+import { useState, type ReactNode } from 'react'
+
+const PAGE = 100
+const LONG_STRING = 2_000
+
+/**
+ * A collapsible JSON tree. Everything is rendered as text (React escapes it), so agent-supplied
+ * strings never execute. Deep or large values render lazily: nodes below `openDepth` start closed,
+ * arrays and objects show the first 100 entries, and long strings are cut until asked.
+ */
+export function JsonView({ value, openDepth = 2 }: { value: unknown; openDepth?: number }) {
+  return (
+    <div className="json">
+      <Node value={value} depth={0} openDepth={openDepth} />
+    </div>
+  )
+}
+
+function Node({ value, depth, openDepth, label, comma }: { value: unknown; depth: number; openDepth: number; label?: ReactNode; comma?: boolean }) {
+  const prefix = label !== undefined ? <>{label}: </> : null
+  const tail = comma ? ',' : ''
+  if (value === null || typeof value !== 'object') {
+    return (
+      <div>
+        {prefix}
+        <Scalar value={value} />
+        {tail}
+      </div>
+    )
+  }
+  return <Branch value={value as object} depth={depth} openDepth={openDepth} prefix={prefix} tail={tail} />
+}
+
+function Branch({ value, depth, openDepth, prefix, tail }: { value: object; depth: number; openDepth: number; prefix: ReactNode; tail: string }) {
+  const [open, setOpen] = useState(depth < openDepth)
+  const [shown, setShown] = useState(PAGE)
+  const isArray = Array.isArray(value)
+  const entries = isArray ? (value as unknown[]).map((v, i) => [i, v] as const) : Object.entries(value)
+  const [start, end] = isArray ? ['[', ']'] : ['{', '}']
+  if (entries.length === 0) {
+    return (
+      <div>
+        {prefix}
+        {start}
+        {end}
+        {tail}
+      </div>
+    )
+  }
+  const toggle = (
+    <button className="toggle" onClick={() => setOpen(!open)} aria-label={open ? 'collapse' : 'expand'}>
+      {open ? '▾' : '▸'}
+    </button>
+  )
+  if (!open) {
+    return (
+      <div>
+        {toggle}
+        {prefix}
+        {start}
+        <button className="more" onClick={() => setOpen(true)}>
+          {isArray ? `${entries.length} items` : `${entries.length} keys`}
+        </button>
+        {end}
+        {tail}
+      </div>
+    )
+  }
+  return (
+    <div>
+      {toggle}
+      {prefix}
+      {start}
+      <div className="nest">
+        {entries.slice(0, shown).map(([key, child], i) => (
+          <Node
+            key={key}
+            value={child}
+            depth={depth + 1}
+            openDepth={openDepth}
+            label={isArray ? undefined : <span className="k">{JSON.stringify(key)}</span>}
+            comma={i < entries.length - 1}
+          />
+        ))}
+        {entries.length > shown && (
+          <button className="more" onClick={() => setShown(shown + PAGE * 10)}>
+            … {entries.length - shown} more
+          </button>
+        )}
+      </div>
+      {end}
+      {tail}
+    </div>
+  )
+}
+
+function Scalar({ value }: { value: unknown }) {
+  const [full, setFull] = useState(false)
+  if (typeof value === 'string') {
+    if (value.length > LONG_STRING && !full) {
+      return (
+        <>
+          <span className="s">{JSON.stringify(value.slice(0, LONG_STRING))}</span>
+          <button className="more" onClick={() => setFull(true)}>
+            {' '}
+            … {value.length - LONG_STRING} more characters
+          </button>
+        </>
+      )
+    }
+    return <span className="s">{JSON.stringify(value)}</span>
+  }
+  if (typeof value === 'number') return <span className="n">{String(value)}</span>
+  return <span className="l">{String(value)}</span>
+}

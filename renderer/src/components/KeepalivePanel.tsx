@@ -1,0 +1,154 @@
+import { useState } from 'react'
+import type { KeepaliveEvent } from '../../../shared/contract'
+import type { ConnectionView } from '../store/connectionView'
+import { command, useSelectedTarget, useStore } from '../store/store'
+import { clock, ms } from './format'
+
+const CHART_PROBES = 60
+const TABLE_PROBES = 200
+
+/** The keepalive loop at a glance: probe kind, interval, health, round trips, reconnect attempts. */
+export function KeepalivePanel({ view }: { view: ConnectionView }) {
+  const target = useSelectedTarget()
+  const defaults = useStore((s) => s.info?.defaults)
+  const last = view.probes.at(-1)
+  const [interval, setIntervalMs] = useState<number | undefined>()
+  const intervalMs = interval ?? last?.intervalMs ?? target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000
+  const [draft, setDraft] = useState('')
+  const expectedProbe = view.handshake ? (view.handshake.serverCapabilities.tools ? 'tools/list' : 'ping') : '—'
+  const rtts = view.probes.filter((p) => p.ok).map((p) => p.rttMs)
+  const median = rtts.length ? [...rtts].sort((a, b) => a - b)[Math.floor(rtts.length / 2)] : undefined
+  const attempts = view.lifecycle.filter((e) => e.state === 'reconnecting' || e.attempt !== undefined || e.state === 'failed')
+  const live = view.state === 'connected' || view.state === 'degraded'
+
+  const apply = async () => {
+    const seconds = Number(draft)
+    if (!Number.isFinite(seconds) || seconds < 0.25) return
+    const result = await command((api) => api.invoke('connections.setKeepalive', { connectionId: view.id, intervalMs: Math.round(seconds * 1000) }))
+    if (result) {
+      setIntervalMs(result.intervalMs)
+      setDraft('')
+    }
+  }
+
+  return (
+    <div className="panel">
+      <div className="stat-row">
+        <Stat label="Probe">
+          <span className="mono" data-testid="probe-kind">
+            {last?.probe ?? expectedProbe}
+          </span>
+        </Stat>
+        <Stat label="Interval">
+          {ms(intervalMs)}
+          {live && (
+            <span style={{ fontSize: 12, fontWeight: 400 }}>
+              <input className="input" style={{ width: 56, padding: '1px 6px' }} placeholder="s" value={draft} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void apply()} aria-label="New interval in seconds" />
+              <button className="btn small" onClick={() => void apply()} disabled={!draft}>
+                Set
+              </button>
+            </span>
+          )}
+        </Stat>
+        <Stat label="Health">
+          <span className={`dot ${view.health === 'healthy' ? 'ok' : view.health === 'degraded' ? 'warn' : 'bad'}`} />
+          <span data-testid="health">{view.health}</span>
+        </Stat>
+        <Stat label="Round trip (median)">{median === undefined ? '—' : ms(median)}</Stat>
+      </div>
+      <div className="card" style={{ marginBottom: 16 }}>
+        <h3>Round trips, last {Math.min(CHART_PROBES, view.probes.length)} probes</h3>
+        {view.probes.length ? <RttChart probes={view.probes.slice(-CHART_PROBES)} /> : <div className="muted">The first probe runs {ms(intervalMs)} after connecting, or now with “Probe now”.</div>}
+      </div>
+      {attempts.length > 0 && (
+        <div className="card" style={{ marginBottom: 16 }}>
+          <h3>Reconnects</h3>
+          <table className="grid" data-testid="reconnects">
+            <tbody>
+              {attempts.map((e) => (
+                <tr key={e.seq}>
+                  <td className="mono muted">{clock(e.ts)}</td>
+                  <td>{e.state}</td>
+                  <td>{e.attempt !== undefined ? `attempt ${e.attempt} of ${e.maxAttempts}` : ''}</td>
+                  <td className="muted">{e.delayMs !== undefined ? `after ${ms(e.delayMs)}` : ''}</td>
+                  <td>{e.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {view.probes.length > 0 && (
+        <table className="grid" data-testid="probes">
+          <thead>
+            <tr>
+              <th>Time</th>
+              <th>Probe</th>
+              <th>Result</th>
+              <th className="num">Round trip</th>
+              <th>Health</th>
+              <th>Note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.probes
+              .slice(-TABLE_PROBES)
+              .reverse()
+              .map((p) => (
+                <tr key={p.seq}>
+                  <td className="mono muted">{clock(p.ts)}</td>
+                  <td className="mono">{p.probe}</td>
+                  <td>
+                    <span className={`status ${p.ok ? 'called' : 'failed'}`}>{p.ok ? 'ok' : 'failed'}</span>
+                  </td>
+                  <td className="num">{ms(p.rttMs)}</td>
+                  <td>{p.health}</td>
+                  <td className="muted">{p.error ?? p.note}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}
+
+function Stat({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="stat">
+      <div className="label">{label}</div>
+      <div className="value">{children}</div>
+    </div>
+  )
+}
+
+function RttChart({ probes }: { probes: KeepaliveEvent[] }) {
+  const width = 600
+  const height = 120
+  const pad = { left: 44, right: 8, top: 10, bottom: 18 }
+  const max = Math.max(1, ...probes.filter((p) => p.ok).map((p) => p.rttMs)) * 1.15
+  const x = (i: number) => pad.left + (probes.length === 1 ? (width - pad.left - pad.right) / 2 : (i / (probes.length - 1)) * (width - pad.left - pad.right))
+  const y = (v: number) => pad.top + (1 - v / max) * (height - pad.top - pad.bottom)
+  const okPoints = probes.map((p, i) => (p.ok ? `${x(i)},${y(p.rttMs)}` : undefined)).filter(Boolean)
+  const base = height - pad.bottom
+  return (
+    <svg className="chart" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-label="keepalive round trips">
+      <line className="axis" x1={pad.left} x2={width - pad.right} y1={base} y2={base} />
+      <text x={4} y={pad.top + 8}>{ms(max)}</text>
+      <text x={4} y={base}>0</text>
+      {okPoints.length > 1 && <polygon className="area" points={`${x(0)},${base} ${okPoints.join(' ')} ${x(probes.length - 1)},${base}`} />}
+      {okPoints.length > 1 && <polyline className="line" points={okPoints.join(' ')} />}
+      {probes.map((p, i) =>
+        p.ok ? (
+          <circle key={p.seq} className="okpt" cx={x(i)} cy={y(p.rttMs)} r={2.5}>
+            <title>{`${p.probe} ${ms(p.rttMs)}`}</title>
+          </circle>
+        ) : (
+          <rect key={p.seq} className="fail" x={x(i) - 3} y={pad.top} width={6} height={base - pad.top}>
+            <title>{`${p.probe} failed: ${p.error}`}</title>
+          </rect>
+        ),
+      )}
+    </svg>
+  )
+}

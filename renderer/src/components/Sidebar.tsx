@@ -1,0 +1,102 @@
+import { useRef } from 'react'
+import { describeSpec, type SavedTarget } from '../../../shared/contract'
+import { statusTone } from '../store/connectionView'
+import { command, reloadTargets, setTheme, showToast, useStore } from '../store/store'
+
+export function Sidebar() {
+  const targets = useStore((s) => s.targets)
+  const theme = useStore((s) => s.theme)
+  const link = useStore((s) => s.link)
+  const info = useStore((s) => s.info)
+  const fileInput = useRef<HTMLInputElement>(null)
+  const demos = targets.filter((t) => t.origin === 'demo')
+  const own = targets.filter((t) => t.origin !== 'demo')
+
+  const importFile = async (file: File) => {
+    const text = await file.text()
+    const result = await command((api) => api.invoke('targets.import', { text, fileName: file.name }))
+    if (!result) return
+    await reloadTargets()
+    const names = result.imported.map((t) => t.name).join(', ')
+    const problems = result.errors.length ? ` · ${result.errors.length} skipped: ${result.errors.join('; ')}` : ''
+    showToast(result.imported.length ? `Imported ${names}${problems}` : `Nothing imported${problems}`, result.errors.length ? 'error' : 'info')
+    if (result.imported[0]) useStore.setState({ selectedTargetId: result.imported[0].id })
+  }
+
+  return (
+    <aside className="sidebar">
+      <div className="brand">
+        <div className="brand-mark" aria-hidden />
+        <div>
+          <div className="brand-name">Parallax</div>
+          <div className="brand-sub">agent protocol inspector</div>
+        </div>
+      </div>
+      <div className="sidebar-actions">
+        <button className="btn small" onClick={() => useStore.setState({ editing: 'new' })} title="Add a server (n)">
+          + Add server
+        </button>
+        <button className="btn small" onClick={() => fileInput.current?.click()} title="Import an mcpServers config file">
+          Import config…
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          onChange={(e) => {
+            const file = e.target.files?.[0]
+            e.target.value = ''
+            if (file) void importFile(file)
+          }}
+        />
+      </div>
+      <nav className="target-groups" aria-label="Connections">
+        <div className="group-title">Demo servers</div>
+        {demos.map((t) => (
+          <TargetRow key={t.id} target={t} />
+        ))}
+        <div className="group-title">Your servers</div>
+        {own.length === 0 && <div className="target-sub" style={{ padding: '4px 16px' }}>None yet: add one, or import a config file.</div>}
+        {own.map((t) => (
+          <TargetRow key={t.id} target={t} />
+        ))}
+      </nav>
+      <div className="sidebar-foot">
+        <span title={link === 'open' ? 'Connected to the Parallax engine' : 'Engine link lost; retrying'}>
+          <span className={`dot ${link === 'open' ? 'ok' : link === 'lost' ? 'bad' : 'busy'}`} /> {info ? `${info.host} · v${info.version}` : 'engine…'}
+        </span>
+        <span>
+          <button className="btn ghost small" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} title="Toggle theme (t)">
+            {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+          </button>
+          <button className="btn ghost small" onClick={() => useStore.setState({ shortcutsOpen: true })} title="Keyboard shortcuts (?)">
+            ?
+          </button>
+        </span>
+      </div>
+    </aside>
+  )
+}
+
+function TargetRow({ target }: { target: SavedTarget }) {
+  const selected = useStore((s) => s.selectedTargetId === target.id)
+  const view = useStore((s) => s.connections[s.latestByTarget[target.id]])
+  const tone = statusTone(view)
+  const sub =
+    view && view.state !== 'closed'
+      ? `${view.state}${view.transport ? ` · ${view.transport}` : ''}`
+      : target.origin === 'demo'
+        ? 'built-in demo · stdio'
+        : describeSpec(target.spec)
+  return (
+    <button className={`target${selected ? ' selected' : ''}`} onClick={() => useStore.setState({ selectedTargetId: target.id })} data-target={target.id}>
+      <span className={`dot ${tone}${view?.state === 'reconnecting' ? ' pulse' : ''}`} title={view ? `${view.state}, ${view.health}` : 'not connected'} />
+      <span style={{ minWidth: 0 }}>
+        <div className="target-name">{target.name}</div>
+        <div className="target-sub">{sub}</div>
+      </span>
+      {view && view.oddities > 0 ? <span className="count warn" title="protocol oddities seen">{view.oddities}</span> : <span />}
+    </button>
+  )
+}

@@ -1,0 +1,139 @@
+import { useState } from 'react'
+import { quoteArg, splitCommandLine, type SavedTarget, type TargetDraft } from '../../../shared/contract'
+import { reloadTargets, useStore } from '../store/store'
+
+type Kind = 'mcp-stdio' | 'mcp-http'
+
+/** Add or edit a server: a stdio command with its environment, or a URL with headers. */
+export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
+  const spec = target?.spec
+  const [name, setName] = useState(target?.name ?? '')
+  const [kind, setKind] = useState<Kind>(spec?.kind ?? 'mcp-stdio')
+  const [commandLine, setCommandLine] = useState(spec?.kind === 'mcp-stdio' ? [spec.command, ...spec.args].map(quoteArg).join(' ') : '')
+  const [env, setEnv] = useState(spec?.kind === 'mcp-stdio' ? pairs(spec.env, '=') : '')
+  const [cwd, setCwd] = useState(spec?.kind === 'mcp-stdio' ? (spec.cwd ?? '') : '')
+  const [url, setUrl] = useState(spec?.kind === 'mcp-http' ? spec.url : '')
+  const [headers, setHeaders] = useState(spec?.kind === 'mcp-http' ? pairs(spec.headers, ': ') : '')
+  const [transport, setTransport] = useState(spec?.kind === 'mcp-http' ? spec.transport : 'auto')
+  const [interval, setIntervalText] = useState(String((target?.options.keepaliveIntervalMs ?? useStore.getState().info?.defaults.keepaliveIntervalMs ?? 15000) / 1000))
+  const [error, setError] = useState<string>()
+  const close = () => useStore.setState({ editing: undefined })
+
+  const save = async () => {
+    setError(undefined)
+    let draft: TargetDraft
+    try {
+      const seconds = Number(interval)
+      if (!Number.isFinite(seconds) || seconds < 0.25) throw new Error('keepalive interval must be at least 0.25 seconds')
+      const options = { ...target?.options, keepaliveIntervalMs: Math.round(seconds * 1000) }
+      if (kind === 'mcp-stdio') {
+        const [command, ...args] = splitCommandLine(commandLine)
+        if (!command) throw new Error('enter the command that starts the server, e.g. npx -y @modelcontextprotocol/server-everything')
+        draft = { id: target?.id, name: name || command, options, spec: { kind, command, args, env: parsePairs(env, '=', 'environment'), cwd: cwd || undefined } }
+      } else {
+        draft = { id: target?.id, name: name || url, options, spec: { kind, url, headers: parsePairs(headers, ':', 'headers'), transport } }
+      }
+    } catch (e) {
+      setError((e as Error).message)
+      return
+    }
+    const api = useStore.getState().api
+    try {
+      const saved = await api!.invoke('targets.save', draft)
+      await reloadTargets()
+      useStore.setState({ editing: undefined, selectedTargetId: saved.id })
+    } catch (e) {
+      setError((e as Error).message)
+    }
+  }
+
+  const remove = async () => {
+    if (!target) return
+    await useStore.getState().api!.invoke('targets.remove', { id: target.id })
+    await reloadTargets()
+    useStore.setState({ editing: undefined, selectedTargetId: useStore.getState().targets[0]?.id })
+  }
+
+  return (
+    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <div className="dialog" role="dialog" aria-label={target ? 'Edit server' : 'Add server'} onKeyDown={(e) => e.key === 'Escape' && close()}>
+        <div className="dialog-head">{target ? `Edit ${target.name}` : 'Add an MCP server'}</div>
+        <div className="dialog-body">
+          <div className="form">
+            <label htmlFor="t-name">Name</label>
+            <input id="t-name" className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="my-server" autoFocus />
+            <label>Transport</label>
+            <div className="segmented">
+              <button className={kind === 'mcp-stdio' ? 'on' : ''} onClick={() => setKind('mcp-stdio')}>
+                stdio (spawn)
+              </button>
+              <button className={kind === 'mcp-http' ? 'on' : ''} onClick={() => setKind('mcp-http')}>
+                HTTP (URL)
+              </button>
+            </div>
+            {kind === 'mcp-stdio' ? (
+              <>
+                <label htmlFor="t-cmd">Command</label>
+                <input id="t-cmd" className="input mono" value={commandLine} onChange={(e) => setCommandLine(e.target.value)} placeholder="npx -y @modelcontextprotocol/server-everything" />
+                <div className="hint">Run directly, never through a shell. Quote arguments that contain spaces.</div>
+                <label htmlFor="t-env">Environment</label>
+                <textarea id="t-env" value={env} onChange={(e) => setEnv(e.target.value)} placeholder={'API_KEY=…\nLOG_LEVEL=debug'} />
+                <label htmlFor="t-cwd">Working folder</label>
+                <input id="t-cwd" className="input mono" value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="(Parallax's own)" />
+              </>
+            ) : (
+              <>
+                <label htmlFor="t-url">URL</label>
+                <input id="t-url" className="input mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3001/mcp" />
+                <label htmlFor="t-headers">Headers</label>
+                <textarea id="t-headers" value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" />
+                <label htmlFor="t-transport">HTTP transport</label>
+                <select id="t-transport" className="input" value={transport} onChange={(e) => setTransport(e.target.value as typeof transport)}>
+                  <option value="auto">Streamable HTTP, falling back to SSE</option>
+                  <option value="streamable-http">Streamable HTTP only</option>
+                  <option value="sse">Legacy SSE only</option>
+                </select>
+              </>
+            )}
+            <label htmlFor="t-interval">Keepalive every</label>
+            <span>
+              <input id="t-interval" className="input" style={{ width: 90 }} value={interval} onChange={(e) => setIntervalText(e.target.value)} /> seconds
+            </span>
+          </div>
+          {error && <div className="error-text">{error}</div>}
+        </div>
+        <div className="dialog-foot">
+          {target && target.origin !== 'demo' && (
+            <button className="btn danger" onClick={() => void remove()} style={{ marginRight: 'auto' }}>
+              Remove
+            </button>
+          )}
+          <button className="btn" onClick={close}>
+            Cancel
+          </button>
+          <button className="btn primary" onClick={() => void save()}>
+            Save
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function pairs(map: Record<string, string>, separator: string): string {
+  return Object.entries(map)
+    .map(([k, v]) => `${k}${separator}${v}`)
+    .join('\n')
+}
+
+function parsePairs(text: string, separator: string, what: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim()
+    if (!line) continue
+    const at = line.indexOf(separator)
+    if (at <= 0) throw new Error(`${what}, line ${i + 1}: expected NAME${separator.trim()}value`)
+    out[line.slice(0, at).trim()] = line.slice(at + separator.length).trim()
+  }
+  return out
+}

@@ -1,0 +1,36 @@
+import { useStore } from '../store/store'
+import { connect } from './actions'
+
+/** The first screen: what Parallax is and the demo servers, one click each. */
+export function Welcome() {
+  const targets = useStore((s) => s.targets)
+  const demos = targets.filter((t) => t.origin === 'demo')
+  return (
+    <section className="main">
+      <div className="panel">
+        <div className="empty" style={{ maxWidth: 640 }}>
+          <h2>Inspect an agent</h2>
+          <p>Parallax shows what an MCP server negotiated, which discovery calls it earned, how keepalive behaves, and every frame on the wire. Start with a demo server, or add your own.</p>
+          <div className="welcome-demos">
+            {demos.map((t) => (
+              <div className="welcome-demo" key={t.id}>
+                <div>
+                  <strong>{t.name}</strong>
+                  <div className="muted">{t.description}</div>
+                </div>
+                <button className="btn primary" onClick={() => (useStore.setState({ selectedTargetId: t.id }), connect(t))}>
+                  Open
+                </button>
+              </div>
+            ))}
+          </div>
+          <div className="actions">
+            <button className="btn" onClick={() => useStore.setState({ editing: 'new' })}>
+              + Add your own server
+            </button>
+          </div>
+        </div>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,125 @@
+import { create } from 'zustand'
+import type { AppInfo, EngineEvent, ParallaxApi, SavedTarget } from '../../../shared/contract'
+import type { LinkState } from '../host'
+import { applyEvent, newConnectionView, type ConnectionView } from './connectionView'
+
+export type Tab = 'handshake' | 'discovery' | 'catalog' | 'keepalive' | 'frames' | 'log'
+export const TABS: { id: Tab; label: string }[] = [
+  { id: 'handshake', label: 'Handshake' },
+  { id: 'discovery', label: 'Discovery' },
+  { id: 'catalog', label: 'Catalog' },
+  { id: 'keepalive', label: 'Keepalive' },
+  { id: 'frames', label: 'Frames' },
+  { id: 'log', label: 'Log' },
+]
+
+export type Theme = 'dark' | 'light'
+
+interface EngineSlice {
+  api: ParallaxApi | undefined
+  link: LinkState
+  info: AppInfo | undefined
+  targets: SavedTarget[]
+  connections: Record<string, ConnectionView>
+  /** The newest connection of each target. */
+  latestByTarget: Record<string, string>
+  lastSeq: number
+  /** Folds a batch of events in; work is proportional to the batch, not to history. */
+  applyEvents(events: EngineEvent[]): void
+}
+
+interface UiSlice {
+  selectedTargetId: string | undefined
+  tab: Tab
+  theme: Theme
+  editing: SavedTarget | 'new' | undefined
+  toast: { text: string; tone: 'info' | 'error' } | undefined
+  /** Commands of imported targets the user has already confirmed this session. */
+  confirmedSpawns: Record<string, true>
+  /** A target waiting for the user to confirm the command it would spawn. */
+  confirming: SavedTarget | undefined
+  shortcutsOpen: boolean
+}
+
+export type Store = EngineSlice & UiSlice
+
+const initialTheme = (): Theme =>
+  (localStorage.getItem('parallax.theme') as Theme | null) ?? (matchMedia('(prefers-color-scheme: light)').matches ? 'light' : 'dark')
+
+export const useStore = create<Store>()((set, get) => ({
+  api: undefined,
+  link: 'connecting',
+  info: undefined,
+  targets: [],
+  connections: {},
+  latestByTarget: {},
+  lastSeq: 0,
+  applyEvents(events) {
+    const { connections, latestByTarget } = get()
+    let lastSeq = get().lastSeq
+    const touched = new Map<string, ConnectionView>()
+    let newTargets: Record<string, string> | undefined
+    for (const event of events) {
+      if (event.seq <= lastSeq) continue // already folded (backlog and live stream overlap)
+      lastSeq = event.seq
+      let view = touched.get(event.connectionId) ?? connections[event.connectionId]
+      if (!view) {
+        view = newConnectionView(event)
+      }
+      touched.set(event.connectionId, view)
+      applyEvent(view, event)
+      if (event.type === 'connection' && latestByTarget[event.targetId] !== event.connectionId) {
+        newTargets ??= { ...latestByTarget }
+        newTargets[event.targetId] = event.connectionId
+      }
+    }
+    if (touched.size === 0) return
+    const next = { ...connections }
+    for (const [id, view] of touched) next[id] = { ...view, rev: view.rev + 1 }
+    set({ connections: next, lastSeq, ...(newTargets && { latestByTarget: newTargets }) })
+  },
+
+  selectedTargetId: undefined,
+  tab: 'handshake',
+  theme: initialTheme(),
+  editing: undefined,
+  toast: undefined,
+  confirmedSpawns: {},
+  confirming: undefined,
+  shortcutsOpen: false,
+}))
+
+/** The view of the selected target's newest connection, if it has one. */
+export function useSelectedConnection(): ConnectionView | undefined {
+  return useStore((s) => (s.selectedTargetId ? s.connections[s.latestByTarget[s.selectedTargetId]] : undefined))
+}
+
+export function useSelectedTarget(): SavedTarget | undefined {
+  return useStore((s) => s.targets.find((t) => t.id === s.selectedTargetId))
+}
+
+export function showToast(text: string, tone: 'info' | 'error' = 'info'): void {
+  useStore.setState({ toast: { text, tone } })
+}
+
+/** Runs a command, turning a failure into a visible message instead of an unhandled rejection. */
+export async function command<T>(run: (api: ParallaxApi) => Promise<T>): Promise<T | undefined> {
+  const api = useStore.getState().api
+  if (!api) return undefined
+  try {
+    return await run(api)
+  } catch (error) {
+    showToast((error as Error).message, 'error')
+    return undefined
+  }
+}
+
+export async function reloadTargets(): Promise<void> {
+  const targets = await command((api) => api.invoke('targets.list', {}))
+  if (targets) useStore.setState({ targets })
+}
+
+export function setTheme(theme: Theme): void {
+  localStorage.setItem('parallax.theme', theme)
+  useStore.setState({ theme })
+}

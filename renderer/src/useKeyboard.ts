@@ -1,0 +1,38 @@
+import { useEffect } from 'react'
+import { connect, disconnect, probe, refresh } from './components/actions'
+import { setTheme, TABS, useStore } from './store/store'
+
+/** App-wide single-key shortcuts; ignored while typing in a field or when a dialog is open. */
+export function useKeyboard(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement
+      if (el.closest('input, textarea, select, [contenteditable="true"]') || e.ctrlKey || e.metaKey) return
+      const s = useStore.getState()
+      if (s.editing || s.confirming || s.shortcutsOpen) return
+      const target = s.targets.find((t) => t.id === s.selectedTargetId)
+      const view = target && s.connections[s.latestByTarget[target.id]]
+      const live = view && (view.state === 'connected' || view.state === 'degraded')
+      if (e.altKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+        const i = s.targets.findIndex((t) => t.id === s.selectedTargetId)
+        const next = s.targets[Math.max(0, Math.min(s.targets.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))]
+        if (next) useStore.setState({ selectedTargetId: next.id })
+        e.preventDefault()
+        return
+      }
+      if (e.altKey) return
+      const tab = Number(e.key)
+      if (tab >= 1 && tab <= TABS.length) useStore.setState({ tab: TABS[tab - 1].id })
+      else if (e.key === '?') useStore.setState({ shortcutsOpen: true })
+      else if (e.key === 't') setTheme(s.theme === 'dark' ? 'light' : 'dark')
+      else if (e.key === 'n') useStore.setState({ editing: 'new' })
+      else if (e.key === 'c' && target) live || view?.state === 'reconnecting' || view?.state === 'connecting' ? disconnect(view!.id) : connect(target)
+      else if (e.key === 'p' && live) probe(view.id)
+      else if (e.key === 'r' && live) refresh(view.id)
+      else return
+      e.preventDefault()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+}

@@ -1,0 +1,63 @@
+/// <reference types="vitest/config" />
+import { builtinModules } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
+import { defineConfig, type Plugin } from 'vite'
+
+const r = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
+/** electron/ code runs in Electron's Node: keep Electron, Node built-ins and npm packages external. */
+const external = (id: string) => id === 'electron' || nodeBuiltins.has(id) || /^[@a-z]/.test(id)
+
+const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs') => ({
+  consumer: 'server' as const,
+  build: {
+    outDir: r(outDir),
+    emptyOutDir: true,
+    target: 'node22',
+    minify: false,
+    sourcemap: true,
+    rolldownOptions: {
+      input: { index: r(entry) },
+      external,
+      output: { format, entryFileNames: format === 'cjs' ? '[name].cjs' : '[name].js' },
+    },
+  },
+})
+
+/** The renderer is browser code: fail the build if a Node built-in ever reaches its bundle. */
+function rendererStaysOffNode(): Plugin {
+  return {
+    name: 'parallax:renderer-stays-off-node',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    resolveId(id, importer) {
+      if (nodeBuiltins.has(id)) this.error(`Node built-in "${id}" imported by ${importer}: the renderer must stay browser-only`)
+      return null
+    },
+  }
+}
+
+export default defineConfig({
+  root: r('renderer'),
+  base: './', // the desktop host loads dist/renderer over file://
+  plugins: [react(), rendererStaysOffNode()],
+  environments: {
+    client: { build: { outDir: r('dist/renderer'), emptyOutDir: true } },
+    main: nodeEnvironment('electron/main/index.ts', 'dist/electron/main', 'es'),
+    preload: nodeEnvironment('electron/preload/index.ts', 'dist/electron/preload', 'cjs'), // sandboxed preloads must be CJS
+  },
+  builder: {
+    async buildApp(builder) {
+      for (const environment of Object.values(builder.environments)) await builder.build(environment)
+    },
+  },
+  test: {
+    root: r('.'),
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Integration tests spawn real servers; two cores are shared with them.
+    maxWorkers: 2,
+  },
+})
