@@ -59,7 +59,7 @@ function Branch({ value, depth, openDepth, prefix, tail }: { value: object; dept
         {prefix}
         {start}
         <button className="more" onClick={() => setOpen(true)}>
-          {isArray ? `${entries.length} items` : `${entries.length} keys`}
+          {`${entries.length} ${isArray ? (entries.length === 1 ? "item" : "items") : entries.length === 1 ? "key" : "keys"}`}
         </button>
         {end}
         {tail}
