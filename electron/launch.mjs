@@ -41,11 +41,12 @@ function electronBinary() {
       return { why: 'the Electron binary could not be downloaded earlier today (delete node_modules/.cache/parallax to retry)' }
     }
     say('fetching the Electron binary once (about 100 MB; honours ELECTRON_MIRROR) …')
-    const result = spawnSync(process.execPath, [join(dir, 'install.js')], { stdio: 'inherit', timeout: 180_000 })
+    const result = spawnSync(process.execPath, [join(dir, 'install.js')], { stdio: ['ignore', 'inherit', 'pipe'], timeout: 180_000, encoding: 'utf8' })
     if (result.status !== 0 || !existsSync(pathTxt)) {
       mkdirSync(dirname(stamp), { recursive: true })
       writeFileSync(stamp, new Date().toISOString())
-      return { why: 'the Electron binary could not be downloaded' }
+      const detail = (result.stderr ?? '').split('\n').find((line) => line.trim()) ?? (result.error?.message || `exit ${result.status}`)
+      return { why: `the Electron binary could not be downloaded: ${detail.trim()}` }
     }
   }
   const bin = join(dir, 'dist', readFileSync(pathTxt, 'utf8').trim())

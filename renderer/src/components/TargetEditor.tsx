@@ -15,7 +15,9 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   const [url, setUrl] = useState(spec?.kind === 'mcp-http' ? spec.url : '')
   const [headers, setHeaders] = useState(spec?.kind === 'mcp-http' ? pairs(spec.headers, ': ') : '')
   const [transport, setTransport] = useState(spec?.kind === 'mcp-http' ? spec.transport : 'auto')
-  const [interval, setIntervalText] = useState(String((target?.options.keepaliveIntervalMs ?? useStore.getState().info?.defaults.keepaliveIntervalMs ?? 15000) / 1000))
+  const defaults = useStore.getState().info?.defaults
+  const [interval, setIntervalText] = useState(String((target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000) / 1000))
+  const [timeout, setTimeoutText] = useState(String((target?.options.requestTimeoutMs ?? defaults?.requestTimeoutMs ?? 30000) / 1000))
   const [error, setError] = useState<string>()
   const close = () => useStore.setState({ editing: undefined })
 
@@ -25,7 +27,9 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
     try {
       const seconds = Number(interval)
       if (!Number.isFinite(seconds) || seconds < 0.25) throw new Error('keepalive interval must be at least 0.25 seconds')
-      const options = { ...target?.options, keepaliveIntervalMs: Math.round(seconds * 1000) }
+      const timeoutSeconds = Number(timeout)
+      if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0.1) throw new Error('request timeout must be at least 0.1 seconds')
+      const options = { ...target?.options, keepaliveIntervalMs: Math.round(seconds * 1000), requestTimeoutMs: Math.round(timeoutSeconds * 1000) }
       if (kind === 'mcp-stdio') {
         const [command, ...args] = splitCommandLine(commandLine)
         if (!command) throw new Error('enter the command that starts the server, e.g. npx -y @modelcontextprotocol/server-everything')
@@ -98,6 +102,11 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
             <label htmlFor="t-interval">Keepalive every</label>
             <span>
               <input id="t-interval" className="input" style={{ width: 90 }} value={interval} onChange={(e) => setIntervalText(e.target.value)} /> seconds
+            </span>
+            <label htmlFor="t-timeout">Request timeout</label>
+            <span>
+              <input id="t-timeout" className="input" style={{ width: 90 }} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} /> seconds
+              <span className="muted"> · reset by progress notifications</span>
             </span>
           </div>
           {error && <div className="error-text">{error}</div>}
