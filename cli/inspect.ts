@@ -24,7 +24,7 @@ export async function inspect(argv: string[]): Promise<number> {
   })
   if (positionals.length !== 1) throw new UsageError('inspect takes exactly one target, e.g. parallax inspect demo:prompts')
   const probes = integer(values.probes, '--probes', 0, 1000)
-  const intervalMs = integer(values.interval, '--interval', 250, 3_600_000)
+  const intervalMs = integer(values.interval, '--interval', 100, 3_600_000)
   const requestTimeoutMs = integer(values.timeout, '--timeout', 100, 3_600_000)
   const target = await resolveTarget(positionals[0], values.config)
 

@@ -21,7 +21,7 @@ export const TargetSpec = z.discriminatedUnion('kind', [StdioSpec, McpHttpSpec])
 export type TargetSpec = z.infer<typeof TargetSpec>
 
 export const ConnectionOptions = z.object({
-  keepaliveIntervalMs: z.number().int().min(250).max(3_600_000).default(15_000),
+  keepaliveIntervalMs: z.number().int().min(100).max(3_600_000).default(15_000),
   requestTimeoutMs: z.number().int().min(100).max(3_600_000).default(30_000),
   /** Consecutive failed probes that turn a degraded connection into a down one. */
   failuresToDown: z.number().int().min(1).max(20).default(2),

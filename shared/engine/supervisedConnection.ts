@@ -49,6 +49,11 @@ export abstract class SupervisedConnection {
   intervalMs: number
   transport?: TransportKind
   private consecutiveFailures = 0
+  /**
+   * Reconnect attempts spent since the connection last proved itself with an answered probe, so a
+   * server that comes back only to die again (flapping) still runs out of attempts.
+   */
+  private attemptsUsed = 0
   private keepaliveTimer: ReturnType<typeof setTimeout> | undefined
   private wakeReconnect: (() => void) | undefined
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined
@@ -180,6 +185,7 @@ export abstract class SupervisedConnection {
     const rttMs = now() - started
     if (outcome) {
       this.consecutiveFailures = 0
+      this.attemptsUsed = 0
       this.health = 'healthy'
       this.emitProbe(outcome.probe, true, rttMs, { note: outcome.note })
       if (this.state === 'degraded') this.setState('connected', { reason: 'probe answered again' })
@@ -216,7 +222,8 @@ export abstract class SupervisedConnection {
 
   private async reconnect(reason: string): Promise<void> {
     const maxAttempts = this.options.reconnectAttempts
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    for (let attempt = this.attemptsUsed + 1; attempt <= maxAttempts; attempt++) {
+      this.attemptsUsed = attempt
       const delayMs = backoffDelay(attempt, this.options)
       this.setState('reconnecting', { attempt, maxAttempts, delayMs, reason })
       await this.sleep(delayMs)

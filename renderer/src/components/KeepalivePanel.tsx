@@ -23,7 +23,7 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
 
   const apply = async () => {
     const seconds = Number(draft)
-    if (!Number.isFinite(seconds) || seconds < 0.25) return
+    if (!Number.isFinite(seconds) || seconds < 0.1) return
     const result = await command((api) => api.invoke('connections.setKeepalive', { connectionId: view.id, intervalMs: Math.round(seconds * 1000) }))
     if (result) {
       setIntervalMs(result.intervalMs)

@@ -26,7 +26,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
     let draft: TargetDraft
     try {
       const seconds = Number(interval)
-      if (!Number.isFinite(seconds) || seconds < 0.25) throw new Error('keepalive interval must be at least 0.25 seconds')
+      if (!Number.isFinite(seconds) || seconds < 0.1) throw new Error('keepalive interval must be at least 0.1 seconds')
       const timeoutSeconds = Number(timeout)
       if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0.1) throw new Error('request timeout must be at least 0.1 seconds')
       const options = { ...target?.options, keepaliveIntervalMs: Math.round(seconds * 1000), requestTimeoutMs: Math.round(timeoutSeconds * 1000) }
