@@ -23,6 +23,8 @@ export type TargetSpec = z.infer<typeof TargetSpec>
 export const ConnectionOptions = z.object({
   keepaliveIntervalMs: z.number().int().min(100).max(3_600_000).default(15_000),
   requestTimeoutMs: z.number().int().min(100).max(3_600_000).default(30_000),
+  /** For starting the server and `initialize`: a cold `npx` start can take far longer than a request. */
+  connectTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
   /** Consecutive failed probes that turn a degraded connection into a down one. */
   failuresToDown: z.number().int().min(1).max(20).default(2),
   reconnectAttempts: z.number().int().min(0).max(50).default(5),

@@ -52,8 +52,12 @@ export class McpConnection extends SupervisedConnection {
     this.tap = new JsonRpcTap('mcp', 'stdio', (frame) => this.emit(frame))
   }
 
+  /**
+   * Every request carries a progress token, so a slow server can report progress, and each progress
+   * notification (visible as a frame) restarts the request's timeout.
+   */
   private get requestOptions(): RequestOptions {
-    return { timeout: this.options.requestTimeoutMs, resetTimeoutOnProgress: true }
+    return { timeout: this.options.requestTimeoutMs, resetTimeoutOnProgress: true, onprogress: () => {} }
   }
 
   protected override get pid(): number | undefined {
@@ -89,7 +93,7 @@ export class McpConnection extends SupervisedConnection {
       this.onTransportClosed(generation, kind === 'stdio' ? 'server process exited' : 'server closed the connection')
     this.client = client
     const started = now()
-    await client.connect(tapped, this.requestOptions)
+    await client.connect(tapped, { ...this.requestOptions, timeout: this.options.connectTimeoutMs })
     this.serverCapabilities = (client.getServerCapabilities() ?? {}) as Record<string, unknown>
     this.probeMethod = this.serverCapabilities.tools ? 'tools/list' : 'ping'
     this.emit({
@@ -194,9 +198,11 @@ export class McpConnection extends SupervisedConnection {
     const client = this.client
     if (!client) throw new ProbeError(this.probeMethod, 'not connected')
     const probe = this.probeMethod
+    // A probe is a plain request: no progress token, just the timeout.
+    const options = { timeout: this.options.requestTimeoutMs }
     try {
-      if (probe === 'tools/list') await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema, this.requestOptions)
-      else await client.ping(this.requestOptions)
+      if (probe === 'tools/list') await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema, options)
+      else await client.ping(options)
       return { probe }
     } catch (error) {
       if (probe === 'tools/list' && error instanceof McpError && error.code === ErrorCode.MethodNotFound) {

@@ -96,6 +96,26 @@ describe('capability-gated discovery', () => {
   })
 })
 
+describe('request timeout', () => {
+  it('is restarted by each progress notification, so a slow server that reports progress succeeds', async () => {
+    start({ requestTimeoutMs: 300 })
+    const connection = engine.createConnection(fixtureTarget('slowTools', ['progress']))
+    expect(await connection.open()).toBe(true)
+    expect(step(connection.id, 'tools/list')[0]).toMatchObject({ status: 'called', count: 1 })
+    expect(step(connection.id, 'tools/list')[0].durationMs).toBeGreaterThan(700)
+    expect(framesOf(connection.id, 'notifications/progress').length).toBe(8)
+  })
+
+  it('fails a slow list call that reports nothing once the timeout passes, and the connection stays up', async () => {
+    start({ requestTimeoutMs: 300 })
+    const connection = engine.createConnection(fixtureTarget('slowTools', ['silent']))
+    expect(await connection.open()).toBe(true)
+    expect(step(connection.id, 'tools/list')[0]).toMatchObject({ status: 'failed', errorCode: -32001 })
+    expect(step(connection.id, 'tools/list')[0].reason).toMatch(/timed out/i)
+    expect(connection.state).toBe('connected')
+  })
+})
+
 describe('list_changed', () => {
   it('refreshes the tool list when a tool server announces a change', async () => {
     start()
