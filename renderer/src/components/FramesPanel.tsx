@@ -59,7 +59,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
       <div className="frames">
         <div className="frames-list">
           <div className="toolbar">
-            <input ref={filterInput} type="search" placeholder="Filter by method  ( / )" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter frames by method" />
+            <input ref={filterInput} type="search" placeholder="Filter method  /" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter frames by method" />
             <select value={direction} onChange={(e) => setDirection(e.target.value as typeof direction)} aria-label="Direction">
               <option value="">both directions</option>
               <option value="out">▲ sent</option>
@@ -79,7 +79,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
             <span className="muted" data-testid="frame-count">
               {filtered ? `${view.frames.length.toLocaleString()} frames` : `${count.toLocaleString()} of ${view.frames.length.toLocaleString()} frames`}
             </span>
-            <CopyButton label="Copy shown" value={() => indices.map((i) => view.frames[i].payload)} />
+            <CopyButton label="Copy" className="btn small ghost" value={() => indices.map((i) => view.frames[i].payload)} />
           </div>
           <div className="row head">
             <span>#</span>
@@ -145,7 +145,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
               <div className="detail-head">
                 <span className={`dir ${frame.direction}`}>{frame.direction === 'out' ? '▲ sent' : '▼ received'}</span>
                 <span className="mono">{frame.method ?? frame.kind}</span>
-                <span className="muted">
+                <span className="muted meta">
                   {bytes(frame.bytes)}
                   {frame.latencyMs !== undefined ? ` · ${ms(frame.latencyMs)}` : ''} · {frame.transport}
                 </span>
