@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { splitCommandLine, type SavedTarget } from '../shared/contract'
-import { parseMcpServersConfig } from '../shared/engine/configFile'
+import { parseTargetsConfig } from '../shared/engine/configFile'
 import { demoTargets } from '../shared/demo/targets'
 import { UsageError } from './usage'
 
@@ -22,24 +22,28 @@ export async function resolveTarget(text: string, configFile?: string): Promise<
     const [command, ...args] = words
     return { id: 'cli', name: command, origin: 'user', options: {}, spec: { kind: 'mcp-stdio', command, args, env: {} } }
   }
-  if (text.startsWith('a2a:')) throw new UsageError('A2A targets are not supported by this version of Parallax yet')
+  if (text.startsWith('a2a:')) {
+    const url = text.slice('a2a:'.length)
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`"${url}" is not an http(s) URL`)
+    return { id: 'cli', name: url, origin: 'user', options: {}, spec: { kind: 'a2a', url, headers: {}, binding: 'auto' } }
+  }
   const url = text.startsWith('mcp:') ? text.slice('mcp:'.length) : /^https?:\/\//.test(text) ? text : undefined
   if (url !== undefined) {
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`"${url}" is not an http(s) URL`)
     return { id: 'cli', name: url, origin: 'user', options: {}, spec: { kind: 'mcp-http', url, headers: {}, transport: 'auto' } }
   }
-  if (!configFile) throw new UsageError(`unknown target "${text}": use demo:<name>, stdio:<command line>, mcp:<url>, or a name with --config FILE`)
+  if (!configFile) throw new UsageError(`unknown target "${text}": use demo:<name>, stdio:<command line>, mcp:<url>, a2a:<url>, or a name with --config FILE`)
   let config: string
   try {
     config = await readFile(configFile, 'utf8')
   } catch (error) {
     throw new UsageError(`cannot read config ${configFile}: ${(error as Error).message}`)
   }
-  const { drafts, errors } = parseMcpServersConfig(config, configFile)
+  const { drafts, errors } = parseTargetsConfig(config, configFile)
   const draft = drafts.find((d) => d.name === text)
   if (!draft) {
-    const problem = errors.find((e) => e.startsWith(`mcpServers.${text}:`)) ?? errors[0]
-    throw new UsageError(problem ?? `no server named "${text}" in ${configFile} (it has: ${drafts.map((d) => d.name).join(', ') || 'none'})`)
+    const problem = errors.find((e) => e.startsWith(`mcpServers.${text}:`) || e.startsWith(`a2aAgents.${text}:`)) ?? errors[0]
+    throw new UsageError(problem ?? `no server or agent named "${text}" in ${configFile} (it has: ${drafts.map((d) => d.name).join(', ') || 'none'})`)
   }
   return { ...draft, id: `config:${text}`, origin: 'import', options: draft.options ?? {} } as SavedTarget
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ConnectionOptions, SavedTarget, TargetDraft } from './targets'
+import type { ConversationContext } from './conversation'
 import type { EngineEvent } from './events'
 
 /**
@@ -7,6 +8,24 @@ import type { EngineEvent } from './events'
  * Hosts validate each incoming payload against these before the engine sees it.
  */
 const ConnectionRef = z.object({ connectionId: z.string().min(1).max(300) })
+
+export const TurnSchema = z.union([
+  z.object({ tool: z.string().min(1).max(500), arguments: z.record(z.string(), z.unknown()).default({}) }).strict(),
+  z.object({ text: z.string().min(1, 'a text turn cannot be empty').max(1_000_000) }).strict(),
+  z.object({ data: z.record(z.string(), z.unknown()) }).strict(),
+])
+
+/** What one turn produced, for either protocol. */
+export interface TurnResult {
+  turn: number
+  request: unknown
+  response: unknown
+  /** A2A: the task's state (or `message`); MCP: `completed` or `error`. */
+  state: string
+  taskId?: string
+  contextId?: string
+  streamed?: boolean
+}
 
 export const CommandInputs = {
   'app.info': z.object({}),
@@ -20,6 +39,13 @@ export const CommandInputs = {
   'connections.refresh': ConnectionRef,
   'connections.probe': ConnectionRef,
   'connections.setKeepalive': ConnectionRef.extend({ intervalMs: ConnectionOptions.shape.keepaliveIntervalMs }),
+  /** One conversation turn: A2A text or data; MCP a tool call. */
+  'conversation.send': ConnectionRef.extend({ turn: TurnSchema, stream: z.boolean().default(false), newContext: z.boolean().default(false) }),
+  'conversation.newContext': ConnectionRef,
+  'tasks.get': ConnectionRef.extend({ taskId: z.string().min(1).max(500), historyLength: z.number().int().min(0).max(10_000).optional() }),
+  'tasks.list': ConnectionRef.extend({ contextId: z.string().max(500).optional() }),
+  'tasks.cancel': ConnectionRef.extend({ taskId: z.string().min(1).max(500) }),
+  'tasks.resubscribe': ConnectionRef.extend({ taskId: z.string().min(1).max(500) }),
   /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`. */
   'events.since': z.object({ afterSeq: z.number().int().min(0) }),
 } as const
@@ -50,6 +76,12 @@ export interface CommandOutputs {
   'connections.refresh': { ok: true }
   'connections.probe': { ok: boolean }
   'connections.setKeepalive': { intervalMs: number }
+  'conversation.send': TurnResult
+  'conversation.newContext': { ok: true }
+  'tasks.get': { task: unknown; conversation: ConversationContext }
+  'tasks.list': unknown[]
+  'tasks.cancel': unknown
+  'tasks.resubscribe': unknown
   'events.since': EngineEvent[]
 }
 

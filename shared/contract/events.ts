@@ -1,3 +1,5 @@
+import type { ConversationMessage } from './conversation'
+
 /**
  * The event model (DESIGN.md §2): everything Parallax knows is an append-only stream of these.
  * Events travel engine → host → UI; they are produced by trusted engine code, so they are typed here
@@ -31,9 +33,13 @@ export interface FrameEvent extends EventBase {
   bytes: number
   /** On responses and errors: time since the request with the same id went the other way. */
   latencyMs?: number
+  /** For HTTP-level taps (A2A): the exchange the body belongs to. */
+  http?: { method: string; url: string; status?: number; headers?: Record<string, string> }
 }
 
-export interface HandshakeEvent extends EventBase {
+export type HandshakeEvent = McpHandshakeEvent | A2aHandshakeEvent
+
+export interface McpHandshakeEvent extends EventBase {
   type: 'handshake'
   protocol: 'mcp'
   transport: TransportKind
@@ -47,7 +53,38 @@ export interface HandshakeEvent extends EventBase {
   durationMs: number
 }
 
-export type DiscoveryMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list'
+/** A2A generations in the wild: v1.0 (`supportedInterfaces`, `SendMessage`) and v0.3 (`url`, `message/send`). */
+export type A2aGeneration = '1.0' | '0.3'
+
+export interface A2aInterface {
+  url: string
+  protocolBinding: string
+  protocolVersion: string
+}
+
+export interface A2aHandshakeEvent extends EventBase {
+  type: 'handshake'
+  protocol: 'a2a'
+  transport: TransportKind
+  /** The card exactly as fetched. */
+  agentCard: unknown
+  cardUrl: string
+  /** The generation the card describes, and why Parallax thinks so. */
+  generation: A2aGeneration
+  generationReason: string
+  /** The protocol version the chosen interface speaks. */
+  protocolVersion: string
+  interfaces: A2aInterface[]
+  chosenInterface: A2aInterface
+  interfaceReason: string
+  capabilities: { streaming: boolean; pushNotifications: boolean; extendedAgentCard: boolean; extensions: { uri: string; required: boolean; description?: string }[] }
+  skills: { id: string; name: string; description: string; tags: string[]; examples: string[] }[]
+  /** Problems found in the card: each readable, none fatal. */
+  warnings: string[]
+  durationMs: number
+}
+
+export type DiscoveryMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'agent-card' | 'extended-agent-card'
 export type DiscoveryTrigger = 'initial' | 'list_changed' | 'refresh'
 
 export interface DiscoveryEvent extends EventBase {
@@ -94,6 +131,11 @@ export interface ConnectionEvent extends EventBase {
   pid?: number
 }
 
+export interface ConversationEvent extends EventBase {
+  type: 'conversation'
+  message: ConversationMessage
+}
+
 export interface LogEvent extends EventBase {
   type: 'log'
   source: 'stderr' | 'engine' | 'transport'
@@ -101,7 +143,7 @@ export interface LogEvent extends EventBase {
   text: string
 }
 
-export type EngineEvent = FrameEvent | HandshakeEvent | DiscoveryEvent | KeepaliveEvent | ConnectionEvent | LogEvent
+export type EngineEvent = FrameEvent | HandshakeEvent | DiscoveryEvent | KeepaliveEvent | ConnectionEvent | ConversationEvent | LogEvent
 export type EngineEventType = EngineEvent['type']
 
 /** What producers hand to the engine: the engine stamps `seq` (and `ts` when absent). */

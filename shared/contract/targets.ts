@@ -17,7 +17,16 @@ export const McpHttpSpec = z.object({
   transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
 })
 
-export const TargetSpec = z.discriminatedUnion('kind', [StdioSpec, McpHttpSpec])
+export const A2aSpec = z.object({
+  kind: z.literal('a2a'),
+  /** The agent's base URL (the card is at /.well-known/agent-card.json), or the card's own URL. */
+  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
+  headers: z.record(z.string(), z.string()).default({}),
+  /** Which of the card's interfaces to prefer; `auto` takes the card's own order. */
+  binding: z.enum(['auto', 'JSONRPC', 'HTTP+JSON']).default('auto'),
+})
+
+export const TargetSpec = z.discriminatedUnion('kind', [StdioSpec, McpHttpSpec, A2aSpec])
 export type TargetSpec = z.infer<typeof TargetSpec>
 
 export const ConnectionOptions = z.object({
@@ -52,7 +61,12 @@ export type TargetDraft = z.input<typeof TargetDraft>
 /** A human-readable one-liner for a target, used in the sidebar, the CLI and confirmations. */
 export function describeSpec(spec: TargetSpec): string {
   if (spec.kind === 'mcp-stdio') return [spec.command, ...spec.args].map(quoteArg).join(' ')
+  if (spec.kind === 'a2a') return spec.binding === 'auto' ? `A2A ${spec.url}` : `A2A ${spec.url} (${spec.binding})`
   return spec.transport === 'auto' ? spec.url : `${spec.url} (${spec.transport})`
+}
+
+export function protocolOf(spec: TargetSpec): 'mcp' | 'a2a' {
+  return spec.kind === 'a2a' ? 'a2a' : 'mcp'
 }
 
 export function quoteArg(arg: string): string {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { SavedTarget } from '../contract'
+import { DEMO_A2A_TARGET } from './demoAgents'
 import type { DemoServerName } from './mcpServers'
 
 /** The project root when running from source (this file is shared/demo/targets.ts). */
@@ -24,7 +25,7 @@ export function demoTargets(appRoot = SOURCE_ROOT): SavedTarget[] {
   const loader = pathToFileURL(require.resolve('tsx')).href
   const entry = join(appRoot, 'shared', 'demo', 'stdio.ts')
   const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}
-  return DEMO_NAMES.map((name) => ({
+  const mcp: SavedTarget[] = DEMO_NAMES.map((name) => ({
     id: `demo:${name}`,
     name: DEMOS[name].name,
     description: DEMOS[name].description,
@@ -32,4 +33,5 @@ export function demoTargets(appRoot = SOURCE_ROOT): SavedTarget[] {
     options: {},
     spec: { kind: 'mcp-stdio', command: process.execPath, args: ['--import', loader, entry, name], env },
   }))
+  return [...mcp, DEMO_A2A_TARGET]
 }

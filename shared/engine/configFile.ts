@@ -1,23 +1,31 @@
 import { TargetDraft } from '../contract'
 
 /**
- * Reads the config format MCP clients already use (`{"mcpServers": {name: {command,args,env} | {url,headers}}}`)
- * into target drafts. Each entry that cannot be used becomes one readable error; the rest still import.
+ * Reads the config format MCP clients already use (`{"mcpServers": {name: {command,args,env} | {url,headers}}}`),
+ * extended with `{"a2aAgents": {name: {url, headers}}}`, into target drafts. Each entry that cannot be used
+ * becomes one readable error; the rest still import.
  */
-export function parseMcpServersConfig(text: string, fileName = 'config'): { drafts: TargetDraft[]; errors: string[] } {
+export function parseTargetsConfig(text: string, fileName = 'config'): { drafts: TargetDraft[]; errors: string[] } {
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
     return { drafts: [], errors: [`${fileName} is not valid JSON: ${(error as Error).message}`] }
   }
-  const servers = (json as { mcpServers?: unknown })?.mcpServers
-  if (!servers || typeof servers !== 'object' || Array.isArray(servers)) {
-    return { drafts: [], errors: [`${fileName} has no "mcpServers" object`] }
+  const { mcpServers: servers, a2aAgents: agents } = (json ?? {}) as { mcpServers?: unknown; a2aAgents?: unknown }
+  const isMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v)
+  if (!isMap(servers) && !isMap(agents)) {
+    return { drafts: [], errors: [`${fileName} has no "mcpServers" (or "a2aAgents") object`] }
   }
   const drafts: TargetDraft[] = []
   const errors: string[] = []
-  for (const [name, raw] of Object.entries(servers as Record<string, unknown>)) {
+  for (const [name, raw] of Object.entries(isMap(agents) ? (agents as Record<string, unknown>) : {})) {
+    const entry = (raw ?? {}) as Record<string, unknown>
+    const draft = TargetDraft.safeParse({ id: `import:${name}`, name, spec: { kind: 'a2a', url: entry.url, headers: entry.headers ?? {}, binding: entry.binding ?? 'auto' } })
+    if (draft.success) drafts.push(draft.data)
+    else errors.push(`a2aAgents.${name}: ${draft.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+  }
+  for (const [name, raw] of Object.entries(isMap(servers) ? (servers as Record<string, unknown>) : {})) {
     const entry = (raw ?? {}) as Record<string, unknown>
     const spec =
       typeof entry.command === 'string'

@@ -9,7 +9,11 @@ import {
   type CommandName,
   type CommandOutput,
   type SavedTarget,
+  type Turn,
+  type TurnResult,
 } from '../contract'
+import { A2aConnection } from '../a2a/a2aConnection'
+import { DemoAgents } from '../demo/demoAgents'
 import { demoTargets } from '../demo/targets'
 import { McpConnection } from '../mcp/mcpConnection'
 import { PARALLAX_VERSION } from '../version'
@@ -36,6 +40,7 @@ export class Engine {
   readonly targets: TargetStore
   private readonly connections = new Map<string, SupervisedConnection>()
   private readonly defaults: ConnectionOptions
+  private readonly demoAgents = new DemoAgents()
   private nextConnection = 0
 
   constructor(private readonly options: EngineOptions) {
@@ -72,6 +77,17 @@ export class Engine {
         this.connection(connectionId).setKeepaliveInterval(intervalMs)
         return { intervalMs }
       },
+      'conversation.send': ({ connectionId, turn, stream, newContext }: { connectionId: string; turn: Turn; stream: boolean; newContext: boolean }) =>
+        this.sendTurn(connectionId, turn, { stream, newContext }),
+      'conversation.newContext': ({ connectionId }: { connectionId: string }) => {
+        this.a2a(connectionId).newContext()
+        return { ok: true as const }
+      },
+      'tasks.get': ({ connectionId, taskId, historyLength }: { connectionId: string; taskId: string; historyLength?: number }) =>
+        this.a2a(connectionId).getTask(taskId, historyLength),
+      'tasks.list': ({ connectionId, contextId }: { connectionId: string; contextId?: string }) => this.a2a(connectionId).listTasks(contextId),
+      'tasks.cancel': ({ connectionId, taskId }: { connectionId: string; taskId: string }) => this.a2a(connectionId).cancelTask(taskId),
+      'tasks.resubscribe': ({ connectionId, taskId }: { connectionId: string; taskId: string }) => this.a2a(connectionId).resubscribe(taskId),
       'events.since': ({ afterSeq }: { afterSeq: number }) => this.events.since(afterSeq),
     }
     return handlers[command](input) as CommandOutput<C>
@@ -86,17 +102,35 @@ export class Engine {
     const target = await this.targets.get(targetId)
     if (!target) throw new CommandError(`no target with id "${targetId}"`, 'not-found')
     for (const c of this.connections.values()) if (c.target.id === targetId && !c.isFinished) return c
-    const connection = this.createConnection(target)
+    const connection = await this.createConnection(target)
     void connection.open()
     return connection
   }
 
-  /** Creates a connection for an ad-hoc target (the CLI) without saving it. */
-  createConnection(target: SavedTarget): SupervisedConnection {
+  /** Creates (without opening) a connection for a target, saved or ad hoc (the CLI's). */
+  async createConnection(target: SavedTarget): Promise<SupervisedConnection> {
+    const resolved = await this.demoAgents.resolve(target)
     const id = `${target.id}#${++this.nextConnection}`
     const options = ConnectionOptions.parse({ ...this.defaults, ...target.options })
-    const connection = new McpConnection(id, target, this.events, options)
+    const connection =
+      resolved.spec.kind === 'a2a' ? new A2aConnection(id, resolved, this.events, options) : new McpConnection(id, resolved, this.events, options)
     this.connections.set(id, connection)
+    return connection
+  }
+
+  /** One turn on any connection: an A2A message, or an MCP tool call. */
+  async sendTurn(connectionId: string, turn: Turn, options: { stream?: boolean; newContext?: boolean } = {}): Promise<TurnResult> {
+    const connection = this.connection(connectionId)
+    if (connection instanceof A2aConnection) return connection.send(turn, options)
+    if (!('tool' in turn)) throw new CommandError('an MCP turn is a tool call: {"tool": NAME, "arguments": {…}}', 'invalid-input')
+    const mcp = connection as McpConnection
+    const { turn: number, result } = await mcp.callTool(turn.tool, turn.arguments)
+    return { turn: number, request: { tool: turn.tool, arguments: turn.arguments }, response: result, state: result.isError ? 'error' : 'completed' }
+  }
+
+  private a2a(connectionId: string): A2aConnection {
+    const connection = this.connection(connectionId)
+    if (!(connection instanceof A2aConnection)) throw new CommandError('tasks belong to A2A connections; this one is MCP', 'invalid-input')
     return connection
   }
 
@@ -116,5 +150,6 @@ export class Engine {
   /** Closes every connection: no child process or timer outlives the engine. */
   async dispose(): Promise<void> {
     await Promise.all([...this.connections.values()].map((c) => c.close()))
+    await this.demoAgents.dispose()
   }
 }

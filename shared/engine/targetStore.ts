@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { CommandError, SavedTarget, TargetDraft, type ImportResult } from '../contract'
-import { parseMcpServersConfig } from './configFile'
+import { parseTargetsConfig } from './configFile'
 
 /**
  * Saved targets: the built-in demos (read-only) plus the user's own, persisted as JSON in the data
@@ -70,7 +70,7 @@ export class TargetStore {
 
   /** Adds every valid entry of an `mcpServers` config; entries that are not valid are reported, not lost silently. */
   async import(text: string, fileName?: string): Promise<ImportResult> {
-    const { drafts, errors } = parseMcpServersConfig(text, fileName)
+    const { drafts, errors } = parseTargetsConfig(text, fileName)
     const imported: SavedTarget[] = []
     for (const draft of drafts) imported.push(await this.save(draft, 'import'))
     return { imported, errors }

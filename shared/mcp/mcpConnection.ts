@@ -4,13 +4,14 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, ListToolsResultSchema, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js'
 import type { ConnectionOptions, DiscoveryMethod, DiscoveryTrigger, SavedTarget, TargetSpec, TransportKind } from '../contract'
 import type { EventLog } from '../engine/eventLog'
 import { now } from '../engine/eventLog'
 import { JsonRpcTap } from '../engine/jsonRpcTap'
 import { errorMessage, ProbeError, SupervisedConnection, type ProbeOutcome } from '../engine/supervisedConnection'
+import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from '../conversation/mcpTurns'
 import { PARALLAX_VERSION } from '../version'
 import { DISCOVERY_STEPS, LIST_CHANGED, runDiscoveryStep } from './discovery'
 import { pipeLines } from './lines'
@@ -68,6 +69,7 @@ export class McpConnection extends SupervisedConnection {
     const spec = this.target.spec
     this.tap.reset()
     this.initializeRequest = this.initializeResult = undefined
+    if (spec.kind === 'a2a') throw new Error('an A2A target cannot be opened as an MCP connection')
     if (spec.kind === 'mcp-stdio') return this.connectWith('stdio', () => this.stdioTransport(spec))
     if (spec.transport === 'sse') return this.connectWith('sse', () => sseTransport(spec))
     try {
@@ -191,6 +193,25 @@ export class McpConnection extends SupervisedConnection {
       if (generation !== this.generation) return
       if (result.items) this.catalog[step.method] = result.items
       this.emit({ type: 'discovery', ...result })
+    }
+  }
+
+  private turn = 0
+
+  /** One `tools/call`, recorded as a conversation turn: the call from the user, the result from the agent. */
+  async callTool(tool: string, args: Record<string, unknown>): Promise<{ turn: number; result: CallToolResult }> {
+    const client = this.client
+    if (!client || !this.isLive) throw new Error(`not connected (${this.state})`)
+    const turn = ++this.turn
+    this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, now(), turn) })
+    try {
+      const result = (await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.requestOptions)) as CallToolResult
+      this.emit({ type: 'conversation', message: mcpResultMessage(result, now(), turn) })
+      return { turn, result }
+    } catch (error) {
+      const code = error instanceof McpError ? error.code : undefined
+      this.emit({ type: 'conversation', message: mcpErrorMessage(errorMessage(error), now(), turn, code) })
+      throw error
     }
   }
 

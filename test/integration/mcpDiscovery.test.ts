@@ -46,7 +46,7 @@ describe('capability-gated discovery', () => {
       serverInfo: { name: 'parallax-demo-media-sales' },
       instructions: expect.stringContaining('media-sales agent'),
     })
-    if (handshake.type !== 'handshake') throw new Error('unreachable')
+    if (handshake.type !== 'handshake' || handshake.protocol !== 'mcp') throw new Error('unreachable')
     expect(handshake.protocolVersion).toBe(handshake.requestedProtocolVersion)
     // The handshake is what crossed the wire: the initialize response frame says the same.
     const response = framesOf(connection.id, 'initialize').find((f) => f.direction === 'in')!
@@ -69,7 +69,7 @@ describe('capability-gated discovery', () => {
 
   it('treats -32601 on a list call as a failed step, never a failed connection', async () => {
     start({ keepaliveIntervalMs: 250 })
-    const connection = engine.createConnection(fixtureTarget('toolsWithoutHandler'))
+    const connection = await engine.createConnection(fixtureTarget('toolsWithoutHandler'))
     expect(await connection.open()).toBe(true)
     expect(step(connection.id, 'tools/list')[0]).toMatchObject({ status: 'failed', errorCode: -32601 })
     expect(step(connection.id, 'tools/list')[0].reason).toContain('-32601')
@@ -84,7 +84,7 @@ describe('capability-gated discovery', () => {
 
   it('joins every page of a paginated list', async () => {
     start()
-    const connection = engine.createConnection(fixtureTarget('paginatedTools'))
+    const connection = await engine.createConnection(fixtureTarget('paginatedTools'))
     expect(await connection.open()).toBe(true)
     const [tools] = step(connection.id, 'tools/list')
     expect(tools).toMatchObject({ status: 'called', count: 7, pages: 3 })
@@ -99,7 +99,7 @@ describe('capability-gated discovery', () => {
 describe('request timeout', () => {
   it('is restarted by each progress notification, so a slow server that reports progress succeeds', async () => {
     start({ requestTimeoutMs: 300 })
-    const connection = engine.createConnection(fixtureTarget('slowTools', ['progress']))
+    const connection = await engine.createConnection(fixtureTarget('slowTools', ['progress']))
     expect(await connection.open()).toBe(true)
     expect(step(connection.id, 'tools/list')[0]).toMatchObject({ status: 'called', count: 1 })
     expect(step(connection.id, 'tools/list')[0].durationMs).toBeGreaterThan(700)
@@ -108,7 +108,7 @@ describe('request timeout', () => {
 
   it('fails a slow list call that reports nothing once the timeout passes, and the connection stays up', async () => {
     start({ requestTimeoutMs: 300 })
-    const connection = engine.createConnection(fixtureTarget('slowTools', ['silent']))
+    const connection = await engine.createConnection(fixtureTarget('slowTools', ['silent']))
     expect(await connection.open()).toBe(true)
     expect(step(connection.id, 'tools/list')[0]).toMatchObject({ status: 'failed', errorCode: -32001 })
     expect(step(connection.id, 'tools/list')[0].reason).toMatch(/timed out/i)
@@ -119,7 +119,7 @@ describe('request timeout', () => {
 describe('list_changed', () => {
   it('refreshes the tool list when a tool server announces a change', async () => {
     start()
-    const connection = engine.createConnection(fixtureTarget('growingTools'))
+    const connection = await engine.createConnection(fixtureTarget('growingTools'))
     expect(await connection.open()).toBe(true)
     expect(step(connection.id, 'tools/list')[0]).toMatchObject({ status: 'called', count: 1 })
     const refreshed = await recorder.waitFor(
@@ -134,7 +134,7 @@ describe('list_changed', () => {
 
   it('ignores list_changed from a server that never advertised the capability, and flags it', async () => {
     start()
-    const connection = engine.createConnection(fixtureTarget('unadvertisedListChanged'))
+    const connection = await engine.createConnection(fixtureTarget('unadvertisedListChanged'))
     expect(await connection.open()).toBe(true)
     const ignored = await recorder.waitFor(
       (e): e is DiscoveryEvent => e.type === 'discovery' && e.connectionId === connection.id && e.trigger === 'list_changed',

@@ -46,7 +46,7 @@ describe('keepalive', () => {
     start()
     const dir = mkdtempSync(join(tmpdir(), 'parallax-dying-'))
     temp.push(dir)
-    const connection = engine.createConnection(fixtureTarget('dying', ['once', join(dir, 'died')]))
+    const connection = await engine.createConnection(fixtureTarget('dying', ['once', join(dir, 'died')]))
     expect(await connection.open()).toBe(true)
     const firstPid = recorder.of('connection', connection.id).find((e) => e.state === 'connected')!.pid!
     const back = await recorder.waitFor(
@@ -67,7 +67,7 @@ describe('keepalive', () => {
     start({ reconnectAttempts: 3 })
     const dir = mkdtempSync(join(tmpdir(), 'parallax-dying-'))
     temp.push(dir)
-    const connection = engine.createConnection(fixtureTarget('dying', ['then-gone', join(dir, 'died')]))
+    const connection = await engine.createConnection(fixtureTarget('dying', ['then-gone', join(dir, 'died')]))
     expect(await connection.open()).toBe(true)
     const failed = await recorder.waitFor(
       (e): e is ConnectionEvent => e.type === 'connection' && e.connectionId === connection.id && e.state === 'failed',
@@ -88,7 +88,7 @@ describe('keepalive', () => {
 
   it('bounds a flapping server too: attempts reset only once a probe is answered', async () => {
     start({ reconnectAttempts: 2, keepaliveIntervalMs: 5_000 })
-    const connection = engine.createConnection(fixtureTarget('dying', ['always']))
+    const connection = await engine.createConnection(fixtureTarget('dying', ['always']))
     expect(await connection.open()).toBe(true)
     const failed = await recorder.waitFor(
       (e): e is ConnectionEvent => e.type === 'connection' && e.connectionId === connection.id && e.state === 'failed',

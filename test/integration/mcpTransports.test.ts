@@ -25,7 +25,7 @@ describe('HTTP transports', () => {
   it('connects over streamable HTTP and taps every frame with paired latencies', async () => {
     server = await startStreamableServer(createToolServer)
     start()
-    const connection = engine.createConnection(httpTarget(server.url))
+    const connection = await engine.createConnection(httpTarget(server.url))
     expect(await connection.open()).toBe(true)
     expect(connection.transport).toBe('streamable-http')
     await recorder.waitForCount((e) => e.type === 'keepalive' && e.ok, 2)
@@ -46,7 +46,7 @@ describe('HTTP transports', () => {
   it('falls back to legacy SSE when the server answers the initialize POST with a 4xx', async () => {
     server = await startSseServer(createToolServer)
     start()
-    const connection = engine.createConnection(httpTarget(server.url))
+    const connection = await engine.createConnection(httpTarget(server.url))
     expect(await connection.open()).toBe(true)
     expect(connection.transport).toBe('sse')
     const fallback = recorder.of('log', connection.id).find((l: LogEvent) => l.text.includes('falling back to legacy SSE'))
@@ -61,7 +61,7 @@ describe('HTTP transports', () => {
 
   it('reports an unreachable URL as a failed connection with the reason', async () => {
     start()
-    const connection = engine.createConnection(httpTarget('http://127.0.0.1:9/mcp', 'streamable-http'))
+    const connection = await engine.createConnection(httpTarget('http://127.0.0.1:9/mcp', 'streamable-http'))
     expect(await connection.open()).toBe(false)
     const failed = recorder.of('connection', connection.id).at(-1)!
     expect(failed.state).toBe('failed')
@@ -73,7 +73,7 @@ describe('HTTP transports', () => {
     const url = server.url
     engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: 150, requestTimeoutMs: 300, reconnectBaseDelayMs: 100, reconnectAttempts: 3 } })
     recorder = new EventRecorder(engine)
-    const connection = engine.createConnection(httpTarget(url, 'streamable-http'))
+    const connection = await engine.createConnection(httpTarget(url, 'streamable-http'))
     expect(await connection.open()).toBe(true)
     await recorder.waitFor((e) => e.type === 'keepalive' && e.ok)
     await server.close()

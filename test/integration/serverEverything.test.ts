@@ -24,9 +24,10 @@ it('inspects @modelcontextprotocol/server-everything over stdio: every capabilit
     options: {},
     spec: { kind: 'mcp-stdio', command: process.execPath, args: [entry, 'stdio'], env: {} },
   }
-  const connection = engine.createConnection(target)
+  const connection = await engine.createConnection(target)
   expect(await connection.open()).toBe(true)
   const [handshake] = recorder.of('handshake', connection.id)
+  if (handshake.protocol !== 'mcp') throw new Error('expected an MCP handshake')
   expect(Object.keys(handshake.serverCapabilities)).toEqual(expect.arrayContaining(['tools', 'prompts', 'resources', 'logging']))
   expect(handshake.serverInfo?.name).toBeTruthy()
   const steps = recorder.of('discovery', connection.id).filter((s) => s.trigger === 'initial')

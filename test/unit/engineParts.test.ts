@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import type { EngineEvent } from '../../shared/contract'
 import { EventBatcher } from '../../shared/engine/batcher'
-import { parseMcpServersConfig } from '../../shared/engine/configFile'
+import { parseTargetsConfig } from '../../shared/engine/configFile'
 import { EventLog } from '../../shared/engine/eventLog'
 import { JsonRpcTap, type TappedFrame } from '../../shared/engine/jsonRpcTap'
 import { backoffDelay } from '../../shared/engine/supervisedConnection'
@@ -85,9 +85,9 @@ describe('EventBatcher', () => {
   })
 })
 
-describe('parseMcpServersConfig', () => {
+describe('parseTargetsConfig', () => {
   it('maps stdio and HTTP entries and reports each unusable one by name', () => {
-    const { drafts, errors } = parseMcpServersConfig(
+    const { drafts, errors } = parseTargetsConfig(
       JSON.stringify({
         mcpServers: {
           a: { command: 'node', args: ['server.js'] },
@@ -105,7 +105,10 @@ describe('parseMcpServersConfig', () => {
     expect(errors).toHaveLength(2)
     expect(errors[0]).toMatch(/^mcpServers\.c: spec\.url/)
     expect(errors[1]).toMatch(/^mcpServers\.d: needs either "command"/)
-    expect(parseMcpServersConfig('{}').errors).toEqual(['config has no "mcpServers" object'])
+    expect(parseTargetsConfig('{}').errors).toEqual(['config has no "mcpServers" (or "a2aAgents") object'])
+    const a2a = parseTargetsConfig(JSON.stringify({ a2aAgents: { sales: { url: 'http://127.0.0.1:4000', headers: { Authorization: 'x' } }, bad: {} } }))
+    expect(a2a.drafts.map((d) => [d.name, d.spec.kind])).toEqual([['sales', 'a2a']])
+    expect(a2a.errors[0]).toMatch(/^a2aAgents\.bad: spec\.url/)
   })
 })
 

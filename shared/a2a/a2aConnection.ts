@@ -1,0 +1,445 @@
+import { randomUUID } from 'node:crypto'
+import { Role, type AgentCard, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk'
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client'
+import type { A2aInterface, ConnectionOptions, ConversationContext, ConversationMessage, SavedTarget, TargetSpec, Turn } from '../contract'
+import { conversationFromTask } from '../conversation/a2aHistory'
+import type { EventLog } from '../engine/eventLog'
+import { now } from '../engine/eventLog'
+import { errorMessage, ProbeError, SupervisedConnection, type ProbeOutcome } from '../engine/supervisedConnection'
+import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
+import { createTappedFetch, type WireError } from './httpTap'
+import { AWAITING_STATES, isTask, partsData, partsText, plainMessage, plainTask, stateName } from './plain'
+
+type A2aSpec = Extract<TargetSpec, { kind: 'a2a' }>
+
+export interface A2aTurnResult {
+  turn: number
+  request: { parts: unknown[]; taskId?: string; contextId?: string }
+  /** The final task or message, as plain JSON. */
+  response: unknown
+  state: string
+  taskId?: string
+  contextId?: string
+  streamed: boolean
+}
+
+/** A failed A2A call, with the agent's own code and reason when it gave them. */
+export class A2aCallError extends Error {
+  constructor(
+    message: string,
+    readonly code?: number,
+    readonly reason?: string,
+    readonly status?: number,
+  ) {
+    super(message)
+    this.name = 'A2aCallError'
+  }
+}
+
+const legacyCompat = { enabled: true }
+
+/**
+ * One A2A agent: the card (fetched, checked, generation detected), a client for the interface the SDK
+ * picks (v1.0, or v0.3 through its compatibility layer), every HTTP exchange tapped as frames, a
+ * conversation that threads taskId/contextId across turns, and keepalive by conditional card re-fetch.
+ */
+export class A2aConnection extends SupervisedConnection {
+  private client: Client | undefined
+  private readonly fetcher: ReturnType<typeof createTappedFetch>
+  private readonly cardUrl: string
+  private etag: string | undefined
+  private cardText: string | undefined
+  private streaming = false
+  private abort = new AbortController()
+  /** The conversation's thread: the context it is in, and the last task and its state. */
+  private contextId: string | undefined
+  private lastTask: { id: string; contextId: string; state: string } | undefined
+  private turn = 0
+  /** When each message and artifact was first seen, for history timestamps. */
+  private readonly observed = new Map<string, number>()
+  private readonly emitted = new Set<string>()
+
+  constructor(id: string, target: SavedTarget, log: EventLog, options: ConnectionOptions) {
+    super(id, target, log, options, 'a2a')
+    const spec = target.spec as A2aSpec
+    this.cardUrl = cardUrlFor(spec.url)
+    this.transport = 'jsonrpc'
+    this.fetcher = createTappedFetch({ onFrame: (frame) => this.emit(frame), transport: () => this.transport ?? 'jsonrpc', headers: spec.headers })
+  }
+
+  private get spec(): A2aSpec {
+    return this.target.spec as A2aSpec
+  }
+
+  protected async establish(): Promise<void> {
+    const started = now()
+    this.abort = new AbortController()
+    const raw = await this.fetchCard()
+    const { generation, reason } = detectGeneration(raw)
+    const warnings = checkCard(raw, generation, this.cardUrl)
+    const resolver = new DefaultAgentCardResolver({ fetchImpl: this.fetcher, legacyCompat })
+    let card: AgentCard
+    try {
+      card = resolver.normalizeAgentCard(raw)
+    } catch (error) {
+      throw new Error(`the agent card cannot be used: ${errorMessage(error)}${warnings.length ? ` (${warnings.join('; ')})` : ''}`)
+    }
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl: this.fetcher, legacyCompat }), new RestTransportFactory({ fetchImpl: this.fetcher, legacyCompat })],
+        cardResolver: resolver,
+        ...(this.spec.binding !== 'auto' && { preferredTransports: [this.spec.binding] }),
+      }),
+    )
+    try {
+      this.client = await factory.createFromAgentCard(card)
+    } catch (error) {
+      throw new Error(`no interface in the agent card can be used: ${errorMessage(error)}`)
+    }
+    const binding = this.client.transport.protocolName
+    const version = this.client.protocolVersion
+    this.transport = binding === 'HTTP+JSON' ? 'rest' : 'jsonrpc'
+    const interfaces = listInterfaces(raw, generation)
+    const chosen: A2aInterface = card.supportedInterfaces.find((i) => i.protocolBinding === binding && i.protocolVersion === version) ?? {
+      url: '',
+      protocolBinding: binding,
+      protocolVersion: version,
+    }
+    const capabilities = card.capabilities
+    this.streaming = capabilities?.streaming === true
+    this.emit({
+      type: 'handshake',
+      protocol: 'a2a',
+      transport: this.transport,
+      agentCard: raw,
+      cardUrl: this.cardUrl,
+      generation,
+      generationReason: reason,
+      protocolVersion: version,
+      interfaces,
+      chosenInterface: { url: chosen.url, protocolBinding: chosen.protocolBinding, protocolVersion: chosen.protocolVersion },
+      interfaceReason: interfaceReason(binding, version, this.spec.binding, interfaces),
+      capabilities: {
+        streaming: this.streaming,
+        pushNotifications: capabilities?.pushNotifications === true,
+        extendedAgentCard: capabilities?.extendedAgentCard === true,
+        extensions: (capabilities?.extensions ?? []).map((e) => ({ uri: e.uri, required: e.required, ...(e.description && { description: e.description }) })),
+      },
+      skills: card.skills.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples })),
+      warnings,
+      durationMs: now() - started,
+    })
+    this.emit({
+      type: 'discovery',
+      method: 'agent-card',
+      status: 'called',
+      trigger: 'initial',
+      reason: `fetched ${this.cardUrl}`,
+      count: card.skills.length,
+      durationMs: now() - started,
+      items: card.skills,
+    })
+    this.emit({
+      type: 'discovery',
+      method: 'extended-agent-card',
+      status: 'skipped',
+      trigger: 'initial',
+      reason: capabilities?.extendedAgentCard
+        ? 'the agent offers an extended card to authenticated clients; Parallax does not fetch it on connect'
+        : 'the agent did not advertise capabilities.extendedAgentCard',
+    })
+    for (const warning of warnings) this.logLine('warn', `agent card: ${warning}`)
+  }
+
+  /** GETs the card (always announcing v1.0, so a compatible server answers in v1.0 shape). */
+  private async fetchCard(): Promise<Record<string, unknown>> {
+    const response = await this.fetcher(this.cardUrl, { headers: { 'A2A-Version': '1.0', Accept: 'application/json' }, signal: AbortSignal.timeout(this.options.connectTimeoutMs) })
+    if (!response.ok) throw new Error(`the agent card at ${this.cardUrl} answered HTTP ${response.status}`)
+    const text = await response.text()
+    let card: unknown
+    try {
+      card = JSON.parse(text)
+    } catch {
+      throw new Error(`the agent card at ${this.cardUrl} is not JSON (${text.slice(0, 80)}…)`)
+    }
+    if (!card || typeof card !== 'object' || Array.isArray(card)) throw new Error(`the agent card at ${this.cardUrl} is not a JSON object`)
+    this.etag = response.headers.get('etag') ?? undefined
+    this.cardText = text
+    return card as Record<string, unknown>
+  }
+
+  /**
+   * Keepalive: a conditional re-fetch of the card. 304 (or the same card) means alive and unchanged.
+   * `Cache-Control: max-age=0` is explicit because fetch otherwise adds `no-cache` to any request with
+   * `If-None-Match`, and servers then never answer 304.
+   */
+  protected async probeOnce(): Promise<ProbeOutcome> {
+    let response: Response
+    try {
+      response = await this.fetcher(this.cardUrl, {
+        headers: { 'A2A-Version': '1.0', Accept: 'application/json', ...(this.etag && { 'If-None-Match': this.etag, 'Cache-Control': 'max-age=0' }) },
+        signal: AbortSignal.timeout(this.options.requestTimeoutMs),
+      })
+    } catch (error) {
+      throw new ProbeError('agent-card', errorMessage(error))
+    }
+    if (response.status === 304) return { probe: 'agent-card', note: 'not modified (ETag)' }
+    if (!response.ok) throw new ProbeError('agent-card', `HTTP ${response.status}`)
+    const text = await response.text()
+    const changed = this.cardText !== undefined && text !== this.cardText
+    this.cardText = text
+    this.etag = response.headers.get('etag') ?? this.etag
+    return { probe: 'agent-card', note: changed ? 'the agent card changed since the handshake; reconnect to use the new one' : undefined }
+  }
+
+  protected async teardown(): Promise<void> {
+    this.abort.abort()
+    this.client = undefined
+  }
+
+  /** Forgets the thread: the next turn starts a new context. */
+  newContext(): void {
+    this.contextId = undefined
+    this.lastTask = undefined
+  }
+
+  /**
+   * Sends one turn. It continues the last task while that task awaits input, otherwise stays in the
+   * same context; `stream` uses SendStreamingMessage when the agent advertises streaming.
+   */
+  async send(turn: Turn, options: { stream?: boolean; newContext?: boolean } = {}): Promise<A2aTurnResult> {
+    const client = this.requireClient()
+    if (options.newContext) this.newContext()
+    if ('tool' in turn) throw new A2aCallError('an A2A turn is text or a JSON data object, not an MCP tool call')
+    const continuing = this.lastTask && AWAITING_STATES.has(this.lastTask.state) ? this.lastTask : undefined
+    const parts: Part[] = 'text' in turn ? [textPart(turn.text)] : [dataPart(turn.data)]
+    const message: Message = {
+      messageId: randomUUID(),
+      role: Role.ROLE_USER,
+      parts,
+      taskId: continuing?.id ?? '',
+      contextId: continuing?.contextId ?? this.contextId ?? '',
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    }
+    const number = ++this.turn
+    const sentAt = now()
+    this.observed.set(message.messageId, sentAt)
+    this.say({
+      role: 'user',
+      content: partsText(parts),
+      timestamp: sentAt,
+      metadata: { kind: 'message', timestampSource: 'observed', messageId: message.messageId, taskId: message.taskId || undefined, contextId: message.contextId || undefined, turn: number, data: partsData(parts) },
+    })
+    const request = { tenant: '', message, configuration: undefined, metadata: undefined }
+    const streamed = options.stream === true && this.streaming
+    if (options.stream && !this.streaming) this.logLine('info', 'the agent does not advertise streaming; sent a blocking SendMessage instead')
+    let final: Message | Task | undefined
+    try {
+      if (streamed) {
+        for await (const event of client.sendMessageStream(request, { signal: this.abort.signal })) final = this.observe(event, number) ?? final
+      } else {
+        final = await client.sendMessage(request, { signal: this.abort.signal })
+        this.observeResult(final, number)
+      }
+    } catch (error) {
+      throw this.failTurn(error, number)
+    }
+    const task = final && isTask(final) ? final : undefined
+    return {
+      turn: number,
+      request: { parts: parts.map((p) => (p.content?.$case === 'text' ? { text: p.content.value } : { data: (p.content as { value: unknown }).value })), ...(message.taskId && { taskId: message.taskId }), ...(message.contextId && { contextId: message.contextId }) },
+      response: final ? (task ? plainTask(task) : plainMessage(final as Message)) : null,
+      state: task ? stateName(task.status?.state) : final ? 'message' : 'unknown',
+      taskId: task?.id,
+      contextId: task?.contextId ?? (final && !isTask(final) ? final.contextId : undefined) ?? this.contextId,
+      streamed,
+    }
+  }
+
+  /** GetTask, with its history turned into the conversation model. */
+  async getTask(taskId: string, historyLength?: number): Promise<{ task: unknown; conversation: ConversationContext }> {
+    const client = this.requireClient()
+    try {
+      const task = await client.getTask({ tenant: '', id: taskId, historyLength }, { signal: this.abort.signal })
+      return { task: plainTask(task), conversation: conversationFromTask(task, this.observed, now()) }
+    } catch (error) {
+      throw this.failTurn(error)
+    }
+  }
+
+  async listTasks(contextId?: string): Promise<unknown[]> {
+    const client = this.requireClient()
+    try {
+      const result = await client.listTasks(
+        { tenant: '', contextId: contextId ?? this.contextId ?? '', status: 0, pageToken: '', statusTimestampAfter: undefined },
+        { signal: this.abort.signal },
+      )
+      return result.tasks.map(plainTask)
+    } catch (error) {
+      throw this.failTurn(error)
+    }
+  }
+
+  async cancelTask(taskId: string): Promise<unknown> {
+    const client = this.requireClient()
+    try {
+      const task = await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: this.abort.signal })
+      this.observeResult(task, this.turn)
+      return plainTask(task)
+    } catch (error) {
+      throw this.failTurn(error)
+    }
+  }
+
+  /** SubscribeToTask: follows a running task's stream (it starts with a full snapshot of the task). */
+  async resubscribe(taskId: string): Promise<unknown> {
+    const client = this.requireClient()
+    let final: Message | Task | undefined
+    try {
+      for await (const event of client.resubscribeTask({ tenant: '', id: taskId }, { signal: this.abort.signal })) final = this.observe(event, this.turn) ?? final
+    } catch (error) {
+      throw this.failTurn(error)
+    }
+    return final && isTask(final) ? plainTask(final) : final ? plainMessage(final as Message) : null
+  }
+
+  private requireClient(): Client {
+    if (!this.client || !this.isLive) throw new A2aCallError(`not connected (${this.state})`)
+    return this.client
+  }
+
+  /** Folds one stream event into the thread and the timeline; returns the task it carried, if any. */
+  private observe(event: StreamResponse, turn: number): Task | Message | undefined {
+    const payload = event.payload
+    switch (payload?.$case) {
+      case 'task':
+      case 'message':
+        this.observeResult(payload.value, turn)
+        return payload.value
+      case 'statusUpdate': {
+        const { taskId, contextId, status } = payload.value
+        this.track(taskId, contextId, stateName(status?.state))
+        this.sayStatus(taskId, contextId, stateName(status?.state), status?.message, status?.timestamp, turn)
+        return undefined
+      }
+      case 'artifactUpdate': {
+        const { taskId, contextId, artifact } = payload.value
+        if (artifact) this.sayArtifact(taskId, contextId, artifact, turn)
+        return undefined
+      }
+      default:
+        return undefined
+    }
+  }
+
+  private observeResult(result: Message | Task, turn: number): void {
+    if (!isTask(result)) {
+      if (result.contextId) this.contextId = result.contextId
+      this.sayMessage(result, turn)
+      return
+    }
+    const state = stateName(result.status?.state)
+    this.track(result.id, result.contextId, state)
+    for (const message of result.history) if (message.role === Role.ROLE_AGENT) this.sayMessage(message, turn)
+    for (const artifact of result.artifacts) this.sayArtifact(result.id, result.contextId, artifact, turn)
+    this.sayStatus(result.id, result.contextId, state, result.status?.message, result.status?.timestamp, turn)
+  }
+
+  private track(taskId: string, contextId: string, state: string): void {
+    this.contextId = contextId || this.contextId
+    this.lastTask = { id: taskId, contextId, state }
+  }
+
+  private sayMessage(message: Message, turn: number): void {
+    if (!this.once(`m:${message.messageId}`)) return
+    const at = this.seen(message.messageId)
+    this.say({
+      role: 'agent',
+      content: partsText(message.parts),
+      timestamp: at,
+      metadata: { kind: 'message', timestampSource: 'observed', messageId: message.messageId, taskId: message.taskId || undefined, contextId: message.contextId || undefined, turn, data: partsData(message.parts) },
+    })
+  }
+
+  private sayStatus(taskId: string, contextId: string, state: string, message: Message | undefined, reported: string | undefined, turn: number): void {
+    if (!this.once(`s:${taskId}:${state}:${message?.messageId ?? reported ?? ''}`)) return
+    if (message) this.once(`m:${message.messageId}`)
+    this.say({
+      role: 'agent',
+      content: message ? partsText(message.parts) : '',
+      timestamp: message ? this.seen(message.messageId) : now(),
+      metadata: {
+        kind: 'status',
+        timestampSource: 'observed',
+        state,
+        taskId,
+        contextId,
+        turn,
+        ...(message && { messageId: message.messageId, data: partsData(message.parts) }),
+        ...(reported && { reportedAt: reported }),
+      },
+    })
+  }
+
+  private sayArtifact(taskId: string, contextId: string, artifact: { artifactId: string; name: string; parts: Part[] }, turn: number): void {
+    if (!this.once(`a:${taskId}:${artifact.artifactId}`)) return
+    this.say({
+      role: 'agent',
+      content: partsText(artifact.parts),
+      timestamp: this.seen(artifact.artifactId),
+      metadata: { kind: 'artifact', timestampSource: 'observed', taskId, contextId, turn, artifactId: artifact.artifactId, name: artifact.name, data: partsData(artifact.parts) },
+    })
+  }
+
+  private seen(key: string): number {
+    let at = this.observed.get(key)
+    if (at === undefined) this.observed.set(key, (at = now()))
+    return at
+  }
+
+  private once(key: string): boolean {
+    if (this.emitted.has(key)) return false
+    this.emitted.add(key)
+    return true
+  }
+
+  private say(message: ConversationMessage): void {
+    this.emit({ type: 'conversation', message })
+  }
+
+  /** Turns any failure into an A2aCallError with the agent's code and reason, and shows it in the timeline. */
+  private failTurn(error: unknown, turn?: number): A2aCallError {
+    const wire: WireError | undefined = this.fetcher.lastError()
+    const reason = (error as { reason?: string }).reason ?? wire?.reason
+    const code = wire?.code
+    const detail = [code !== undefined ? `code ${code}` : undefined, reason, wire?.status && wire.status >= 400 ? `HTTP ${wire.status}` : undefined].filter(Boolean).join(', ')
+    const failure = new A2aCallError(`${errorMessage(error)}${detail ? ` (${detail})` : ''}`, code, reason, wire?.status)
+    this.say({ role: 'agent', content: failure.message, timestamp: now(), metadata: { kind: 'error', timestampSource: 'observed', turn, ...(code !== undefined && { code }), ...(reason && { reason }) } })
+    return failure
+  }
+}
+
+function textPart(text: string): Part {
+  return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }
+}
+
+function dataPart(data: unknown): Part {
+  return { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }
+}
+
+function interfaceReason(binding: string, version: string, preferred: A2aSpec['binding'], interfaces: A2aInterface[]): string {
+  const legacy = version.startsWith('0.') ? '; it speaks v0.3, so calls go through the SDK’s v0.3 compatibility layer' : ''
+  if (preferred !== 'auto') return `${binding} ${version} because this target prefers ${preferred}${legacy}`
+  const usable = interfaces.filter((i) => i.protocolBinding === 'JSONRPC' || i.protocolBinding === 'HTTP+JSON')
+  const skipped = interfaces.length - usable.length
+  return `${binding} ${version}: the first of the card's ${interfaces.length} interface(s) that Parallax can use${skipped ? ` (${skipped} gRPC or unknown skipped)` : ''}${legacy}`
+}
