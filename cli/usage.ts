@@ -5,12 +5,17 @@ Usage:
   parallax web [--port N]          serve the UI on http://127.0.0.1:N/ (token-protected)
   parallax inspect <target>        connect, show handshake, discovery, catalog and keepalive
       [--config FILE] [--json] [--frames] [--probes N] [--interval MS] [--timeout MS]
+  parallax converse <target> --turn T [--turn T …] [--stream] [--json]
+                                   run a multi-turn conversation; A2A turns are text or a JSON
+                                   object (sent as a data part); MCP turns are {"tool", "arguments"}
 
 Targets:
   demo:tools | demo:prompts | demo:resources   the built-in demo servers
   stdio:<command line>                         spawn an MCP server over stdio
   mcp:<url>                                    streamable HTTP, falling back to legacy SSE
-  <name>                                       a server from --config (an "mcpServers" file)
+  a2a:<url>                                    an A2A agent (base URL or agent card URL)
+  demo:a2a                                     the built-in demo agent over A2A
+  <name>                                       a server or agent from --config ("mcpServers" / "a2aAgents")
 
 Exit codes: 0 ok, 1 finding, 2 usage or connection error.`
 

@@ -245,7 +245,7 @@ export class A2aConnection extends SupervisedConnection {
     let final: Message | Task | undefined
     try {
       if (streamed) {
-        for await (const event of client.sendMessageStream(request, { signal: this.abort.signal })) final = this.observe(event, number) ?? final
+        final = await this.follow(client.sendMessageStream(request, { signal: this.abort.signal }), number)
       } else {
         final = await client.sendMessage(request, { signal: this.abort.signal })
         this.observeResult(final, number)
@@ -305,7 +305,7 @@ export class A2aConnection extends SupervisedConnection {
     const client = this.requireClient()
     let final: Message | Task | undefined
     try {
-      for await (const event of client.resubscribeTask({ tenant: '', id: taskId }, { signal: this.abort.signal })) final = this.observe(event, this.turn) ?? final
+      final = await this.follow(client.resubscribeTask({ tenant: '', id: taskId }, { signal: this.abort.signal }), this.turn)
     } catch (error) {
       throw this.failTurn(error)
     }
@@ -317,28 +317,45 @@ export class A2aConnection extends SupervisedConnection {
     return this.client
   }
 
-  /** Folds one stream event into the thread and the timeline; returns the task it carried, if any. */
-  private observe(event: StreamResponse, turn: number): Task | Message | undefined {
-    const payload = event.payload
-    switch (payload?.$case) {
-      case 'task':
-      case 'message':
-        this.observeResult(payload.value, turn)
-        return payload.value
-      case 'statusUpdate': {
-        const { taskId, contextId, status } = payload.value
-        this.track(taskId, contextId, stateName(status?.state))
-        this.sayStatus(taskId, contextId, stateName(status?.state), status?.message, status?.timestamp, turn)
-        return undefined
+  /**
+   * Reads a stream to its end, showing each event as it comes, and folds the events into the task they
+   * describe (status replaced, artifacts added or appended), which it returns.
+   */
+  private async follow(stream: AsyncGenerator<StreamResponse>, turn: number): Promise<Task | Message | undefined> {
+    let result: Task | Message | undefined
+    for await (const event of stream) {
+      const payload = event.payload
+      switch (payload?.$case) {
+        case 'task':
+          result = { ...payload.value, artifacts: [...payload.value.artifacts] }
+          this.observeResult(payload.value, turn)
+          break
+        case 'message':
+          result = payload.value
+          this.observeResult(payload.value, turn)
+          break
+        case 'statusUpdate': {
+          const { taskId, contextId, status } = payload.value
+          if (result && isTask(result) && result.id === taskId) result.status = status
+          this.track(taskId, contextId, stateName(status?.state))
+          this.sayStatus(taskId, contextId, stateName(status?.state), status?.message, status?.timestamp, turn)
+          break
+        }
+        case 'artifactUpdate': {
+          const { taskId, contextId, artifact, append } = payload.value
+          if (!artifact) break
+          if (result && isTask(result) && result.id === taskId) {
+            const existing = result.artifacts.find((a) => a.artifactId === artifact.artifactId)
+            if (existing && append) existing.parts = [...existing.parts, ...artifact.parts]
+            else if (existing) Object.assign(existing, artifact)
+            else result.artifacts.push(artifact)
+          }
+          this.sayArtifact(taskId, contextId, artifact, turn)
+          break
+        }
       }
-      case 'artifactUpdate': {
-        const { taskId, contextId, artifact } = payload.value
-        if (artifact) this.sayArtifact(taskId, contextId, artifact, turn)
-        return undefined
-      }
-      default:
-        return undefined
     }
+    return result
   }
 
   private observeResult(result: Message | Task, turn: number): void {

@@ -47,8 +47,9 @@ export function summary(context: ConversationContext, maxMessages = 5): string {
     .slice(-maxMessages)
     .map((m) => {
       const state = m.metadata?.state ? ` [${m.metadata.state}]` : ''
-      const text = m.content.length > 120 ? `${m.content.slice(0, 117)}…` : m.content
-      return `${m.role}${state}: ${text}`
+      const oneLine = m.content.replace(/\s*\n\s*/g, ' · ')
+      const text = oneLine.length > 120 ? `${oneLine.slice(0, 117)}…` : oneLine
+      return text ? `${m.role}${state}: ${text}` : `${m.role}${state}`
     })
     .join('\n')
 }

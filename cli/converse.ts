@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util'
+import { lastUserMessage, summary, type ConversationMessage, type SavedTarget, type Turn, type TurnResult } from '../shared/contract'
+import { Engine } from '../shared/engine/engine'
+import { resolveTarget } from './resolveTarget'
+import { UsageError } from './usage'
+
+export const CONVERSATION_FORMAT = 'parallax.conversation/1'
+
+/**
+ * A turn from the command line. For A2A: a JSON object is sent as a data part, anything else as text.
+ * For MCP: a JSON object {"tool": NAME, "arguments": {…}}.
+ */
+export function parseTurn(text: string, protocol: 'mcp' | 'a2a'): Turn {
+  let json: unknown
+  if (text.trim().startsWith('{')) {
+    try {
+      json = JSON.parse(text)
+    } catch (error) {
+      throw new UsageError(`--turn ${JSON.stringify(text)} looks like JSON but is not: ${(error as Error).message}`)
+    }
+  }
+  if (protocol === 'mcp') {
+    const call = json as { tool?: unknown; arguments?: unknown } | undefined
+    if (!call || typeof call.tool !== 'string') throw new UsageError(`an MCP turn is {"tool": NAME, "arguments": {…}}, got ${JSON.stringify(text)}`)
+    return { tool: call.tool, arguments: (call.arguments ?? {}) as Record<string, unknown> }
+  }
+  return json && typeof json === 'object' && !Array.isArray(json) ? { data: json as Record<string, unknown> } : { text }
+}
+
+/** `parallax converse <target> --turn T …`: runs the turns in order on one connection and reports the conversation. */
+export async function converse(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      turn: { type: 'string', multiple: true, default: [] },
+      stream: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      config: { type: 'string' },
+      timeout: { type: 'string', default: '30000' },
+    },
+  })
+  if (positionals.length !== 1) throw new UsageError('converse takes exactly one target, e.g. parallax converse demo:a2a --turn "search sports video"')
+  if (values.turn.length === 0) throw new UsageError('give at least one --turn')
+  const timeout = Number(values.timeout)
+  if (!Number.isInteger(timeout) || timeout < 100) throw new UsageError('--timeout must be a whole number of milliseconds, at least 100')
+  const target = await resolveTarget(positionals[0], values.config)
+  const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
+  const turns = values.turn.map((t) => parseTurn(t, protocol))
+
+  const engine = new Engine({ host: 'cli', defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const history: ConversationMessage[] = []
+  engine.events.subscribe((e) => {
+    if (e.type === 'conversation') history.push(e.message)
+  })
+  const progress = (line: string) => {
+    if (!values.json) process.stderr.write(`${line}\n`)
+  }
+  const results: (TurnResult | { turn: number; request: Turn; error: string; state: 'error' })[] = []
+  let failed = false
+  try {
+    const connection = await engine.createConnection(target)
+    if (!(await connection.open())) {
+      const reason = engine.events.since(0).findLast((e) => e.type === 'connection' && e.state === 'failed')
+      process.stderr.write(`parallax: cannot connect to ${target.name}: ${reason && 'reason' in reason ? reason.reason : 'unknown error'}\n`)
+      return 2
+    }
+    for (const [i, turn] of turns.entries()) {
+      try {
+        const result = await engine.sendTurn(connection.id, turn, { stream: values.stream })
+        results.push(result)
+        progress(`turn ${i + 1}: ${result.state}${result.taskId ? ` (task ${result.taskId})` : ''}`)
+      } catch (error) {
+        failed = true
+        results.push({ turn: i + 1, request: turn, error: (error as Error).message, state: 'error' })
+        progress(`turn ${i + 1}: error: ${(error as Error).message}`)
+      }
+    }
+  } finally {
+    await engine.dispose()
+  }
+  const contextId = results.findLast((r) => 'contextId' in r && r.contextId) as TurnResult | undefined
+  const report = {
+    format: CONVERSATION_FORMAT,
+    protocol,
+    target: targetName(target),
+    contextId: contextId?.contextId,
+    turns: results.map((r) => ({ request: r.request, response: 'response' in r ? r.response : undefined, state: r.state, ...('error' in r && { error: r.error }), ...('taskId' in r && r.taskId && { taskId: r.taskId }) })),
+    history: history.map(({ role, content, timestamp, metadata }) => ({ role, content, timestamp, metadata })),
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
+  else {
+    process.stdout.write(`${summary({ contextId: report.contextId, history }, history.length)}\n`)
+    const last = lastUserMessage({ history })
+    if (last) progress(`last user message: ${last.content}`)
+  }
+  return failed ? 1 : 0
+}
+
+function targetName(target: SavedTarget): string {
+  return target.origin === 'demo' ? target.id : target.name
+}
