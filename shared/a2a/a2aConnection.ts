@@ -44,6 +44,7 @@ export class A2aCallError extends Error {
 }
 
 const legacyCompat = { enabled: true }
+const NO_CAPABILITIES = { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] }
 
 /**
  * One A2A agent: the card (fetched, checked, generation detected), a client for the interface the SDK
@@ -84,47 +85,36 @@ export class A2aConnection extends SupervisedConnection {
     const raw = await this.fetchCard()
     const { generation, reason } = detectGeneration(raw)
     const warnings = checkCard(raw, generation, this.cardUrl)
+    const interfaces = listInterfaces(raw, generation)
     const resolver = new DefaultAgentCardResolver({ fetchImpl: this.fetcher, legacyCompat })
+    const handshake = { type: 'handshake', protocol: 'a2a', agentCard: raw, cardUrl: this.cardUrl, generation, generationReason: reason, interfaces } as const
     let card: AgentCard
     try {
       card = resolver.normalizeAgentCard(raw)
+      this.client = await new ClientFactory(
+        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+          transports: [new JsonRpcTransportFactory({ fetchImpl: this.fetcher, legacyCompat }), new RestTransportFactory({ fetchImpl: this.fetcher, legacyCompat })],
+          cardResolver: resolver,
+          ...(this.spec.binding !== 'auto' && { preferredTransports: [this.spec.binding] }),
+        }),
+      ).createFromAgentCard(card)
     } catch (error) {
-      throw new Error(`the agent card cannot be used: ${errorMessage(error)}${warnings.length ? ` (${warnings.join('; ')})` : ''}`)
-    }
-    const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ fetchImpl: this.fetcher, legacyCompat }), new RestTransportFactory({ fetchImpl: this.fetcher, legacyCompat })],
-        cardResolver: resolver,
-        ...(this.spec.binding !== 'auto' && { preferredTransports: [this.spec.binding] }),
-      }),
-    )
-    try {
-      this.client = await factory.createFromAgentCard(card)
-    } catch (error) {
-      throw new Error(`no interface in the agent card can be used: ${errorMessage(error)}`)
+      // Still show the card and everything wrong with it: that is what the user came to see.
+      const why = `no usable interface: ${errorMessage(error)}`
+      this.emit({ ...handshake, transport: this.transport ?? 'jsonrpc', protocolVersion: '', interfaceReason: why, capabilities: NO_CAPABILITIES, skills: [], warnings: [...warnings, why], durationMs: now() - started })
+      throw new Error(`the agent card cannot be used: ${errorMessage(error)}`)
     }
     const binding = this.client.transport.protocolName
     const version = this.client.protocolVersion
     this.transport = binding === 'HTTP+JSON' ? 'rest' : 'jsonrpc'
-    const interfaces = listInterfaces(raw, generation)
-    const chosen: A2aInterface = card.supportedInterfaces.find((i) => i.protocolBinding === binding && i.protocolVersion === version) ?? {
-      url: '',
-      protocolBinding: binding,
-      protocolVersion: version,
-    }
+    const chosen = card.supportedInterfaces.find((i) => i.protocolBinding === binding && i.protocolVersion === version)
     const capabilities = card.capabilities
     this.streaming = capabilities?.streaming === true
     this.emit({
-      type: 'handshake',
-      protocol: 'a2a',
+      ...handshake,
       transport: this.transport,
-      agentCard: raw,
-      cardUrl: this.cardUrl,
-      generation,
-      generationReason: reason,
       protocolVersion: version,
-      interfaces,
-      chosenInterface: { url: chosen.url, protocolBinding: chosen.protocolBinding, protocolVersion: chosen.protocolVersion },
+      chosenInterface: { url: chosen?.url ?? '', protocolBinding: binding, protocolVersion: version },
       interfaceReason: interfaceReason(binding, version, this.spec.binding, interfaces),
       capabilities: {
         streaming: this.streaming,

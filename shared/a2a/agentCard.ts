@@ -93,6 +93,7 @@ export function checkCard(card: unknown, generation: A2aGeneration, cardUrl: str
   const skillIds = new Set<string>()
   for (const [n, skill] of (Array.isArray(c.skills) ? (c.skills as Json[]) : []).entries()) {
     for (const field of ['id', 'name', 'description']) if (typeof skill?.[field] !== 'string' || !skill[field]) warnings.push(`skills[${n}] has no ${field}`)
+    if (!Array.isArray(skill?.tags)) warnings.push(`skills[${n}] has no tags array`)
     if (typeof skill?.id === 'string') {
       if (skillIds.has(skill.id)) warnings.push(`skill id "${skill.id}" appears more than once`)
       skillIds.add(skill.id)

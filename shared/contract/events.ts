@@ -75,7 +75,8 @@ export interface A2aHandshakeEvent extends EventBase {
   /** The protocol version the chosen interface speaks. */
   protocolVersion: string
   interfaces: A2aInterface[]
-  chosenInterface: A2aInterface
+  /** Absent when no interface could be used (the card is still shown, with why). */
+  chosenInterface?: A2aInterface
   interfaceReason: string
   capabilities: { streaming: boolean; pushNotifications: boolean; extendedAgentCard: boolean; extensions: { uri: string; required: boolean; description?: string }[] }
   skills: { id: string; name: string; description: string; tags: string[]; examples: string[] }[]
