@@ -5,6 +5,8 @@ import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
 export const CONVERSATION_FORMAT = 'parallax.conversation/1'
+/** Turn outcomes that make `converse` exit 1: the agent answered, but with a failure. */
+const FAILED_STATES = new Set(['error', 'failed', 'rejected'])
 
 /**
  * A turn from the command line. For A2A: a JSON object is sent as a data part, anything else as text.
@@ -69,6 +71,7 @@ export async function converse(argv: string[]): Promise<number> {
       try {
         const result = await engine.sendTurn(connection.id, turn, { stream: values.stream })
         results.push(result)
+        if (FAILED_STATES.has(result.state)) failed = true
         progress(`turn ${i + 1}: ${result.state}${result.taskId ? ` (task ${result.taskId})` : ''}`)
       } catch (error) {
         failed = true

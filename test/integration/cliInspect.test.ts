@@ -22,6 +22,35 @@ function parallax(...args: string[]): Promise<{ code: number | null; stdout: str
   })
 }
 
+describe('parallax converse', () => {
+  it('runs a multi-turn A2A conversation, continuing the task that asked for input', async () => {
+    const { code, stdout } = await parallax('converse', 'demo:a2a', '--turn', 'buy prod_mobile_run 2000', '--turn', 'auction', '--turn', '{"skill":"get_delivery_report","input":{"media_buy_id":"mb_0001"}}', '--stream', '--json')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report).toMatchObject({ format: 'parallax.conversation/1', protocol: 'a2a', contextId: expect.any(String) })
+    expect(report.turns.map((t: { state: string }) => t.state)).toEqual(['input-required', 'completed', 'completed'])
+    expect(report.turns[1].request.taskId).toBe(report.turns[0].taskId)
+    expect(report.turns[2].request).toEqual({ parts: [{ data: { skill: 'get_delivery_report', input: { media_buy_id: 'mb_0001' } } }], contextId: report.contextId })
+    expect(report.history[0]).toMatchObject({ role: 'user', content: 'buy prod_mobile_run 2000', metadata: { timestampSource: 'observed' } })
+    expect(report.history.filter((m: { role: string }) => m.role === 'user')).toHaveLength(3)
+  })
+
+  it('runs MCP tool calls as turns, and exits 1 when a turn fails', async () => {
+    const ok = await parallax('converse', 'demo:tools', '--turn', '{"tool":"list_creative_formats","arguments":{"channel":"audio"}}', '--json')
+    expect(ok.code).toBe(0)
+    const report = JSON.parse(ok.stdout)
+    expect(report.protocol).toBe('mcp')
+    expect(report.turns[0]).toMatchObject({ state: 'completed', request: { tool: 'list_creative_formats' } })
+    expect(report.history.map((m: { role: string }) => m.role)).toEqual(['user', 'agent'])
+    const failing = await parallax('converse', 'demo:tools', '--turn', '{"tool":"no_such_tool","arguments":{}}', '--json')
+    expect(failing.code).toBe(1)
+    expect(JSON.parse(failing.stdout).turns[0].state).toBe('error')
+    const misuse = await parallax('converse', 'demo:tools', '--turn', 'hello')
+    expect(misuse.code).toBe(2)
+    expect(misuse.stderr).toMatch(/an MCP turn is/)
+  })
+})
+
 describe('parallax inspect', () => {
   it('prints one parallax.inspect/1 object for the prompt-only demo, with tools/list skipped and ping probes', async () => {
     const { code, stdout } = await parallax('inspect', 'demo:prompts', '--json', '--probes', '2', '--interval', '150', '--frames')
@@ -69,6 +98,24 @@ describe('parallax inspect', () => {
     expect(stdout).toMatch(/skipped tools\/list\s+server did not advertise the "tools" capability/)
     expect(stdout).toMatch(/resources \(8\)/)
     expect(stderr).toContain('connecting to')
+  })
+
+  it('inspects an A2A agent: card, generation, interface, skills and card keepalive', async () => {
+    const { code, stdout } = await parallax('inspect', 'demo:a2a', '--json', '--probes', '2', '--interval', '150')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report).toMatchObject({
+      format: 'parallax.inspect/1',
+      protocol: 'a2a',
+      generation: '1.0',
+      interface: { protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      capabilities: { streaming: true },
+      keepalive: { probe: 'agent-card', state: 'healthy' },
+      warnings: [],
+    })
+    expect(report.agentCard.name).toBe('Parallax demo media-sales agent')
+    expect(report.skills).toHaveLength(4)
+    expect(report.keepalive.probes.map((p: { note?: string }) => p.note)).toEqual(['not modified (ETag)', 'not modified (ETag)'])
   })
 
   it('exits 2 with a one-line reason when the target cannot be reached or is misused', async () => {
