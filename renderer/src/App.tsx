@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { ConnectionPage } from './components/ConnectionPage'
 import { ConfirmSpawn, Shortcuts, Toast } from './components/Dialogs'
+import { SideBySide } from './components/SideBySide'
 import { Sidebar } from './components/Sidebar'
 import { TargetEditor } from './components/TargetEditor'
 import { Welcome } from './components/Welcome'
@@ -15,6 +16,7 @@ export function App() {
   const link = useStore((s) => s.link)
   const editing = useStore((s) => s.editing)
   const target = useSelectedTarget()
+  const mainView = useStore((s) => s.mainView)
   useEffect(() => {
     document.documentElement.dataset.theme = theme
   }, [theme])
@@ -23,7 +25,13 @@ export function App() {
       {link === 'lost' && <div className="banner">Lost the link to the Parallax engine; reconnecting… (was the web host stopped?)</div>}
       <div className="app" style={link === 'lost' ? { height: 'calc(100% - 29px)' } : undefined}>
         <Sidebar />
-        {target ? <ConnectionPage key={target.id} target={target} /> : <Welcome />}
+        {mainView.kind === 'side-by-side' ? (
+          <SideBySide left={mainView.left} right={mainView.right} />
+        ) : target ? (
+          <ConnectionPage key={target.id} target={target} />
+        ) : (
+          <Welcome />
+        )}
       </div>
       {editing && <TargetEditor target={editing === 'new' ? undefined : editing} />}
       <ConfirmSpawn />

@@ -2,12 +2,15 @@ import { describeSpec, type SavedTarget } from '../../../shared/contract'
 import { statusTone, type ConnectionView } from '../store/connectionView'
 import { TABS, useSelectedConnection, useStore, type Tab } from '../store/store'
 import { connect, disconnect, probe, refresh } from './actions'
+import { A2aCardPanel } from './A2aCardPanel'
 import { CatalogPanel, catalogCount } from './CatalogPanel'
+import { ConversationPanel } from './ConversationPanel'
 import { DiscoveryPanel } from './DiscoveryPanel'
 import { FramesPanel } from './FramesPanel'
 import { HandshakePanel } from './HandshakePanel'
 import { KeepalivePanel } from './KeepalivePanel'
 import { LogPanel } from './LogPanel'
+import { SkillsPanel } from './SkillsPanel'
 
 export function ConnectionPage({ target }: { target: SavedTarget }) {
   const view = useSelectedConnection()
@@ -20,7 +23,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
         <div style={{ minWidth: 0 }}>
           <div className="page-title">{target.name}</div>
           <div className="page-sub" title={describeSpec(target.spec)}>
-            {target.origin === 'demo' ? `built-in demo server over stdio · ${target.description}` : describeSpec(target.spec)}
+            {target.origin === 'demo' ? `built-in demo · ${target.description}` : describeSpec(target.spec)}
           </div>
         </div>
         {view && (
@@ -35,9 +38,11 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
               <button className="btn" onClick={() => probe(view.id)} disabled={view.state !== 'connected' && view.state !== 'degraded'} title="Probe now (p)">
                 Probe now
               </button>
-              <button className="btn" onClick={() => refresh(view.id)} disabled={view.state !== 'connected'} title="Run discovery again (r)">
-                Refresh
-              </button>
+              {view.protocol === 'mcp' && (
+                <button className="btn" onClick={() => refresh(view.id)} disabled={view.state !== 'connected'} title="Run discovery again (r)">
+                  Refresh
+                </button>
+              )}
               <button className="btn" onClick={() => disconnect(view.id)} title="Disconnect (c)">
                 Disconnect
               </button>
@@ -63,8 +68,8 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
         <>
           <nav className="tabs" role="tablist">
             {TABS.map((t, i) => (
-              <button key={t.id} role="tab" aria-selected={tab === t.id} className={`tab${tab === t.id ? ' active' : ''}`} onClick={() => useStore.setState({ tab: t.id })} title={`${t.label} (${i + 1})`}>
-                {t.label}
+              <button key={t.id} role="tab" aria-selected={tab === t.id} className={`tab${tab === t.id ? ' active' : ''}`} onClick={() => useStore.setState({ tab: t.id })} title={`${view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label} (${i + 1})`}>
+                {view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label}
                 <TabCount view={view} tab={t.id} />
               </button>
             ))}
@@ -96,20 +101,38 @@ function stateLabel(view: ConnectionView): string {
 
 function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
   const n =
-    tab === 'discovery' ? view.discovery.length : tab === 'catalog' ? catalogCount(view) : tab === 'keepalive' ? view.probes.length : tab === 'frames' ? view.frames.length : tab === 'log' ? view.logs.length : undefined
+    tab === 'handshake' && view.handshake?.protocol === 'a2a'
+      ? view.handshake.warnings.length
+      : tab === 'discovery'
+        ? view.discovery.length
+        : tab === 'catalog'
+          ? view.handshake?.protocol === 'a2a'
+            ? view.handshake.skills.length
+            : catalogCount(view)
+          : tab === 'conversation'
+            ? view.conversation.length
+            : tab === 'keepalive'
+              ? view.probes.length
+              : tab === 'frames'
+                ? view.frames.length
+                : tab === 'log'
+                  ? view.logs.length
+                  : undefined
   if (!n) return null
-  const warn = tab === 'discovery' && view.oddities > 0
+  const warn = (tab === 'discovery' || tab === 'handshake') && view.oddities > 0
   return <span className={`count${warn ? ' warn' : ''}`}>{n.toLocaleString()}</span>
 }
 
 function TabBody({ view, tab }: { view: ConnectionView; tab: Tab }) {
   switch (tab) {
     case 'handshake':
-      return <HandshakePanel view={view} />
+      return view.handshake?.protocol === 'a2a' ? <A2aCardPanel handshake={view.handshake} /> : <HandshakePanel view={view} />
     case 'discovery':
       return <DiscoveryPanel view={view} />
     case 'catalog':
-      return <CatalogPanel view={view} />
+      return view.protocol === 'a2a' ? <SkillsPanel handshake={view.handshake?.protocol === 'a2a' ? view.handshake : undefined} /> : <CatalogPanel view={view} />
+    case 'conversation':
+      return <ConversationPanel view={view} />
     case 'keepalive':
       return <KeepalivePanel view={view} />
     case 'frames':

@@ -8,7 +8,7 @@ const SERVER_CAPS = ['tools', 'prompts', 'resources', 'logging', 'completions', 
 
 /** What the client offered next to what the server answered, with the negotiated version highlighted. */
 export function HandshakePanel({ view }: { view: ConnectionView }) {
-  const h = view.handshake
+  const h = view.handshake?.protocol === 'mcp' ? view.handshake : undefined
   if (!h) {
     return (
       <div className="panel">

@@ -51,12 +51,17 @@ export function Sidebar() {
           }}
         />
       </div>
+      <div className="sidebar-actions" style={{ paddingTop: 0 }}>
+        <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'side-by-side' } })} title="Two conversations aligned by turn">
+          ⇆ Side by side
+        </button>
+      </div>
       <nav className="target-groups" aria-label="Connections">
-        <div className="group-title">Demo servers</div>
+        <div className="group-title">Demo agents</div>
         {demos.map((t) => (
           <TargetRow key={t.id} target={t} />
         ))}
-        <div className="group-title">Your servers</div>
+        <div className="group-title">Your servers and agents</div>
         {own.length === 0 && <div className="target-sub" style={{ padding: '4px 16px' }}>None yet: add one, or import a config file.</div>}
         {own.map((t) => (
           <TargetRow key={t.id} target={t} />
@@ -87,10 +92,10 @@ function TargetRow({ target }: { target: SavedTarget }) {
     view && view.state !== 'closed'
       ? `${view.state}${view.transport ? ` · ${view.transport}` : ''}`
       : target.origin === 'demo'
-        ? 'built-in demo · stdio'
+        ? `built-in demo · ${target.spec.kind === 'a2a' ? 'A2A' : 'MCP stdio'}`
         : describeSpec(target.spec)
   return (
-    <button className={`target${selected ? ' selected' : ''}`} onClick={() => useStore.setState({ selectedTargetId: target.id })} data-target={target.id}>
+    <button className={`target${selected ? ' selected' : ''}`} onClick={() => useStore.setState({ selectedTargetId: target.id, mainView: { kind: 'target' } })} data-target={target.id}>
       <span className={`dot ${tone}${view?.state === 'reconnecting' ? ' pulse' : ''}`} title={view ? `${view.state}, ${view.health}` : 'not connected'} />
       <span style={{ minWidth: 0 }}>
         <div className="target-name">{target.name}</div>

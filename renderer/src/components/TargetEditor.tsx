@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { quoteArg, splitCommandLine, type SavedTarget, type TargetDraft } from '../../../shared/contract'
 import { reloadTargets, useStore } from '../store/store'
 
-type Kind = 'mcp-stdio' | 'mcp-http'
+type Kind = 'mcp-stdio' | 'mcp-http' | 'a2a'
 
 /** Add or edit a server: a stdio command with its environment, or a URL with headers. */
 export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
@@ -12,8 +12,9 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   const [commandLine, setCommandLine] = useState(spec?.kind === 'mcp-stdio' ? [spec.command, ...spec.args].map(quoteArg).join(' ') : '')
   const [env, setEnv] = useState(spec?.kind === 'mcp-stdio' ? pairs(spec.env, '=') : '')
   const [cwd, setCwd] = useState(spec?.kind === 'mcp-stdio' ? (spec.cwd ?? '') : '')
-  const [url, setUrl] = useState(spec?.kind === 'mcp-http' ? spec.url : '')
-  const [headers, setHeaders] = useState(spec?.kind === 'mcp-http' ? pairs(spec.headers, ': ') : '')
+  const [url, setUrl] = useState(spec?.kind === 'mcp-http' || spec?.kind === 'a2a' ? spec.url : '')
+  const [headers, setHeaders] = useState(spec?.kind === 'mcp-http' || spec?.kind === 'a2a' ? pairs(spec.headers, ': ') : '')
+  const [binding, setBinding] = useState(spec?.kind === 'a2a' ? spec.binding : 'auto')
   const [transport, setTransport] = useState(spec?.kind === 'mcp-http' ? spec.transport : 'auto')
   const defaults = useStore.getState().info?.defaults
   const [interval, setIntervalText] = useState(String((target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000) / 1000))
@@ -34,6 +35,8 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
         const [command, ...args] = splitCommandLine(commandLine)
         if (!command) throw new Error('enter the command that starts the server, e.g. npx -y @modelcontextprotocol/server-everything')
         draft = { id: target?.id, name: name || command, options, spec: { kind, command, args, env: parsePairs(env, '=', 'environment'), cwd: cwd || undefined } }
+      } else if (kind === 'a2a') {
+        draft = { id: target?.id, name: name || url, options, spec: { kind, url, headers: parsePairs(headers, ':', 'headers'), binding } }
       } else {
         draft = { id: target?.id, name: name || url, options, spec: { kind, url, headers: parsePairs(headers, ':', 'headers'), transport } }
       }
@@ -61,7 +64,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   return (
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
       <div className="dialog" role="dialog" aria-label={target ? 'Edit server' : 'Add server'} onKeyDown={(e) => e.key === 'Escape' && close()}>
-        <div className="dialog-head">{target ? `Edit ${target.name}` : 'Add an MCP server'}</div>
+        <div className="dialog-head">{target ? `Edit ${target.name}` : 'Add a server or agent'}</div>
         <div className="dialog-body">
           <div className="form">
             <label htmlFor="t-name">Name</label>
@@ -69,10 +72,13 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
             <label>Transport</label>
             <div className="segmented">
               <button className={kind === 'mcp-stdio' ? 'on' : ''} onClick={() => setKind('mcp-stdio')}>
-                stdio (spawn)
+                MCP over stdio
               </button>
               <button className={kind === 'mcp-http' ? 'on' : ''} onClick={() => setKind('mcp-http')}>
-                HTTP (URL)
+                MCP over HTTP
+              </button>
+              <button className={kind === 'a2a' ? 'on' : ''} onClick={() => setKind('a2a')}>
+                A2A agent
               </button>
             </div>
             {kind === 'mcp-stdio' ? (
@@ -84,6 +90,20 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
                 <textarea id="t-env" value={env} onChange={(e) => setEnv(e.target.value)} placeholder={'API_KEY=…\nLOG_LEVEL=debug'} />
                 <label htmlFor="t-cwd">Working folder</label>
                 <input id="t-cwd" className="input mono" value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="(Parallax's own)" />
+              </>
+            ) : kind === 'a2a' ? (
+              <>
+                <label htmlFor="t-url">Agent URL</label>
+                <input id="t-url" className="input mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:4000" />
+                <div className="hint">The base URL (the card is read from /.well-known/agent-card.json) or the card's own URL.</div>
+                <label htmlFor="t-headers">Headers</label>
+                <textarea id="t-headers" value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" />
+                <label htmlFor="t-binding">Interface</label>
+                <select id="t-binding" className="input" value={binding} onChange={(e) => setBinding(e.target.value as typeof binding)}>
+                  <option value="auto">As the card prefers</option>
+                  <option value="JSONRPC">JSON-RPC</option>
+                  <option value="HTTP+JSON">HTTP+JSON (REST)</option>
+                </select>
               </>
             ) : (
               <>

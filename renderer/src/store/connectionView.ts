@@ -1,5 +1,6 @@
 import type {
   ConnectionEvent,
+  ConversationEvent,
   ConnectionState,
   DiscoveryEvent,
   DiscoveryMethod,
@@ -37,6 +38,7 @@ export interface ConnectionView {
   lifecycle: ConnectionEvent[]
   frames: FrameEvent[]
   logs: LogEvent[]
+  conversation: ConversationEvent[]
   oddities: number
   rev: number
 }
@@ -57,6 +59,7 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     lifecycle: [],
     frames: [],
     logs: [],
+    conversation: [],
     oddities: 0,
     rev: 0,
   }
@@ -71,9 +74,14 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
     case 'log':
       view.logs.push(event)
       break
+    case 'conversation':
+      view.conversation.push(event)
+      break
     case 'handshake':
       view.handshake = event
       view.transport = event.transport
+      view.protocol = event.protocol
+      if (event.protocol === 'a2a') view.oddities += event.warnings.length
       break
     case 'discovery':
       view.discovery.push(event)

@@ -3,15 +3,18 @@ import type { AppInfo, EngineEvent, ParallaxApi, SavedTarget } from '../../../sh
 import type { LinkState } from '../host'
 import { applyEvent, newConnectionView, type ConnectionView } from './connectionView'
 
-export type Tab = 'handshake' | 'discovery' | 'catalog' | 'keepalive' | 'frames' | 'log'
-export const TABS: { id: Tab; label: string }[] = [
-  { id: 'handshake', label: 'Handshake' },
+export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'keepalive' | 'frames' | 'log'
+export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
+  { id: 'handshake', label: 'Handshake', a2aLabel: 'Agent card' },
   { id: 'discovery', label: 'Discovery' },
-  { id: 'catalog', label: 'Catalog' },
+  { id: 'catalog', label: 'Catalog', a2aLabel: 'Skills' },
+  { id: 'conversation', label: 'Conversation' },
   { id: 'keepalive', label: 'Keepalive' },
   { id: 'frames', label: 'Frames' },
   { id: 'log', label: 'Log' },
 ]
+
+export type MainView = { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string }
 
 export type Theme = 'dark' | 'light'
 
@@ -30,6 +33,7 @@ interface EngineSlice {
 
 interface UiSlice {
   selectedTargetId: string | undefined
+  mainView: MainView
   tab: Tab
   theme: Theme
   editing: SavedTarget | 'new' | undefined
@@ -80,6 +84,7 @@ export const useStore = create<Store>()((set, get) => ({
   },
 
   selectedTargetId: undefined,
+  mainView: { kind: 'target' },
   tab: 'handshake',
   theme: initialTheme(),
   editing: undefined,

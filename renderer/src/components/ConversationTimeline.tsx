@@ -1,0 +1,79 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef } from 'react'
+import type { ConversationEvent, ConversationMessage } from '../../../shared/contract'
+import { clock } from './format'
+import { JsonView } from './JsonView'
+
+/**
+ * A conversation as two lanes (user left, agent right), with task state changes, artifacts and
+ * timestamps marked observed or reported. Virtualized with measured heights, so long sessions stay fluid.
+ */
+export function ConversationTimeline({ events, empty }: { events: ConversationEvent[]; empty: string }) {
+  const scroller = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({ count: events.length, getScrollElement: () => scroller.current, estimateSize: () => 72, overscan: 8 })
+  useEffect(() => {
+    if (events.length) virtualizer.scrollToIndex(events.length - 1, { align: 'end' })
+  }, [events.length, virtualizer])
+  return (
+    <div ref={scroller} className="timeline" data-testid="timeline">
+      {events.length === 0 ? (
+        <div className="empty">{empty}</div>
+      ) : (
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const event = events[item.index]
+            const previousTurn = item.index > 0 ? events[item.index - 1].message.metadata?.turn : undefined
+            const turn = event.message.metadata?.turn
+            return (
+              <div key={event.seq} ref={virtualizer.measureElement} data-index={item.index} className="timeline-row" style={{ transform: `translateY(${item.start}px)` }}>
+                {turn !== undefined && turn !== previousTurn && <div className="turn-label">Turn {turn}</div>}
+                <MessageView message={event.message} />
+              </div>
+            )
+          })}
+        </div>
+      )}
+    </div>
+  )
+}
+
+export function MessageView({ message }: { message: ConversationMessage }) {
+  const meta = message.metadata
+  const kind = meta?.kind ?? 'message'
+  const time = (
+    <span className="msg-time" title={meta?.timestampSource === 'reported' ? 'time reported by the agent' : 'time Parallax observed it (A2A history carries none)'}>
+      {clock(message.timestamp)}
+      {meta?.timestampSource === 'reported' ? ' · reported' : ''}
+    </span>
+  )
+  if (kind === 'status') {
+    return (
+      <div className="msg agent status-msg" data-kind="status" data-state={meta?.state}>
+        <span className={`state-chip ${meta?.state ?? ''}`}>{meta?.state}</span>
+        {message.content && <span className="msg-text">{firstLine(message.content)}</span>}
+        {time}
+      </div>
+    )
+  }
+  const data = meta?.data
+  const label = kind === 'artifact' ? `artifact${meta?.name ? ` · ${String(meta.name)}` : ''}` : kind === 'call' ? 'tool call' : kind === 'result' ? 'result' : kind === 'error' ? 'error' : message.role
+  return (
+    <div className={`msg ${message.role} ${kind}`} data-kind={kind} data-role={message.role}>
+      <div className="msg-head">
+        <span className="msg-label">{label}</span>
+        {time}
+      </div>
+      {data !== undefined && kind !== 'message' ? (
+        <JsonView value={data} openDepth={2} />
+      ) : (
+        <div className="msg-text">{message.content || <span className="muted">(empty)</span>}</div>
+      )}
+      {data !== undefined && kind === 'message' && <JsonView value={data} openDepth={1} />}
+    </div>
+  )
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0]
+  return line.length > 200 ? `${line.slice(0, 197)}…` : line
+}

@@ -1,0 +1,47 @@
+import type { A2aHandshakeEvent } from '../../../shared/contract'
+import { CopyButton } from './CopyButton'
+
+/** The agent's skills, the A2A counterpart of an MCP catalog. */
+export function SkillsPanel({ handshake }: { handshake: A2aHandshakeEvent | undefined }) {
+  const skills = handshake?.skills ?? []
+  if (skills.length === 0) {
+    return (
+      <div className="panel">
+        <div className="empty">
+          <h2>No skills</h2>
+          <p>{handshake ? 'The agent card lists no skills.' : 'The card has not been fetched yet.'}</p>
+        </div>
+      </div>
+    )
+  }
+  return (
+    <div className="panel" data-testid="skills">
+      <div className="section-title">
+        Skills <span className="count">{skills.length}</span>
+        <CopyButton value={() => skills} />
+      </div>
+      {skills.map((s) => (
+        <details className="item" key={s.id} open>
+          <summary>
+            <span className="item-name">{s.id}</span>
+            <span className="item-desc">{s.description}</span>
+          </summary>
+          <div className="item-body">
+            <div className="fields">
+              {s.tags.map((t) => (
+                <span key={t} className="field">
+                  #{t}
+                </span>
+              ))}
+            </div>
+            {s.examples.length > 0 && (
+              <div className="muted">
+                Try: {s.examples.map((e) => <code key={e} style={{ marginRight: 8 }}>{e}</code>)}
+              </div>
+            )}
+          </div>
+        </details>
+      ))}
+    </div>
+  )
+}
