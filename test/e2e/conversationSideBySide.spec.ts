@@ -34,6 +34,15 @@ test('a two-turn A2A conversation and an MCP session, side by side by turn', asy
     await expect(page.locator('[data-kind="artifact"]')).toContainText('media_buy')
   })
 
+  await test.step('the task, with its whole history from GetTask', async () => {
+    await page.getByRole('button', { name: 'Tasks…' }).click()
+    await expect(page.getByTestId('tasks').locator('tr')).toHaveCount(1)
+    await expect(page.getByTestId('tasks')).toContainText('completed')
+    await page.getByRole('button', { name: 'History' }).click()
+    await expect(page.getByTestId('task-history').locator('.msg, .status-msg')).toHaveCount(6)
+    await page.getByRole('dialog', { name: 'Tasks' }).getByRole('button', { name: 'Close' }).click()
+  })
+
   await test.step('the same agent over MCP: two tool calls as turns', async () => {
     await page.locator('[data-target="demo:tools"]').click()
     await page.getByRole('button', { name: 'Connect', exact: true }).first().click()

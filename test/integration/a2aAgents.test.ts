@@ -140,6 +140,31 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
     expect(connection.state).toBe('connected')
   })
 
+  it('lists the tasks of the context, and starts a new context on demand', async () => {
+    const agent = await serve(startMediaSalesAgent())
+    const connection = await connect(agent.url)
+    const a = await connection.send({ text: 'formats' })
+    const b = await connection.send({ text: 'search news' })
+    expect(b.contextId).toBe(a.contextId)
+    const tasks = (await connection.listTasks()) as { id: string; status: { state: string } }[]
+    expect(tasks.map((t) => t.id).sort()).toEqual([a.taskId, b.taskId].sort())
+    connection.newContext()
+    const c = await connection.send({ text: 'formats audio' })
+    expect(c.contextId).not.toBe(a.contextId)
+  })
+
+  it('resubscribes to a running task: the stream starts with a snapshot and follows it to the end', async () => {
+    const agent = await serve(startA2aAgent(slowExecutor(400)))
+    const connection = await connect(agent.url)
+    const sending = connection.send({ text: 'go' }, { stream: true })
+    const snapshot = await recorder.waitFor((e) => e.type === 'conversation' && e.message.metadata?.state === 'working')
+    const taskId = (snapshot.type === 'conversation' && snapshot.message.metadata?.taskId) as string
+    const followed = (await connection.resubscribe(taskId)) as { status: { state: string } }
+    expect(followed.status.state).toBe('completed')
+    expect(frames(connection.id, 'SubscribeToTask').filter((f) => f.kind === 'stream-event').length).toBeGreaterThanOrEqual(2)
+    expect((await sending).state).toBe('completed')
+  })
+
   it('keeps alive with conditional card fetches answered 304', async () => {
     const agent = await serve(startMediaSalesAgent())
     const connection = await connect(agent.url, 'auto', { keepaliveIntervalMs: 150 })

@@ -3,10 +3,12 @@ import type { A2aHandshakeEvent, Turn } from '../../../shared/contract'
 import type { ConnectionView } from '../store/connectionView'
 import { command, useStore } from '../store/store'
 import { ConversationTimeline } from './ConversationTimeline'
+import { TasksDialog } from './TasksDialog'
 
 /** The conversation of one connection: a composer for the next turn, and the timeline. */
 export function ConversationPanel({ view }: { view: ConnectionView }) {
   const live = view.state === 'connected' || view.state === 'degraded'
+  const [tasksOpen, setTasksOpen] = useState(false)
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
       {view.protocol === 'a2a' ? <A2aComposer view={view} live={live} /> : <McpComposer view={view} live={live} />}
@@ -17,10 +19,16 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
       <div className="toolbar" style={{ borderTop: '1px solid var(--border)', borderBottom: 0 }}>
         <span className="muted">{view.conversation.length} message(s)</span>
         <span className="spacer" />
+        {view.protocol === 'a2a' && (
+          <button className="btn small" disabled={!live} onClick={() => setTasksOpen(true)}>
+            Tasks…
+          </button>
+        )}
         <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'side-by-side', left: view.id } })}>
           Side by side…
         </button>
       </div>
+      {tasksOpen && <TasksDialog connectionId={view.id} onClose={() => setTasksOpen(false)} />}
     </div>
   )
 }
