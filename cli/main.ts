@@ -1,9 +1,10 @@
+import { call } from './call'
 import { converse } from './converse'
 import { inspect } from './inspect'
 import { USAGE, UsageError } from './usage'
 import { web } from './web'
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, web }
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, call, web }
 
 /** Runs one CLI command and returns its exit code (0 ok, 1 finding, 2 usage or connection error). */
 export async function main(argv: string[]): Promise<number> {

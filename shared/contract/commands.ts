@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ConnectionOptions, SavedTarget, TargetDraft } from './targets'
 import type { ConversationContext } from './conversation'
-import type { EngineEvent } from './events'
+import type { CallReport, EngineEvent } from './events'
 
 /**
  * Every command the UI can send to the engine, with its runtime input schema.
@@ -46,6 +46,11 @@ export const CommandInputs = {
   'tasks.list': ConnectionRef.extend({ contextId: z.string().max(500).optional() }),
   'tasks.cancel': ConnectionRef.extend({ taskId: z.string().min(1).max(500) }),
   'tasks.resubscribe': ConnectionRef.extend({ taskId: z.string().min(1).max(500) }),
+  /** Loads (or reloads) a hooks file for the connection's target; its hooks run on every tools.call. */
+  'hooks.load': ConnectionRef.extend({ path: z.string().min(1).max(4096) }),
+  'hooks.clear': ConnectionRef,
+  /** A call inspected end to end: raw and hooked arguments, validation, context echo, lint. */
+  'tools.call': ConnectionRef.extend({ tool: z.string().min(1).max(500), arguments: z.record(z.string(), z.unknown()).default({}) }),
   /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`. */
   'events.since': z.object({ afterSeq: z.number().int().min(0) }),
 } as const
@@ -82,6 +87,9 @@ export interface CommandOutputs {
   'tasks.list': unknown[]
   'tasks.cancel': unknown
   'tasks.resubscribe': unknown
+  'hooks.load': { source: string; kind: 'module' | 'declarative'; tools: string[] }
+  'hooks.clear': { cleared: boolean }
+  'tools.call': CallReport
   'events.since': EngineEvent[]
 }
 

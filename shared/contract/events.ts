@@ -137,6 +137,48 @@ export interface ConversationEvent extends EventBase {
   message: ConversationMessage
 }
 
+/** One inspected call: raw vs hooked arguments, both validations, what was sent and what came back. */
+export interface CallEvent extends EventBase, CallReport {
+  type: 'call'
+}
+
+export interface CallReport {
+  protocol: Protocol
+  tool: string
+  raw: Record<string, unknown>
+  hooked: Record<string, unknown>
+  /** What the hook changed, as JSON Pointer operations. */
+  diff: { path: string; op: 'add' | 'remove' | 'replace'; from?: unknown; to?: unknown }[]
+  hook?: { name: string; source: string }
+  validation: { raw: ValidationResult; hooked: ValidationResult }
+  /** An INVALID_REQUEST-class error: the hook threw or returned garbage. Nothing was sent. */
+  hookError?: { code: -32600; message: string }
+  sent: boolean
+  response?: unknown
+  /** The agent's or the transport's error, when the call was sent and failed. */
+  error?: string
+  contextEcho?: { present: boolean; echoed: boolean; matchesRaw: boolean; matchesHooked: boolean; returned?: unknown }
+  lint: { where: 'arguments' | 'inputSchema'; path: string; field: string; message: string }[]
+  outputValidation?: ValidationResult
+  durationMs?: number
+}
+
+export interface ValidationResult {
+  /** `null` when there is no schema to validate against. */
+  valid: boolean | null
+  errors: { path: string; message: string }[]
+}
+
+/** The hooks a target has now (after a load, a reload or a clear). */
+export interface HooksEvent extends EventBase {
+  type: 'hooks'
+  targetId: string
+  source?: string
+  kind?: 'module' | 'declarative'
+  tools: string[]
+  error?: string
+}
+
 export interface LogEvent extends EventBase {
   type: 'log'
   source: 'stderr' | 'engine' | 'transport'
@@ -144,7 +186,16 @@ export interface LogEvent extends EventBase {
   text: string
 }
 
-export type EngineEvent = FrameEvent | HandshakeEvent | DiscoveryEvent | KeepaliveEvent | ConnectionEvent | ConversationEvent | LogEvent
+export type EngineEvent =
+  | FrameEvent
+  | HandshakeEvent
+  | DiscoveryEvent
+  | KeepaliveEvent
+  | ConnectionEvent
+  | ConversationEvent
+  | CallEvent
+  | HooksEvent
+  | LogEvent
 export type EngineEventType = EngineEvent['type']
 
 /** What producers hand to the engine: the engine stamps `seq` (and `ts` when absent). */

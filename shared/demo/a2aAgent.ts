@@ -146,7 +146,9 @@ export class MediaSalesExecutor implements AgentExecutor {
     let book = this.books.get(contextId)
     if (!book) this.books.set(contextId, (book = new MediaBuyBook()))
     try {
-      const { data, summary } = runSkill(skill, input, book)
+      const { data: result, summary } = runSkill(skill, input, book)
+      // Like the MCP face, echo the buyer's context untouched.
+      const data = input.context && typeof input.context === 'object' ? { ...result, context: input.context } : result
       bus.publish(
         AgentEvent.artifactUpdate({
           taskId,

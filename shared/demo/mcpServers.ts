@@ -17,7 +17,7 @@ const channel = z.enum(['display', 'video', 'audio', 'ctv'])
 /** Buyers send an opaque `context` object; a well-behaved seller echoes it back untouched. */
 const context = z.record(z.string(), z.unknown()).optional().describe('Opaque buyer context, echoed back in the response')
 
-function result(data: Record<string, unknown>): CallToolResult {
+function toolResult(data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data }
 }
 
@@ -25,17 +25,30 @@ function failure(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true }
 }
 
+export interface ToolServerOptions {
+  /**
+   * The deliberate bug for the context-echo check: the seller runs its own pre-validation step that
+   * stamps the buyer's context, and echoes the stamped context instead of the one it was sent.
+   */
+  echoChangedContext?: boolean
+}
+
 /**
  * The demo tool server: a small media-sales agent. Creating the first media buy registers a
  * `get_delivery_report` tool, which makes the server send `notifications/tools/list_changed`.
+ * Every tool echoes the buyer's `context` untouched (unless `echoChangedContext`).
  */
-export function createToolServer(): McpServer {
+export function createToolServer(options: ToolServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: 'parallax-demo-media-sales', version: PARALLAX_VERSION, title: 'Demo media-sales agent' },
     { instructions: 'A media-sales agent. Search products with a brief, list creative formats, then create a media buy.' },
   )
   const book = new MediaBuyBook()
   let reportTool = false
+  const result = (data: Record<string, unknown>) => {
+    const context = data.context as Record<string, unknown> | undefined
+    return toolResult(options.echoChangedContext && context ? { ...data, context: { ...context, seller_normalized: true } } : data)
+  }
 
   server.registerTool(
     'search_products',
@@ -82,7 +95,7 @@ export function createToolServer(): McpServer {
         const buy = book.create(input)
         if (!reportTool) {
           reportTool = true
-          registerReportTool(server, book)
+          registerReportTool(server, book, result)
         }
         return result({ media_buy: buy, ...(context && { context }) })
       } catch (error) {
@@ -94,7 +107,7 @@ export function createToolServer(): McpServer {
   return server
 }
 
-function registerReportTool(server: McpServer, book: MediaBuyBook): void {
+function registerReportTool(server: McpServer, book: MediaBuyBook, result: (data: Record<string, unknown>) => CallToolResult): void {
   server.registerTool(
     'get_delivery_report',
     {
@@ -163,6 +176,7 @@ export function createResourceServer(): McpServer {
 
 export const DEMO_SERVERS = {
   tools: createToolServer,
+  'tools-changed-context': () => createToolServer({ echoChangedContext: true }),
   prompts: createPromptServer,
   resources: createResourceServer,
 } as const

@@ -12,6 +12,10 @@ const DEMOS: Record<DemoServerName, { name: string; description: string }> = {
   tools: { name: 'Demo media-sales agent', description: 'Tools: search products, list creative formats, create a media buy.' },
   prompts: { name: 'Demo prompt library', description: 'Prompt-only server: no tools, so tools/list is never called and keepalive uses ping.' },
   resources: { name: 'Demo inventory', description: 'Resource-only server: products and formats as resources and a template.' },
+  'tools-changed-context': {
+    name: 'Demo media-sales agent (echo bug)',
+    description: 'The tool server with a deliberate bug: it stamps the buyer’s context and echoes the stamped one, so the context-echo check fails.',
+  },
 }
 
 export const DEMO_NAMES = Object.keys(DEMOS) as DemoServerName[]

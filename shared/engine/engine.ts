@@ -6,6 +6,7 @@ import {
   isCommandName,
   parseCommandInput,
   type AppInfo,
+  type CallReport,
   type CommandName,
   type CommandOutput,
   type SavedTarget,
@@ -13,6 +14,10 @@ import {
   type TurnResult,
 } from '../contract'
 import { A2aConnection } from '../a2a/a2aConnection'
+import { inspectCall } from '../hooks/callInspector'
+import type { HookSet } from '../hooks/hooks'
+import { loadHooks } from '../hooks/loadHooks'
+import { SchemaValidator } from '../hooks/validator'
 import { DemoAgents } from '../demo/demoAgents'
 import { demoTargets } from '../demo/targets'
 import { McpConnection } from '../mcp/mcpConnection'
@@ -41,6 +46,9 @@ export class Engine {
   private readonly connections = new Map<string, SupervisedConnection>()
   private readonly defaults: ConnectionOptions
   private readonly demoAgents = new DemoAgents()
+  /** Hooks per target, so they survive reconnects. */
+  private readonly hooks = new Map<string, HookSet>()
+  private readonly validator = new SchemaValidator()
   private nextConnection = 0
 
   constructor(private readonly options: EngineOptions) {
@@ -88,6 +96,15 @@ export class Engine {
       'tasks.list': ({ connectionId, contextId }: { connectionId: string; contextId?: string }) => this.a2a(connectionId).listTasks(contextId),
       'tasks.cancel': ({ connectionId, taskId }: { connectionId: string; taskId: string }) => this.a2a(connectionId).cancelTask(taskId),
       'tasks.resubscribe': ({ connectionId, taskId }: { connectionId: string; taskId: string }) => this.a2a(connectionId).resubscribe(taskId),
+      'hooks.load': ({ connectionId, path }: { connectionId: string; path: string }) => this.loadHooks(connectionId, path),
+      'hooks.clear': ({ connectionId }: { connectionId: string }) => {
+        const { target } = this.connection(connectionId)
+        const cleared = this.hooks.delete(target.id)
+        this.events.emit({ type: 'hooks', connectionId, targetId: target.id, tools: [] })
+        return { cleared }
+      },
+      'tools.call': ({ connectionId, tool, arguments: args }: { connectionId: string; tool: string; arguments: Record<string, unknown> }) =>
+        this.callTool(connectionId, tool, args),
       'events.since': ({ afterSeq }: { afterSeq: number }) => this.events.since(afterSeq),
     }
     return handlers[command](input) as CommandOutput<C>
@@ -126,6 +143,77 @@ export class Engine {
     const mcp = connection as McpConnection
     const { turn: number, result } = await mcp.callTool(turn.tool, turn.arguments)
     return { turn: number, request: { tool: turn.tool, arguments: turn.arguments }, response: result, state: result.isError ? 'error' : 'completed' }
+  }
+
+  /** Loads (or reloads) a hooks file for the connection's target. A bad file leaves the old hooks in place. */
+  async loadHooks(connectionId: string, path: string): Promise<{ source: string; kind: HookSet['kind']; tools: string[] }> {
+    const { target } = this.connection(connectionId)
+    let set: HookSet
+    try {
+      set = await loadHooks(path)
+    } catch (error) {
+      const message = (error as Error).message
+      this.events.emit({ type: 'hooks', connectionId, targetId: target.id, tools: Object.keys(this.hooks.get(target.id)?.hooks ?? {}), source: this.hooks.get(target.id)?.source, error: message })
+      throw new CommandError(message, 'invalid-input')
+    }
+    this.hooks.set(target.id, set)
+    const tools = Object.keys(set.hooks)
+    this.events.emit({ type: 'hooks', connectionId, targetId: target.id, source: set.source, kind: set.kind, tools })
+    return { source: set.source, kind: set.kind, tools }
+  }
+
+  /** One inspected call: hooks, validation, lint, send, context echo. An A2A skill is called with a data part {skill, input}. */
+  async callTool(connectionId: string, tool: string, args: Record<string, unknown>): Promise<CallReport> {
+    const connection = this.connection(connectionId)
+    const hooks = this.hooks.get(connection.target.id)
+    let report: CallReport
+    if (connection instanceof A2aConnection) {
+      report = await inspectCall(
+        {
+          protocol: 'a2a',
+          tool,
+          send: async (hooked) => {
+            const result = await connection.send({ data: { skill: tool, input: hooked } })
+            const artifacts = (result.response as { artifacts?: { parts: { data?: unknown }[] }[] } | null)?.artifacts ?? []
+            const data = artifacts.flatMap((a) => a.parts.map((p) => p.data)).find((d) => d !== undefined)
+            return { response: result.response, data }
+          },
+        },
+        args,
+        hooks,
+        this.validator,
+      )
+    } else {
+      const mcp = connection as McpConnection
+      const listed = (mcp.catalog['tools/list'] ?? []) as { name: string; inputSchema?: unknown; outputSchema?: unknown }[]
+      const definition = listed.find((t) => t.name === tool)
+      report = await inspectCall(
+        {
+          protocol: 'mcp',
+          tool,
+          inputSchema: definition?.inputSchema,
+          outputSchema: definition?.outputSchema,
+          send: async (hooked) => {
+            const { result } = await mcp.callTool(tool, hooked)
+            const text = result.content?.find((c) => c.type === 'text')?.text
+            let data: unknown = result.structuredContent
+            if (data === undefined && text) {
+              try {
+                data = JSON.parse(text)
+              } catch {
+                data = undefined
+              }
+            }
+            return { response: result, data, structured: result.structuredContent }
+          },
+        },
+        args,
+        hooks,
+        this.validator,
+      )
+    }
+    this.events.emit({ type: 'call', connectionId, ...report })
+    return report
   }
 
   private a2a(connectionId: string): A2aConnection {

@@ -1,0 +1,74 @@
+import { parseArgs } from 'node:util'
+import { Engine } from '../shared/engine/engine'
+import { callFindings } from '../shared/hooks/callInspector'
+import { resolveTarget } from './resolveTarget'
+import { UsageError } from './usage'
+
+export const CALL_FORMAT = 'parallax.call/1'
+
+/** `parallax call <target> <tool> --args JSON [--hooks FILE]`: one inspected call, raw vs hooked. */
+export async function call(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      args: { type: 'string', default: '{}' },
+      hooks: { type: 'string' },
+      config: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      timeout: { type: 'string', default: '30000' },
+    },
+  })
+  if (positionals.length !== 2) throw new UsageError('call takes a target and a tool, e.g. parallax call demo:tools create_media_buy --args \'{"product_id": "prod_mobile_run"}\'')
+  const [targetText, tool] = positionals
+  let args: unknown
+  try {
+    args = JSON.parse(values.args)
+  } catch (error) {
+    throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`)
+  }
+  if (!args || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object')
+  const timeout = Number(values.timeout)
+  if (!Number.isInteger(timeout) || timeout < 100) throw new UsageError('--timeout must be a whole number of milliseconds, at least 100')
+  const target = await resolveTarget(targetText, values.config)
+
+  const engine = new Engine({ host: 'cli', defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  try {
+    const connection = await engine.createConnection(target)
+    if (!(await connection.open())) {
+      const failed = engine.events.since(0).findLast((e) => e.type === 'connection' && e.state === 'failed')
+      process.stderr.write(`parallax: cannot connect to ${target.name}: ${failed && 'reason' in failed ? failed.reason : 'unknown error'}\n`)
+      return 2
+    }
+    if (values.hooks) {
+      try {
+        await engine.loadHooks(connection.id, values.hooks)
+      } catch (error) {
+        throw new UsageError((error as Error).message)
+      }
+    }
+    const report = await engine.callTool(connection.id, tool, args as Record<string, unknown>)
+    const findings = callFindings(report)
+    if (values.json) process.stdout.write(`${JSON.stringify({ format: CALL_FORMAT, ...report, findings })}\n`)
+    else process.stdout.write(formatCall(report, findings))
+    return findings.length ? 1 : 0
+  } finally {
+    await engine.dispose()
+  }
+}
+
+function formatCall(report: Awaited<ReturnType<Engine['callTool']>>, findings: string[]): string {
+  const lines = [`${report.tool} (${report.protocol})${report.hook ? ` with hook "${report.hook.name}" from ${report.hook.source}` : ''}`]
+  lines.push(`  raw     ${JSON.stringify(report.raw)}`)
+  lines.push(`  hooked  ${JSON.stringify(report.hooked)}`)
+  for (const change of report.diff) lines.push(`    ${change.op.padEnd(7)} ${change.path}${'from' in change ? ` ${JSON.stringify(change.from)}` : ''}${'to' in change ? ` → ${JSON.stringify(change.to)}` : ''}`)
+  const verdict = (v: typeof report.validation.raw) => (v.valid === null ? 'no schema' : v.valid ? 'valid' : `invalid: ${v.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`)
+  lines.push(`  raw is ${verdict(report.validation.raw)}`, `  hooked is ${verdict(report.validation.hooked)}`)
+  if (report.hookError) lines.push(`  hook error (${report.hookError.code}): ${report.hookError.message}; nothing was sent`)
+  if (report.contextEcho) lines.push(`  context echo: ${report.contextEcho.matchesRaw ? 'the raw context came back' : report.contextEcho.echoed ? 'a different context came back' : 'not echoed'}`)
+  for (const l of report.lint) lines.push(`  lint: ${l.message}`)
+  if (report.sent) lines.push(`  response ${JSON.stringify(report.response ?? report.error).slice(0, 400)}`)
+  lines.push(findings.length ? `${findings.length} finding(s):` : 'no findings')
+  for (const f of findings) lines.push(`  - ${f}`)
+  return `${lines.join('\n')}\n`
+}
