@@ -37,7 +37,11 @@ export async function loadHooks(file: string): Promise<HookSet> {
   } catch (error) {
     throw new Error(`cannot load hooks module ${path}: ${(error as Error).message}`)
   }
-  const exported = (module.default && typeof module.default === 'object' ? module.default : module) as Record<string, unknown>
+  // Named exports, or a default-exported object (possibly wrapped again when the file loads as CommonJS).
+  let exported = module
+  while (exported.default && typeof exported.default === 'object' && !Object.values(exported).some((v) => typeof v === 'function')) {
+    exported = exported.default as Record<string, unknown>
+  }
   const hooks: Record<string, Hook> = {}
   for (const [name, value] of Object.entries(exported)) {
     if (name === 'default' || name === '__esModule') continue

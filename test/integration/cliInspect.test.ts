@@ -51,6 +51,47 @@ describe('parallax converse', () => {
   })
 })
 
+describe('parallax call', () => {
+  const args = JSON.stringify({ product_id: 'prod_mobile_run', budget: 2000, context: { buyer: 'acme' } })
+
+  it('prints one parallax.call/1 object: a hook makes the call valid, exit 0', async () => {
+    const { code, stdout } = await parallax('call', 'demo:tools', 'create_media_buy', '--args', args, '--hooks', 'shared/demo/hooks/fill-buying-mode.json', '--json')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report).toMatchObject({
+      format: 'parallax.call/1',
+      tool: 'create_media_buy',
+      raw: JSON.parse(args),
+      hooked: { buying_mode: 'auction' },
+      diff: [{ path: '/buying_mode', op: 'add', to: 'auction' }],
+      validation: { raw: { valid: false }, hooked: { valid: true, errors: [] } },
+      sent: true,
+      contextEcho: { present: true, matchesRaw: true },
+      lint: [],
+      findings: [],
+    })
+    expect(report.hookError).toBeUndefined()
+  })
+
+  it('exits 1 for a finding: invalid hooked arguments, or a context echo mismatch', async () => {
+    const invalid = await parallax('call', 'demo:tools', 'create_media_buy', '--args', args, '--json')
+    expect(invalid.code).toBe(1)
+    expect(JSON.parse(invalid.stdout).findings[0]).toMatch(/hooked arguments are invalid/)
+    const mismatch = await parallax('call', 'demo:tools-changed-context', 'create_media_buy', '--args', JSON.stringify({ ...JSON.parse(args), buying_mode: 'auction' }), '--json')
+    expect(mismatch.code).toBe(1)
+    expect(JSON.parse(mismatch.stdout).contextEcho.matchesRaw).toBe(false)
+  })
+
+  it('exits 2 for a bad hooks file or bad arguments', async () => {
+    const badHooks = await parallax('call', 'demo:tools', 'create_media_buy', '--hooks', 'no/such/file.json')
+    expect(badHooks.code).toBe(2)
+    expect(badHooks.stderr).toMatch(/cannot read hooks file/)
+    const badArgs = await parallax('call', 'demo:tools', 'create_media_buy', '--args', '[1]')
+    expect(badArgs.code).toBe(2)
+    expect(badArgs.stderr).toMatch(/--args must be a JSON object/)
+  })
+})
+
 describe('parallax inspect', () => {
   it('prints one parallax.inspect/1 object for the prompt-only demo, with tools/list skipped and ping probes', async () => {
     const { code, stdout } = await parallax('inspect', 'demo:prompts', '--json', '--probes', '2', '--interval', '150', '--frames')

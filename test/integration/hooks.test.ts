@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { Engine } from '../../shared/engine/engine'
+import { callFindings } from '../../shared/hooks/callInspector'
+import { EventRecorder } from '../fixtures/events'
+import { fixtureTarget } from '../fixtures/targets'
+
+const FILL_BUYING_MODE = fileURLToPath(new URL('../../shared/demo/hooks/fill-buying-mode.json', import.meta.url))
+const MODULE_HOOKS = fileURLToPath(new URL('../../shared/demo/hooks/media-sales-hooks.ts', import.meta.url))
+const BUY = { product_id: 'prod_mobile_run', budget: 2000, context: { buyer: 'acme', po: 17 } }
+
+let engine: Engine
+let recorder: EventRecorder
+
+async function open(targetId: string) {
+  engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: 60_000 } })
+  recorder = new EventRecorder(engine)
+  const connection = await engine.openTarget(targetId)
+  await recorder.waitFor((e) => e.type === 'connection' && e.state === 'connected' && e.connectionId === connection.id, 20_000)
+  return connection
+}
+
+afterEach(async () => {
+  await engine?.dispose()
+})
+
+describe('raw vs hooked arguments against real servers', () => {
+  it('a default-filling hook turns an invalid raw call into a valid hooked one, and the raw context comes back', async () => {
+    const connection = await open('demo:tools')
+    const loaded = await engine.execute('hooks.load', { connectionId: connection.id, path: FILL_BUYING_MODE })
+    expect(loaded).toMatchObject({ kind: 'declarative', tools: ['create_media_buy'] })
+    const report = await engine.callTool(connection.id, 'create_media_buy', BUY)
+    expect(report.validation.raw).toEqual({ valid: false, errors: [{ path: '/', message: 'missing required property "buying_mode"' }] })
+    expect(report.validation.hooked).toEqual({ valid: true, errors: [] })
+    expect(report.diff).toEqual([{ path: '/buying_mode', op: 'add', to: 'auction' }])
+    expect(report.raw).toEqual(BUY)
+    expect(report).toMatchObject({ sent: true, hook: { name: 'create_media_buy', source: FILL_BUYING_MODE } })
+    expect(report.contextEcho).toMatchObject({ present: true, echoed: true, matchesRaw: true })
+    expect(callFindings(report)).toEqual([])
+    // What went on the wire is the hooked arguments.
+    const sent = recorder.of('frame', connection.id).find((f) => f.method === 'tools/call' && f.direction === 'out')!
+    expect((sent.payload as { params: { arguments: unknown } }).params.arguments).toEqual({ ...BUY, buying_mode: 'auction' })
+    expect(recorder.of('call', connection.id)).toHaveLength(1)
+    expect(recorder.of('hooks', connection.id)[0]).toMatchObject({ targetId: 'demo:tools', tools: ['create_media_buy'] })
+  })
+
+  it('a TypeScript hooks module coerces a string budget; the diff shows both changes', async () => {
+    const connection = await open('demo:tools')
+    await engine.loadHooks(connection.id, MODULE_HOOKS)
+    const report = await engine.callTool(connection.id, 'create_media_buy', { ...BUY, budget: '$2,000' })
+    expect(report.diff).toEqual([
+      { path: '/budget', op: 'replace', from: '$2,000', to: 2000 },
+      { path: '/buying_mode', op: 'add', to: 'auction' },
+    ])
+    expect(report.validation.raw.errors.map((e) => e.path).sort()).toEqual(['/', '/budget'])
+    expect(report.validation.hooked.valid).toBe(true)
+  })
+
+  it('catches a server that echoes a changed context instead of the raw one', async () => {
+    const connection = await open('demo:tools-changed-context')
+    const report = await engine.callTool(connection.id, 'create_media_buy', { ...BUY, buying_mode: 'guaranteed' })
+    expect(report.contextEcho).toEqual({
+      present: true,
+      echoed: true,
+      matchesRaw: false,
+      matchesHooked: false,
+      returned: { buyer: 'acme', po: 17, seller_normalized: true },
+    })
+    expect(callFindings(report)).toEqual(["the response's context is not the raw context"])
+  })
+
+  it('a hook that throws sends nothing to the server', async () => {
+    const connection = await open('demo:tools')
+    const dir = mkdtempSync(join(tmpdir(), 'parallax-throw-'))
+    const file = join(dir, 'throwing.mjs')
+    writeFileSync(file, "export const create_media_buy = () => { throw new Error('no budget left') }\n")
+    await engine.loadHooks(connection.id, file)
+    const report = await engine.callTool(connection.id, 'create_media_buy', BUY)
+    expect(report).toMatchObject({ sent: false, hookError: { code: -32600, message: 'hook "create_media_buy" threw: no budget left' } })
+    expect(recorder.of('frame', connection.id).some((f) => f.method === 'tools/call')).toBe(false)
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('lints a protocol field declared as a domain argument, and checks structuredContent against the output schema', async () => {
+    engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: 60_000 } })
+    recorder = new EventRecorder(engine)
+    const connection = await engine.createConnection(fixtureTarget('protocolFieldTool'))
+    expect(await connection.open()).toBe(true)
+    const report = await engine.callTool(connection.id, 'get_products', { brief: 'news', adcp_version: '2.5' })
+    expect(report.lint.map((l) => [l.where, l.path])).toEqual([
+      ['arguments', '/adcp_version'],
+      ['inputSchema', '/properties/adcp_version'],
+    ])
+    expect(report.outputValidation).toEqual({ valid: false, errors: [{ path: '/', message: 'missing required property "products"' }] })
+  })
+
+  it('applies hooks to an A2A skill sent as a data part, and checks its context echo', async () => {
+    const connection = await open('demo:a2a')
+    await engine.loadHooks(connection.id, FILL_BUYING_MODE)
+    const report = await engine.callTool(connection.id, 'create_media_buy', BUY)
+    expect(report).toMatchObject({ protocol: 'a2a', sent: true, validation: { raw: { valid: null }, hooked: { valid: null } } })
+    expect((report.response as { status: { state: string } }).status.state).toBe('completed')
+    expect(report.contextEcho).toMatchObject({ matchesRaw: true })
+    const sent = recorder.of('frame', connection.id).find((f) => f.method === 'SendMessage' && f.direction === 'out')!
+    expect(JSON.stringify(sent.payload)).toContain('"buying_mode":"auction"')
+  })
+
+  it('keeps the old hooks when a reload fails, and says why', async () => {
+    const connection = await open('demo:tools')
+    await engine.loadHooks(connection.id, FILL_BUYING_MODE)
+    await expect(engine.execute('hooks.load', { connectionId: connection.id, path: '/nonexistent/hooks.json' })).rejects.toThrow(/cannot read hooks file/)
+    expect(recorder.of('hooks', connection.id).at(-1)).toMatchObject({ tools: ['create_media_buy'], error: expect.stringMatching(/cannot read/) })
+    expect((await engine.callTool(connection.id, 'create_media_buy', BUY)).validation.hooked.valid).toBe(true)
+  })
+})
