@@ -3,6 +3,7 @@ import { statusTone, type ConnectionView } from '../store/connectionView'
 import { TABS, useSelectedConnection, useStore, type Tab } from '../store/store'
 import { connect, disconnect, probe, refresh } from './actions'
 import { A2aCardPanel } from './A2aCardPanel'
+import { CallsPanel } from './CallsPanel'
 import { CatalogPanel, catalogCount } from './CatalogPanel'
 import { ConversationPanel } from './ConversationPanel'
 import { DiscoveryPanel } from './DiscoveryPanel'
@@ -111,6 +112,8 @@ function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
             : catalogCount(view)
           : tab === 'conversation'
             ? view.conversation.length
+            : tab === 'calls'
+              ? view.calls.length
             : tab === 'keepalive'
               ? view.probes.length
               : tab === 'frames'
@@ -133,6 +136,8 @@ function TabBody({ view, tab }: { view: ConnectionView; tab: Tab }) {
       return view.protocol === 'a2a' ? <SkillsPanel handshake={view.handshake?.protocol === 'a2a' ? view.handshake : undefined} /> : <CatalogPanel view={view} />
     case 'conversation':
       return <ConversationPanel view={view} />
+    case 'calls':
+      return <CallsPanel view={view} />
     case 'keepalive':
       return <KeepalivePanel view={view} />
     case 'frames':

@@ -42,7 +42,7 @@ export function ConfirmSpawn() {
 }
 
 const SHORTCUTS: [string, string][] = [
-  ['1 – 7', 'switch tab'],
+  ['1 – 8', 'switch tab'],
   ['Alt ↑ / Alt ↓', 'previous / next server'],
   ['c', 'connect or disconnect'],
   ['p', 'probe now'],

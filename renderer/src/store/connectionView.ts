@@ -1,4 +1,6 @@
 import type {
+  CallEvent,
+  HooksEvent,
   ConnectionEvent,
   ConversationEvent,
   ConnectionState,
@@ -39,6 +41,8 @@ export interface ConnectionView {
   frames: FrameEvent[]
   logs: LogEvent[]
   conversation: ConversationEvent[]
+  calls: CallEvent[]
+  hooks?: HooksEvent
   oddities: number
   rev: number
 }
@@ -60,6 +64,7 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     frames: [],
     logs: [],
     conversation: [],
+    calls: [],
     oddities: 0,
     rev: 0,
   }
@@ -76,6 +81,12 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       break
     case 'conversation':
       view.conversation.push(event)
+      break
+    case 'call':
+      view.calls.push(event)
+      break
+    case 'hooks':
+      view.hooks = event
       break
     case 'handshake':
       view.handshake = event

@@ -3,12 +3,13 @@ import type { AppInfo, EngineEvent, ParallaxApi, SavedTarget } from '../../../sh
 import type { LinkState } from '../host'
 import { applyEvent, newConnectionView, type ConnectionView } from './connectionView'
 
-export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'keepalive' | 'frames' | 'log'
+export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log'
 export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'handshake', label: 'Handshake', a2aLabel: 'Agent card' },
   { id: 'discovery', label: 'Discovery' },
   { id: 'catalog', label: 'Catalog', a2aLabel: 'Skills' },
   { id: 'conversation', label: 'Conversation' },
+  { id: 'calls', label: 'Calls' },
   { id: 'keepalive', label: 'Keepalive' },
   { id: 'frames', label: 'Frames' },
   { id: 'log', label: 'Log' },
