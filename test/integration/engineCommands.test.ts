@@ -32,7 +32,7 @@ describe('engine commands', () => {
   it('lists the demo targets first and keeps them read-only', async () => {
     engine = new Engine({ host: 'web' })
     const targets = (await engine.execute('targets.list', {})) as SavedTarget[]
-    expect(targets.map((t) => t.id)).toEqual(['demo:tools', 'demo:prompts', 'demo:resources', 'demo:a2a'])
+    expect(targets.map((t) => t.id)).toEqual(['demo:tools', 'demo:prompts', 'demo:resources', 'demo:tools-changed-context', 'demo:a2a'])
     await expect(engine.execute('targets.save', { id: 'demo:tools', name: 'mine', spec: { kind: 'mcp-stdio', command: 'evil' } })).rejects.toThrow(/demo targets cannot be changed/)
   })
 
@@ -55,7 +55,7 @@ describe('engine commands', () => {
     const dataDir = tempDir()
     writeFileSync(join(dataDir, 'targets.json'), '{ not json')
     engine = new Engine({ host: 'web', dataDir })
-    expect(((await engine.execute('targets.list', {})) as SavedTarget[]).length).toBe(4)
+    expect(((await engine.execute('targets.list', {})) as SavedTarget[]).every((t) => t.origin === 'demo')).toBe(true)
     await engine.execute('targets.save', { name: 'a', spec: { kind: 'mcp-stdio', command: 'node' } })
     expect(JSON.parse(readFileSync(join(dataDir, 'targets.json'), 'utf8'))).toHaveLength(1)
   })
