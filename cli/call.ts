@@ -17,6 +17,7 @@ export async function call(argv: string[]): Promise<number> {
       config: { type: 'string' },
       json: { type: 'boolean', default: false },
       timeout: { type: 'string', default: '30000' },
+      'protocol-fields': { type: 'string' },
     },
   })
   if (positionals.length !== 2) throw new UsageError('call takes a target and a tool, e.g. parallax call demo:tools create_media_buy --args \'{"product_id": "prod_mobile_run"}\'')
@@ -32,7 +33,8 @@ export async function call(argv: string[]): Promise<number> {
   if (!Number.isInteger(timeout) || timeout < 100) throw new UsageError('--timeout must be a whole number of milliseconds, at least 100')
   const target = await resolveTarget(targetText, values.config)
 
-  const engine = new Engine({ host: 'cli', defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const protocolFields = values['protocol-fields']?.split(',').map((f) => f.trim()).filter(Boolean)
+  const engine = new Engine({ host: 'cli', protocolFields, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   try {
     const connection = await engine.createConnection(target)
     if (!(await connection.open())) {

@@ -5,7 +5,7 @@ Usage:
   parallax web [--port N]          serve the UI on http://127.0.0.1:N/ (token-protected)
   parallax inspect <target>        connect, show handshake, discovery, catalog and keepalive
       [--config FILE] [--json] [--frames] [--probes N] [--interval MS] [--timeout MS]
-  parallax call <target> <tool> --args JSON [--hooks FILE] [--json]
+  parallax call <target> <tool> --args JSON [--hooks FILE] [--json] [--protocol-fields a,b]
                                    one call with pre-validation hooks: raw vs hooked arguments,
                                    both validations, context echo, protocol-field lint
   parallax converse <target> --turn T [--turn T …] [--stream] [--json]

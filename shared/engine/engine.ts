@@ -34,6 +34,8 @@ export interface EngineOptions {
   appRoot?: string
   /** Connection defaults for every target (a target's own options override them). */
   defaults?: Partial<ConnectionOptions>
+  /** Envelope fields flagged when found in domain arguments or input schemas. */
+  protocolFields?: string[]
 }
 
 /**
@@ -182,6 +184,7 @@ export class Engine {
         args,
         hooks,
         this.validator,
+        this.options.protocolFields,
       )
     } else {
       const mcp = connection as McpConnection
@@ -210,6 +213,7 @@ export class Engine {
         args,
         hooks,
         this.validator,
+        this.options.protocolFields,
       )
     }
     this.events.emit({ type: 'call', connectionId, ...report })

@@ -21,7 +21,7 @@ export interface CallTarget {
  * that throws sends nothing), validate raw and hooked against the input schema, lint for protocol
  * fields, send the hooked arguments, then check the context echo and the output schema.
  */
-export async function inspectCall(target: CallTarget, args: Args, hooks: HookSet | undefined, validator: SchemaValidator, protocolFields = DEFAULT_PROTOCOL_FIELDS): Promise<CallReport> {
+export async function inspectCall(target: CallTarget, args: Args, hooks: HookSet | undefined, validator: SchemaValidator, protocolFields: readonly string[] = DEFAULT_PROTOCOL_FIELDS): Promise<CallReport> {
   const outcome = await applyHook(hooks, target.tool, args)
   const lint = dedupe([...lintProtocolFields(outcome.raw, target.inputSchema, protocolFields), ...lintProtocolFields(outcome.hooked, undefined, protocolFields)])
   const report: CallReport = {

@@ -82,6 +82,11 @@ describe('parallax call', () => {
     expect(JSON.parse(mismatch.stdout).contextEcho.matchesRaw).toBe(false)
   })
 
+  it('lints the protocol fields it is told to', async () => {
+    const { stdout } = await parallax('call', 'demo:tools', 'search_products', '--args', '{"brief": "news", "trace_id": "t1"}', '--protocol-fields', 'trace_id,jsonrpc', '--json')
+    expect(JSON.parse(stdout).lint).toEqual([{ where: 'arguments', path: '/trace_id', field: 'trace_id', message: 'protocol field "trace_id" sent inside the domain arguments at /trace_id' }])
+  })
+
   it('exits 2 for a bad hooks file or bad arguments', async () => {
     const badHooks = await parallax('call', 'demo:tools', 'create_media_buy', '--hooks', 'no/such/file.json')
     expect(badHooks.code).toBe(2)
