@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { Engine } from '../shared/engine/engine'
 import { callFindings } from '../shared/hooks/callInspector'
+import { connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -29,19 +30,13 @@ export async function call(argv: string[]): Promise<number> {
     throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`)
   }
   if (!args || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object')
-  const timeout = Number(values.timeout)
-  if (!Number.isInteger(timeout) || timeout < 100) throw new UsageError('--timeout must be a whole number of milliseconds, at least 100')
+  const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const target = await resolveTarget(targetText, values.config)
 
   const protocolFields = values['protocol-fields']?.split(',').map((f) => f.trim()).filter(Boolean)
   const engine = new Engine({ host: 'cli', protocolFields, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   try {
-    const connection = await engine.createConnection(target)
-    if (!(await connection.open())) {
-      const failed = engine.events.since(0).findLast((e) => e.type === 'connection' && e.state === 'failed')
-      process.stderr.write(`parallax: cannot connect to ${target.name}: ${failed && 'reason' in failed ? failed.reason : 'unknown error'}\n`)
-      return 2
-    }
+    const connection = await connectOrExplain(engine, target)
     if (values.hooks) {
       try {
         await engine.loadHooks(connection.id, values.hooks)

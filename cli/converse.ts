@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { lastUserMessage, summary, type ConversationMessage, type SavedTarget, type Turn, type TurnResult } from '../shared/contract'
 import { Engine } from '../shared/engine/engine'
+import { connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -44,8 +45,7 @@ export async function converse(argv: string[]): Promise<number> {
   })
   if (positionals.length !== 1) throw new UsageError('converse takes exactly one target, e.g. parallax converse demo:a2a --turn "search sports video"')
   if (values.turn.length === 0) throw new UsageError('give at least one --turn')
-  const timeout = Number(values.timeout)
-  if (!Number.isInteger(timeout) || timeout < 100) throw new UsageError('--timeout must be a whole number of milliseconds, at least 100')
+  const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const target = await resolveTarget(positionals[0], values.config)
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
@@ -61,12 +61,7 @@ export async function converse(argv: string[]): Promise<number> {
   const results: (TurnResult | { turn: number; request: Turn; error: string; state: 'error' })[] = []
   let failed = false
   try {
-    const connection = await engine.createConnection(target)
-    if (!(await connection.open())) {
-      const reason = engine.events.since(0).findLast((e) => e.type === 'connection' && e.state === 'failed')
-      process.stderr.write(`parallax: cannot connect to ${target.name}: ${reason && 'reason' in reason ? reason.reason : 'unknown error'}\n`)
-      return 2
-    }
+    const connection = await connectOrExplain(engine, target)
     for (const [i, turn] of turns.entries()) {
       try {
         const result = await engine.sendTurn(connection.id, turn, { stream: values.stream })

@@ -1,13 +1,12 @@
 import { parseArgs } from 'node:util'
-import type { ConnectionEvent, EngineEvent, LogEvent } from '../shared/contract'
+import type { EngineEvent } from '../shared/contract'
 import { describeSpec } from '../shared/contract'
 import { Engine } from '../shared/engine/engine'
 import type { SupervisedConnection } from '../shared/engine/supervisedConnection'
 import { buildReport, formatReport } from './inspectReport'
+import { connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
-
-const FORMAT = 'parallax.inspect/1'
 
 /** `parallax inspect <target>`: connect, discover, probe, report, disconnect. */
 export async function inspect(argv: string[]): Promise<number> {
@@ -24,9 +23,9 @@ export async function inspect(argv: string[]): Promise<number> {
     },
   })
   if (positionals.length !== 1) throw new UsageError('inspect takes exactly one target, e.g. parallax inspect demo:prompts')
-  const probes = integer(values.probes, '--probes', 0, 1000)
-  const intervalMs = integer(values.interval, '--interval', 100, 3_600_000)
-  const requestTimeoutMs = integer(values.timeout, '--timeout', 100, 3_600_000)
+  const probes = wholeNumber(values.probes, '--probes', 0, 1000)
+  const intervalMs = wholeNumber(values.interval, '--interval', 100)
+  const requestTimeoutMs = wholeNumber(values.timeout, '--timeout', 100)
   const target = await resolveTarget(positionals[0], values.config)
 
   // One connection, no reconnects: inspect reports what it saw rather than retrying for minutes.
@@ -36,16 +35,9 @@ export async function inspect(argv: string[]): Promise<number> {
   const progress = (text: string) => {
     if (!values.json) process.stderr.write(`${text}\n`)
   }
-  const connection = await engine.createConnection(target)
   try {
     progress(`connecting to ${target.origin === 'demo' ? target.name : describeSpec(target.spec)} …`)
-    if (!(await connection.open())) {
-      const failed = events.findLast((e): e is ConnectionEvent => e.type === 'connection' && e.state === 'failed')
-      const stderr = events.filter((e): e is LogEvent => e.type === 'log' && e.source === 'stderr').slice(-3)
-      const hint = stderr.length ? ` (server stderr: ${stderr.map((e) => e.text).join(' | ')})` : ''
-      process.stderr.write(`parallax: cannot connect to ${target.name}: ${failed?.reason ?? 'unknown error'}${hint}\n`)
-      return 2
-    }
+    const connection = await connectOrExplain(engine, target)
     if (probes > 0) await runProbes(connection, probes, events)
   } finally {
     await engine.dispose()

@@ -1,15 +1,6 @@
-import { expect, test } from '@playwright/test'
-import { startWebHostProcess, type RunningWebHost } from './webHostProcess'
+import { expect, test } from './webHostProcess'
 
-let host: RunningWebHost
-test.beforeAll(async () => {
-  host = await startWebHostProcess()
-})
-test.afterAll(async () => {
-  await host?.stop()
-})
-
-test('a two-turn A2A conversation and an MCP session, side by side by turn', async ({ page }) => {
+test('a two-turn A2A conversation and an MCP session, side by side by turn', async ({ page, host }) => {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   await page.goto(host.url)

@@ -1,15 +1,6 @@
-import { expect, test } from '@playwright/test'
-import { startWebHostProcess, type RunningWebHost } from './webHostProcess'
+import { expect, test } from './webHostProcess'
 
-let host: RunningWebHost
-test.beforeAll(async () => {
-  host = await startWebHostProcess()
-})
-test.afterAll(async () => {
-  await host?.stop()
-})
-
-test('the prompt-only demo server: tools/list is skipped with its reason and keepalive uses ping', async ({ page }) => {
+test('the prompt-only demo server: tools/list is skipped with its reason and keepalive uses ping', async ({ page, host }) => {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
 

@@ -1,15 +1,6 @@
-import { expect, test } from '@playwright/test'
-import { startWebHostProcess, type RunningWebHost } from './webHostProcess'
+import { expect, test } from './webHostProcess'
 
-let host: RunningWebHost
-test.beforeAll(async () => {
-  host = await startWebHostProcess()
-})
-test.afterAll(async () => {
-  await host?.stop()
-})
-
-test('a hooked call: raw, hooked and their diff, both validations and the context echo', async ({ page }) => {
+test('a hooked call: raw, hooked and their diff, both validations and the context echo', async ({ page, host }) => {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   await page.goto(host.url)

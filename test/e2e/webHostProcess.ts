@@ -1,3 +1,4 @@
+import { expect, test as base } from '@playwright/test'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -55,3 +56,13 @@ async function stop(child: ChildProcess, dataDir: string): Promise<void> {
   }
   rmSync(dataDir, { recursive: true, force: true })
 }
+
+/** Playwright's test with a `host` fixture: a real `parallax web` of its own for each test, stopped after it. */
+export const test = base.extend<{ host: RunningWebHost }>({
+  host: async ({}, use) => {
+    const host = await startWebHostProcess()
+    await use(host)
+    await host.stop()
+  },
+})
+export { expect }

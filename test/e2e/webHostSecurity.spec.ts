@@ -1,19 +1,10 @@
-import { expect, test } from '@playwright/test'
 import WebSocket from 'ws'
-import { startWebHostProcess, type RunningWebHost } from './webHostProcess'
-
-let host: RunningWebHost
-test.beforeAll(async () => {
-  host = await startWebHostProcess()
-})
-test.afterAll(async () => {
-  await host?.stop()
-})
+import { expect, test } from './webHostProcess'
 
 /** Opens the engine socket with the given headers; resolves with the HTTP status it was refused with, or 101. */
-function upgradeStatus(path: string, headers: Record<string, string>): Promise<number> {
+function upgradeStatus(origin: string, path: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${host.origin.replace('http', 'ws')}${path}`, { headers })
+    const ws = new WebSocket(`${origin.replace('http', 'ws')}${path}`, { headers })
     ws.on('open', () => {
       ws.close()
       resolve(101)
@@ -23,7 +14,7 @@ function upgradeStatus(path: string, headers: Record<string, string>): Promise<n
   })
 }
 
-test('the web host refuses requests without the launch token, from foreign origins, and via rebinding hosts', async ({ request }) => {
+test('the web host refuses requests without the launch token, from foreign origins, and via rebinding hosts', async ({ request, host }) => {
   expect((await request.get(`${host.origin}/`)).status()).toBe(401)
   expect((await request.get(`${host.origin}/?token=wrong-token`)).status()).toBe(401)
   expect((await request.get(host.url)).status()).toBe(200)
@@ -32,14 +23,14 @@ test('the web host refuses requests without the launch token, from foreign origi
   expect((await request.get(`${host.origin}/assets/../../package.json`, { headers: { Authorization: `Bearer ${host.token}` } })).status()).toBe(404)
 })
 
-test('the engine socket needs the token and a local origin before any command can run', async () => {
-  expect(await upgradeStatus('/ws', { Origin: host.origin })).toBe(401)
-  expect(await upgradeStatus(`/ws?token=${host.token}`, { Origin: 'http://evil.example' })).toBe(403)
-  expect(await upgradeStatus(`/ws?token=${host.token}`, {})).toBe(403)
-  expect(await upgradeStatus(`/ws?token=${host.token}`, { Origin: host.origin })).toBe(101)
+test('the engine socket needs the token and a local origin before any command can run', async ({ host }) => {
+  expect(await upgradeStatus(host.origin, '/ws', { Origin: host.origin })).toBe(401)
+  expect(await upgradeStatus(host.origin, `/ws?token=${host.token}`, { Origin: 'http://evil.example' })).toBe(403)
+  expect(await upgradeStatus(host.origin, `/ws?token=${host.token}`, {})).toBe(403)
+  expect(await upgradeStatus(host.origin, `/ws?token=${host.token}`, { Origin: host.origin })).toBe(101)
 })
 
-test('malformed and invalid commands get a clear error and the socket stays usable', async () => {
+test('malformed and invalid commands get a clear error and the socket stays usable', async ({ host }) => {
   const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/ws?token=${host.token}`, { headers: { Origin: host.origin } })
   await new Promise((resolve, reject) => (ws.on('open', resolve), ws.on('error', reject)))
   const replies: { id: number; ok: boolean; error?: { message: string } }[] = []

@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { describeSpec, redactMap } from '../../../shared/contract'
 import { useStore } from '../store/store'
 import { connect } from './actions'
+import { Modal } from './Modal'
 
 /** Shown before Parallax spawns a command that came from an imported file. */
 export function ConfirmSpawn() {
@@ -10,10 +11,21 @@ export function ConfirmSpawn() {
   const close = () => useStore.setState({ confirming: undefined })
   const env = Object.entries(redactMap(target.spec.env)).map(([k, v]) => `${k}=${v}`)
   return (
-    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div className="dialog" role="alertdialog" aria-label="Run this command?" onKeyDown={(e) => e.key === 'Escape' && close()}>
-        <div className="dialog-head">Run this command?</div>
-        <div className="dialog-body">
+    <Modal
+      title="Run this command?"
+      role="alertdialog"
+      onClose={close}
+      footer={
+        <>
+          <button className="btn" onClick={close} autoFocus>
+            Cancel
+          </button>
+          <button className="btn primary" onClick={() => connect(target, true)}>
+            Run and connect
+          </button>
+        </>
+      }
+    >
           <p>
             <strong>{target.name}</strong> came from an imported config file. Connecting starts this program on your machine with your permissions:
           </p>
@@ -27,17 +39,7 @@ export function ConfirmSpawn() {
             </>
           )}
           {target.spec.cwd && <p className="muted">in {target.spec.cwd}</p>}
-        </div>
-        <div className="dialog-foot">
-          <button className="btn" onClick={close} autoFocus>
-            Cancel
-          </button>
-          <button className="btn primary" onClick={() => connect(target, true)}>
-            Run and connect
-          </button>
-        </div>
-      </div>
-    </div>
+    </Modal>
   )
 }
 
@@ -59,24 +61,25 @@ export function Shortcuts() {
   if (!open) return null
   const close = () => useStore.setState({ shortcutsOpen: false })
   return (
-    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div className="dialog" role="dialog" aria-label="Keyboard shortcuts" style={{ width: 420 }} onKeyDown={(e) => e.key === 'Escape' && close()}>
-        <div className="dialog-head">Keyboard shortcuts</div>
-        <div className="dialog-body shortcuts">
-          {SHORTCUTS.map(([keys, what]) => (
-            <div key={keys} style={{ display: 'contents' }}>
-              <kbd style={{ justifySelf: 'start' }}>{keys}</kbd>
-              <span>{what}</span>
-            </div>
-          ))}
-        </div>
-        <div className="dialog-foot">
-          <button className="btn" onClick={close} autoFocus>
-            Close
-          </button>
-        </div>
+    <Modal
+      title="Keyboard shortcuts"
+      width={420}
+      onClose={close}
+      footer={
+        <button className="btn" onClick={close} autoFocus>
+          Close
+        </button>
+      }
+    >
+      <div className="shortcuts">
+        {SHORTCUTS.map(([keys, what]) => (
+          <div key={keys} style={{ display: 'contents' }}>
+            <kbd style={{ justifySelf: 'start' }}>{keys}</kbd>
+            <span>{what}</span>
+          </div>
+        ))}
       </div>
-    </div>
+    </Modal>
   )
 }
 

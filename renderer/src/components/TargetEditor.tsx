@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { quoteArg, splitCommandLine, type SavedTarget, type TargetDraft } from '../../../shared/contract'
 import { reloadTargets, useStore } from '../store/store'
+import { Modal } from './Modal'
 
 type Kind = 'mcp-stdio' | 'mcp-http' | 'a2a'
 
@@ -62,10 +63,25 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   }
 
   return (
-    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div className="dialog" role="dialog" aria-label={target ? 'Edit server' : 'Add server'} onKeyDown={(e) => e.key === 'Escape' && close()}>
-        <div className="dialog-head">{target ? `Edit ${target.name}` : 'Add a server or agent'}</div>
-        <div className="dialog-body">
+    <Modal
+      title={target ? `Edit ${target.name}` : 'Add a server or agent'}
+      onClose={close}
+      footer={
+        <>
+          {target && target.origin !== 'demo' && (
+            <button className="btn danger" onClick={() => void remove()} style={{ marginRight: 'auto' }}>
+              Remove
+            </button>
+          )}
+          <button className="btn" onClick={close}>
+            Cancel
+          </button>
+          <button className="btn primary" onClick={() => void save()}>
+            Save
+          </button>
+        </>
+      }
+    >
           <div className="form">
             <label htmlFor="t-name">Name</label>
             <input id="t-name" className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="my-server" autoFocus />
@@ -130,22 +146,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
             </span>
           </div>
           {error && <div className="error-text">{error}</div>}
-        </div>
-        <div className="dialog-foot">
-          {target && target.origin !== 'demo' && (
-            <button className="btn danger" onClick={() => void remove()} style={{ marginRight: 'auto' }}>
-              Remove
-            </button>
-          )}
-          <button className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button className="btn primary" onClick={() => void save()}>
-            Save
-          </button>
-        </div>
-      </div>
-    </div>
+    </Modal>
   )
 }
 

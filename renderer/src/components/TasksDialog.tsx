@@ -3,6 +3,7 @@ import type { ConversationContext } from '../../../shared/contract'
 import { command } from '../store/store'
 import { MessageView } from './ConversationTimeline'
 import { JsonView } from './JsonView'
+import { Modal } from './Modal'
 
 interface PlainTask {
   id: string
@@ -29,10 +30,16 @@ export function TasksDialog({ connectionId, onClose }: { connectionId: string; o
     await load()
   }
   return (
-    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-label="Tasks" style={{ width: 'min(900px, 94vw)' }} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-        <div className="dialog-head">Tasks in this context</div>
-        <div className="dialog-body">
+    <Modal
+      title="Tasks"
+      width="min(900px, 94vw)"
+      onClose={onClose}
+      footer={
+        <button className="btn" onClick={onClose} autoFocus>
+          Close
+        </button>
+      }
+    >
           {error && <div className="error-text">{error}</div>}
           {!tasks && !error && <div className="muted">Loading…</div>}
           {tasks && tasks.length === 0 && <div className="muted">No tasks yet.</div>}
@@ -80,13 +87,6 @@ export function TasksDialog({ connectionId, onClose }: { connectionId: string; o
               <JsonView value={history.task} openDepth={1} />
             </>
           )}
-        </div>
-        <div className="dialog-foot">
-          <button className="btn" onClick={onClose} autoFocus>
-            Close
-          </button>
-        </div>
-      </div>
-    </div>
+    </Modal>
   )
 }

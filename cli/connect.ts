@@ -1,0 +1,22 @@
+import type { LogEvent, SavedTarget } from '../shared/contract'
+import type { Engine } from '../shared/engine/engine'
+import type { SupervisedConnection } from '../shared/engine/supervisedConnection'
+import { UsageError } from './usage'
+
+/** Opens a connection for a CLI command, or fails with one line saying why (exit 2), stderr included. */
+export async function connectOrExplain(engine: Engine, target: SavedTarget): Promise<SupervisedConnection> {
+  const connection = await engine.createConnection(target)
+  if (await connection.open()) return connection
+  const events = engine.events.since(0).filter((e) => e.connectionId === connection.id)
+  const failed = events.findLast((e) => e.type === 'connection' && e.state === 'failed')
+  const stderr = events.filter((e): e is LogEvent => e.type === 'log' && e.source === 'stderr').slice(-3)
+  const hint = stderr.length ? ` (server stderr: ${stderr.map((e) => e.text).join(' | ')})` : ''
+  throw new UsageError(`cannot connect to ${target.name}: ${failed && 'reason' in failed ? failed.reason : 'unknown error'}${hint}`)
+}
+
+/** A whole number from a flag (a count, or milliseconds), within bounds. */
+export function wholeNumber(text: string | undefined, flag: string, min: number, max = 3_600_000): number {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}`)
+  return n
+}
