@@ -33,82 +33,68 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
         {tools.map((t) => {
           const required = new Set(t.inputSchema?.required ?? [])
           return (
-            <details className="item" key={t.name}>
-              <summary>
-                <span className="item-name">{t.name}</span>
-                <span className="item-desc">{t.description}</span>
-              </summary>
-              <div className="item-body">
-                <div className="fields">
-                  {Object.keys(t.inputSchema?.properties ?? {}).map((p) => (
-                    <span key={p} className={`field${required.has(p) ? ' required' : ''}`} title={required.has(p) ? 'required' : 'optional'}>
-                      {p}
-                      {required.has(p) ? '*' : ''}
-                    </span>
-                  ))}
-                </div>
-                <JsonView value={t.inputSchema} openDepth={3} />
-                {t.outputSchema !== undefined && (
-                  <>
-                    <div className="section-title">Output schema</div>
-                    <JsonView value={t.outputSchema} openDepth={1} />
-                  </>
-                )}
-              </div>
-            </details>
+            <CatalogItem key={t.name} name={t.name} description={t.description}>
+              <Fields fields={Object.keys(t.inputSchema?.properties ?? {}).map((name) => ({ name, required: required.has(name) }))} />
+              <JsonView value={t.inputSchema} openDepth={3} />
+              {t.outputSchema !== undefined && (
+                <>
+                  <div className="section-title">Output schema</div>
+                  <JsonView value={t.outputSchema} openDepth={1} />
+                </>
+              )}
+            </CatalogItem>
           )
         })}
       </Section>
       <Section title="Prompts" items={prompts}>
         {prompts.map((p) => (
-          <details className="item" key={p.name}>
-            <summary>
-              <span className="item-name">{p.name}</span>
-              <span className="item-desc">{p.description}</span>
-            </summary>
-            <div className="item-body">
-              <div className="fields">
-                {(p.arguments ?? []).map((a) => (
-                  <span key={a.name} className={`field${a.required ? ' required' : ''}`} title={a.description}>
-                    {a.name}
-                    {a.required ? '*' : ''}
-                  </span>
-                ))}
-              </div>
-              <JsonView value={p} openDepth={2} />
-            </div>
-          </details>
+          <CatalogItem key={p.name} name={p.name} description={p.description}>
+            <Fields fields={(p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, title: a.description }))} />
+            <JsonView value={p} openDepth={2} />
+          </CatalogItem>
         ))}
       </Section>
       <Section title="Resources" items={resources}>
         {resources.map((r) => (
-          <details className="item" key={r.uri}>
-            <summary>
-              <span className="item-name">{r.uri}</span>
-              <span className="item-desc">
-                {r.title ?? r.name}
-                {r.mimeType ? ` · ${r.mimeType}` : ''}
-              </span>
-            </summary>
-            <div className="item-body">
-              <JsonView value={r} />
-            </div>
-          </details>
+          <CatalogItem key={r.uri} name={r.uri} description={`${r.title ?? r.name ?? ''}${r.mimeType ? ` · ${r.mimeType}` : ''}`}>
+            <JsonView value={r} />
+          </CatalogItem>
         ))}
       </Section>
       <Section title="Resource templates" items={templates}>
         {templates.map((r) => (
-          <details className="item" key={r.uriTemplate}>
-            <summary>
-              <span className="item-name">{r.uriTemplate}</span>
-              <span className="item-desc">{r.title ?? r.name}</span>
-            </summary>
-            <div className="item-body">
-              <JsonView value={r} />
-            </div>
-          </details>
+          <CatalogItem key={r.uriTemplate} name={r.uriTemplate} description={r.title ?? r.name}>
+            <JsonView value={r} />
+          </CatalogItem>
         ))}
       </Section>
+    </div>
+  )
+}
+
+/** One collapsible catalog entry: a name, a one-line description, details below. */
+export function CatalogItem({ name, description, open, children }: { name: string; description?: React.ReactNode; open?: boolean; children: React.ReactNode }) {
+  return (
+    <details className="item" open={open}>
+      <summary>
+        <span className="item-name">{name}</span>
+        <span className="item-desc">{description}</span>
+      </summary>
+      <div className="item-body">{children}</div>
+    </details>
+  )
+}
+
+/** Argument names as chips, the required ones marked. */
+function Fields({ fields }: { fields: { name: string; required: boolean; title?: string }[] }) {
+  return (
+    <div className="fields">
+      {fields.map((f) => (
+        <span key={f.name} className={`field${f.required ? ' required' : ''}`} title={f.title ?? (f.required ? 'required' : 'optional')}>
+          {f.name}
+          {f.required ? '*' : ''}
+        </span>
+      ))}
     </div>
   )
 }

@@ -1,4 +1,5 @@
 import type { A2aHandshakeEvent } from '../../../shared/contract'
+import { CatalogItem } from './CatalogPanel'
 import { CopyButton } from './CopyButton'
 
 /** The agent's skills, the A2A counterpart of an MCP catalog. */
@@ -21,12 +22,7 @@ export function SkillsPanel({ handshake }: { handshake: A2aHandshakeEvent | unde
         <CopyButton value={() => skills} />
       </div>
       {skills.map((s) => (
-        <details className="item" key={s.id} open>
-          <summary>
-            <span className="item-name">{s.id}</span>
-            <span className="item-desc">{s.description}</span>
-          </summary>
-          <div className="item-body">
+        <CatalogItem key={s.id} name={s.id} description={s.description} open>
             <div className="fields">
               {s.tags.map((t) => (
                 <span key={t} className="field">
@@ -39,8 +35,7 @@ export function SkillsPanel({ handshake }: { handshake: A2aHandshakeEvent | unde
                 Try: {s.examples.map((e) => <code key={e} style={{ marginRight: 8 }}>{e}</code>)}
               </div>
             )}
-          </div>
-        </details>
+        </CatalogItem>
       ))}
     </div>
   )
