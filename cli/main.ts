@@ -1,10 +1,12 @@
 import { call } from './call'
 import { converse } from './converse'
 import { inspect } from './inspect'
+import { record } from './record'
+import { replay } from './replay'
 import { USAGE, UsageError } from './usage'
 import { web } from './web'
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, call, web }
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, call, record, replay, web }
 
 /** Runs one CLI command and returns its exit code (0 ok, 1 finding, 2 usage or connection error). */
 export async function main(argv: string[]): Promise<number> {

@@ -8,6 +8,11 @@ Usage:
   parallax call <target> <tool> --args JSON [--hooks FILE] [--json] [--protocol-fields a,b]
                                    one call with pre-validation hooks: raw vs hooked arguments,
                                    both validations, context echo, protocol-field lint
+  parallax record <target> --turn T [--turn T …] --out FILE [--secret-key NAME …]
+                                   record a conversation (turns as in converse) as JSON Lines
+  parallax replay FILE --target A [--target B] [--ignore POINTER …] [--json] [--junit FILE]
+                                   replay a recording: against one target (vs the recording) or two
+                                   (A vs B), turn by turn; exit 1 when any turn differs
   parallax converse <target> --turn T [--turn T …] [--stream] [--json]
                                    run a multi-turn conversation; A2A turns are text or a JSON
                                    object (sent as a data part); MCP turns are {"tool", "arguments"}

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ConnectionOptions, SavedTarget, TargetDraft } from './targets'
 import type { ConversationContext } from './conversation'
-import type { CallReport, EngineEvent } from './events'
+import type { CallReport, EngineEvent, ReplaySummary, TurnParity } from './events'
 
 /**
  * Every command the UI can send to the engine, with its runtime input schema.
@@ -51,6 +51,21 @@ export const CommandInputs = {
   'hooks.clear': ConnectionRef,
   /** A call inspected end to end: raw and hooked arguments, validation, context echo, lint. */
   'tools.call': ConnectionRef.extend({ tool: z.string().min(1).max(500), arguments: z.record(z.string(), z.unknown()).default({}) }),
+  'recordings.list': z.object({}),
+  /** Starts recording a connection's events into the library (name defaults to target and time). */
+  'recordings.start': ConnectionRef.extend({ name: z.string().min(1).max(120).optional() }),
+  'recordings.stop': ConnectionRef,
+  'recordings.rename': z.object({ name: z.string().min(1).max(120), to: z.string().min(1).max(120) }),
+  'recordings.delete': z.object({ name: z.string().min(1).max(120) }),
+  'recordings.import': z.object({ name: z.string().min(1).max(120), text: z.string().max(200_000_000) }),
+  'recordings.export': z.object({ name: z.string().min(1).max(120) }),
+  /** A recording's header, its turns, and every line that could not be read. */
+  'recordings.load': z.object({ name: z.string().min(1).max(120) }),
+  /** Prepares a replay of a recording against one target (vs the recording) or two (A vs B). */
+  'replay.start': z.object({ recording: z.string().min(1).max(120), targetIds: z.array(z.string().min(1).max(200)).min(1).max(2), ignore: z.array(z.string().max(500)).max(100).default([]) }),
+  'replay.step': z.object({ replayId: z.string().min(1).max(100) }),
+  'replay.run': z.object({ replayId: z.string().min(1).max(100) }),
+  'replay.stop': z.object({ replayId: z.string().min(1).max(100) }),
   /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`. */
   'events.since': z.object({ afterSeq: z.number().int().min(0) }),
 } as const
@@ -90,7 +105,26 @@ export interface CommandOutputs {
   'hooks.load': { source: string; kind: 'module' | 'declarative'; tools: string[] }
   'hooks.clear': { cleared: boolean }
   'tools.call': CallReport
+  'recordings.list': RecordingInfo[]
+  'recordings.start': { name: string }
+  'recordings.stop': { name: string; lines: number }
+  'recordings.rename': { name: string }
+  'recordings.delete': { deleted: boolean }
+  'recordings.import': { name: string; problems: { line: number; message: string }[] }
+  'recordings.export': { text: string }
+  'recordings.load': { header: unknown; problems: { line: number; message: string }[]; events: number; turns: { index: number; turn: TurnParity['turn'] }[] }
+  'replay.start': { replayId: string; total: number }
+  'replay.step': TurnParity | null
+  'replay.run': ReplaySummary
+  'replay.stop': { stopped: boolean }
   'events.since': EngineEvent[]
+}
+
+export interface RecordingInfo {
+  name: string
+  bytes: number
+  modifiedAt: number
+  header?: { format: string; startedAt: string; targets: { id: string; name: string }[] }
 }
 
 export type CommandOutput<C extends CommandName> = CommandOutputs[C]

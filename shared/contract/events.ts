@@ -169,6 +169,59 @@ export interface ValidationResult {
   errors: { path: string; message: string }[]
 }
 
+/** A connection's recording started, stopped, or failed (disk full, read-only folder): the session goes on. */
+export interface RecordingEvent extends EventBase {
+  type: 'recording'
+  state: 'started' | 'stopped' | 'failed'
+  name: string
+  lines?: number
+  error?: string
+}
+
+/** A turn's outcome as parity compares it. */
+export interface ReplayOutcome {
+  state: string
+  data?: unknown
+  text?: string
+}
+
+export interface TurnParity {
+  index: number
+  status: 'same' | 'differs' | 'error' | 'skipped'
+  /** The turn as recorded: a call {tool, arguments}, an A2A data part, or text. */
+  turn: { kind: 'call'; tool: string; arguments: Record<string, unknown> } | { kind: 'data'; data: Record<string, unknown> } | { kind: 'text'; text: string }
+  /** Side A's outcome (or, replaying against one target, the recorded one). */
+  a?: ReplayOutcome
+  b?: ReplayOutcome
+  errors?: { a?: string; b?: string }
+  reason?: string
+  diff: { path: string; op: 'add' | 'remove' | 'replace'; a?: unknown; b?: unknown }[]
+  /** The connections (and their frames) each side of this turn ran on. */
+  connections: { a?: string; b?: string }
+}
+
+export interface ReplaySummary {
+  total: number
+  same: number
+  differs: number
+  errors: number
+  skipped: number
+}
+
+/** Replay progress: start, each compared turn, the end. `connectionId` is `replay:<id>`. */
+export interface ReplayEvent extends EventBase {
+  type: 'replay'
+  replayId: string
+  phase: 'started' | 'turn' | 'finished'
+  recording?: string
+  /** A: the first target (or the recording itself when replaying against one target); B: the other. */
+  sides?: { a: { label: string; connectionId?: string }; b: { label: string; connectionId?: string } }
+  total?: number
+  turn?: TurnParity
+  summary?: ReplaySummary
+  stopped?: boolean
+}
+
 /** The hooks a target has now (after a load, a reload or a clear). */
 export interface HooksEvent extends EventBase {
   type: 'hooks'
@@ -195,6 +248,8 @@ export type EngineEvent =
   | ConversationEvent
   | CallEvent
   | HooksEvent
+  | ReplayEvent
+  | RecordingEvent
   | LogEvent
 export type EngineEventType = EngineEvent['type']
 

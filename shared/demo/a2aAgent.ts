@@ -91,7 +91,9 @@ function runSkill(skill: SkillId, input: Input, book: MediaBuyBook): { data: Inp
     case 'get_delivery_report': {
       const buy = book.get(String(input.media_buy_id))
       if (!buy) throw new MediaBuyError(`unknown media_buy_id "${input.media_buy_id}"`)
-      return { data: { report: deliveryReport(buy) }, summary: `Delivered ${deliveryReport(buy).impressions} impressions` }
+      // The deliberate, documented difference between the demo's two faces: over A2A the delivery report
+      // also names its currency; over MCP it does not. A first replay of the demo recording shows it.
+      return { data: { report: { ...deliveryReport(buy), currency: 'USD' } }, summary: `Delivered ${deliveryReport(buy).impressions} impressions` }
     }
   }
 }

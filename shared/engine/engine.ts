@@ -18,6 +18,10 @@ import { inspectCall } from '../hooks/callInspector'
 import type { HookSet } from '../hooks/hooks'
 import { loadHooks } from '../hooks/loadHooks'
 import { SchemaValidator } from '../hooks/validator'
+import { RecordingLibrary } from '../session/library'
+import { RecordingWriter } from '../session/recording'
+import { Replay } from '../session/replay'
+import { turnsFromEvents } from '../session/turns'
 import { DemoAgents } from '../demo/demoAgents'
 import { demoTargets } from '../demo/targets'
 import { McpConnection } from '../mcp/mcpConnection'
@@ -36,6 +40,10 @@ export interface EngineOptions {
   defaults?: Partial<ConnectionOptions>
   /** Envelope fields flagged when found in domain arguments or input schemas. */
   protocolFields?: string[]
+  /** Where recordings live; defaults to `<dataDir>/recordings`. */
+  recordingsDir?: string
+  /** Extra key names redacted from recordings, besides authorization, cookies, tokens and keys. */
+  secretKeys?: string[]
 }
 
 /**
@@ -51,11 +59,17 @@ export class Engine {
   /** Hooks per target, so they survive reconnects. */
   private readonly hooks = new Map<string, HookSet>()
   private readonly validator = new SchemaValidator()
+  private readonly recorders = new Map<string, { writer: RecordingWriter; name: string; stop: () => void }>()
+  private readonly replays = new Map<string, Replay>()
+  private nextReplay = 0
+  readonly library: RecordingLibrary | undefined
   private nextConnection = 0
 
   constructor(private readonly options: EngineOptions) {
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
     this.targets = new TargetStore(demoTargets(options.appRoot), options.dataDir && join(options.dataDir, 'targets.json'))
+    const recordings = options.recordingsDir ?? (options.dataDir && join(options.dataDir, 'recordings'))
+    this.library = recordings ? new RecordingLibrary(recordings) : undefined
   }
 
   /** Validates a command's input against the contract, then runs it. */
@@ -107,6 +121,42 @@ export class Engine {
       },
       'tools.call': ({ connectionId, tool, arguments: args }: { connectionId: string; tool: string; arguments: Record<string, unknown> }) =>
         this.callTool(connectionId, tool, args),
+      'recordings.list': () => this.requireLibrary().list(),
+      'recordings.start': async ({ connectionId, name }: { connectionId: string; name?: string }) => {
+        const library = this.requireLibrary()
+        await library.ensure()
+        const connection = this.connection(connectionId)
+        const chosen = name ?? `${connection.target.name} ${new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.')}`
+        return { name: this.startRecording(connectionId, library.pathOf(chosen), chosen) }
+      },
+      'recordings.stop': ({ connectionId }: { connectionId: string }) => this.stopRecording(connectionId),
+      'recordings.rename': async ({ name, to }: { name: string; to: string }) => (await this.requireLibrary().rename(name, to), { name: to }),
+      'recordings.delete': async ({ name }: { name: string }) => ({ deleted: await this.requireLibrary().remove(name) }),
+      'recordings.import': ({ name, text }: { name: string; text: string }) => this.requireLibrary().import(name, text),
+      'recordings.export': async ({ name }: { name: string }) => ({ text: await this.requireLibrary().read(name) }),
+      'recordings.load': async ({ name }: { name: string }) => {
+        const loaded = await this.requireLibrary().load(name)
+        const turns = turnsFromEvents(loaded.events, loaded.header?.mapping).map(({ index, turn }) => ({ index, turn }))
+        return { header: loaded.header, problems: loaded.problems, events: loaded.events.length, turns }
+      },
+      'replay.start': async ({ recording, targetIds, ignore }: { recording: string; targetIds: string[]; ignore: string[] }) => {
+        const loaded = await this.requireLibrary().load(recording)
+        const targets = await Promise.all(
+          targetIds.map(async (id) => {
+            const target = await this.targets.get(id)
+            if (!target) throw new CommandError(`no target with id "${id}"`, 'not-found')
+            return target
+          }),
+        )
+        const replay = await this.startReplay({ targets, turns: turnsFromEvents(loaded.events, loaded.header?.mapping), ignore, recording, mapping: loaded.header?.mapping })
+        return { replayId: replay.id, total: replay.total }
+      },
+      'replay.step': async ({ replayId }: { replayId: string }) => (await this.replay(replayId).step()) ?? null,
+      'replay.run': ({ replayId }: { replayId: string }) => this.replay(replayId).runAll(),
+      'replay.stop': ({ replayId }: { replayId: string }) => {
+        this.replay(replayId).stop()
+        return { stopped: true }
+      },
       'events.since': ({ afterSeq }: { afterSeq: number }) => this.events.since(afterSeq),
     }
     return handlers[command](input) as CommandOutput<C>
@@ -220,6 +270,70 @@ export class Engine {
     return report
   }
 
+  /** Records a connection's events (from now on) into a JSON Lines file, redacted, flushed per line. */
+  startRecording(connectionId: string, path: string, name = path): string {
+    const connection = this.connection(connectionId)
+    if (this.recorders.has(connectionId)) throw new CommandError(`this connection is already being recorded as "${this.recorders.get(connectionId)!.name}"`, 'invalid-input')
+    let writer: RecordingWriter
+    try {
+      const { id, name: targetName, spec, origin } = connection.target
+      writer = new RecordingWriter(path, { targets: [{ id, name: targetName, ...(origin !== 'demo' && { spec }) }] }, this.options.secretKeys)
+    } catch (error) {
+      const message = `cannot record to ${path}: ${(error as Error).message}`
+      this.events.emit({ type: 'recording', connectionId, state: 'failed', name, error: message })
+      throw new CommandError(message, 'failed')
+    }
+    // Recording starts with what the connection already said, so a replay has the whole session.
+    for (const event of this.events.since(0)) if (event.connectionId === connectionId) writer.write(event)
+    const unsubscribe = this.events.subscribe((event) => {
+      if (event.connectionId !== connectionId || event.type === 'recording') return
+      writer.write(event)
+      if (writer.error) {
+        unsubscribe()
+        this.recorders.delete(connectionId)
+        this.events.emit({ type: 'recording', connectionId, state: 'failed', name, error: writer.error })
+      }
+    })
+    this.recorders.set(connectionId, { writer, name, stop: unsubscribe })
+    this.events.emit({ type: 'recording', connectionId, state: 'started', name })
+    return name
+  }
+
+  stopRecording(connectionId: string): { name: string; lines: number } {
+    const recorder = this.recorders.get(connectionId)
+    if (!recorder) throw new CommandError('this connection is not being recorded', 'invalid-input')
+    recorder.stop()
+    recorder.writer.close()
+    this.recorders.delete(connectionId)
+    this.events.emit({ type: 'recording', connectionId, state: 'stopped', name: recorder.name, lines: recorder.writer.lines })
+    return { name: recorder.name, lines: recorder.writer.lines }
+  }
+
+  /** Opens the replay's own connections; the caller steps or runs it. */
+  async startReplay(options: ConstructorParameters<typeof Replay>[2]): Promise<Replay & { total: number }> {
+    const replay = Object.assign(new Replay(this, `r${++this.nextReplay}`, options), { total: options.turns.length })
+    this.replays.set(replay.id, replay)
+    try {
+      await replay.start()
+    } catch (error) {
+      await replay.close()
+      this.replays.delete(replay.id)
+      throw new CommandError((error as Error).message, 'failed')
+    }
+    return replay
+  }
+
+  private replay(replayId: string): Replay {
+    const replay = this.replays.get(replayId)
+    if (!replay) throw new CommandError(`no replay "${replayId}"`, 'not-found')
+    return replay
+  }
+
+  private requireLibrary(): RecordingLibrary {
+    if (!this.library) throw new CommandError('recordings need a data folder', 'failed')
+    return this.library
+  }
+
   private a2a(connectionId: string): A2aConnection {
     const connection = this.connection(connectionId)
     if (!(connection instanceof A2aConnection)) throw new CommandError('tasks belong to A2A connections; this one is MCP', 'invalid-input')
@@ -241,6 +355,8 @@ export class Engine {
 
   /** Closes every connection: no child process or timer outlives the engine. */
   async dispose(): Promise<void> {
+    for (const id of [...this.recorders.keys()]) this.stopRecording(id)
+    for (const replay of this.replays.values()) replay.stop()
     await Promise.all([...this.connections.values()].map((c) => c.close()))
     await this.demoAgents.dispose()
   }

@@ -1,0 +1,159 @@
+import type { ReplayEvent, ReplaySummary, SavedTarget, Turn, TurnParity, TurnResult } from '../contract'
+import type { Engine } from '../engine/engine'
+import { errorMessage, type SupervisedConnection } from '../engine/supervisedConnection'
+import { compareOutcomes } from './parity'
+import { compact, type Outcome, type RecordedTurn, type ReplayTurn, type TurnMapping, DEFAULT_MAPPING } from './turns'
+
+export interface ReplayOptions {
+  /** One target: compare with the recording; two: compare A with B. */
+  targets: SavedTarget[]
+  turns: RecordedTurn[]
+  ignore?: string[]
+  mapping?: TurnMapping
+  recording?: string
+}
+
+/**
+ * Replays recorded turns against one or two targets, turn by turn, each side keeping its own
+ * conversation (A2A task/context threading; the MCP session), and reports parity per turn. A side
+ * that fails only fails its turns: every later turn is still reported and nothing compared is lost.
+ */
+export class Replay {
+  private readonly sides: SupervisedConnection[] = []
+  private next = 0
+  private stopped = false
+  readonly results: TurnParity[] = []
+
+  constructor(
+    private readonly engine: Engine,
+    readonly id: string,
+    private readonly options: ReplayOptions,
+  ) {}
+
+  get done(): boolean {
+    return this.stopped || this.next >= this.options.turns.length
+  }
+
+  /** Opens fresh connections to the targets; throws when one cannot be reached at all. */
+  async start(): Promise<void> {
+    for (const target of this.options.targets) {
+      const connection = await this.engine.createConnection(target)
+      this.sides.push(connection)
+      if (!(await connection.open())) throw new Error(`cannot connect to ${target.name} for the replay`)
+    }
+    const [a, b] = this.options.targets
+    this.emit({
+      phase: 'started',
+      total: this.options.turns.length,
+      sides:
+        this.options.targets.length === 2
+          ? { a: { label: a.name, connectionId: this.sides[0].id }, b: { label: b.name, connectionId: this.sides[1].id } }
+          : { a: { label: 'recorded' }, b: { label: a.name, connectionId: this.sides[0].id } },
+    })
+  }
+
+  /** Runs the next turn; returns its parity, or undefined when there is none left. */
+  async step(): Promise<TurnParity | undefined> {
+    if (this.done) return undefined
+    const recorded = this.options.turns[this.next++]
+    const runs = await Promise.all(this.sides.map((side) => this.run(side, recorded.turn)))
+    const parity = this.compare(recorded, runs)
+    this.results.push(parity)
+    this.emit({ phase: 'turn', turn: parity })
+    if (this.done) this.finish()
+    return parity
+  }
+
+  async runAll(): Promise<ReplaySummary> {
+    while (!this.done) await this.step()
+    return summarize(this.results)
+  }
+
+  stop(): void {
+    if (this.stopped) return
+    this.stopped = true
+    this.finish()
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.sides.map((s) => s.close()))
+  }
+
+  private finished = false
+  private finish(): void {
+    if (this.finished) return
+    this.finished = true
+    this.emit({ phase: 'finished', summary: summarize(this.results), stopped: this.next < this.options.turns.length })
+  }
+
+  private async run(side: SupervisedConnection, turn: ReplayTurn): Promise<{ outcome?: Outcome; error?: string; skipped?: string }> {
+    const mapping = this.options.mapping ?? DEFAULT_MAPPING
+    const message = forProtocol(turn, side.protocol, mapping)
+    if ('skipped' in message) return { skipped: message.skipped }
+    try {
+      const result = await this.engine.sendTurn(side.id, message.turn)
+      return { outcome: outcomeOfResult(side.protocol, result) }
+    } catch (error) {
+      return { error: errorMessage(error) }
+    }
+  }
+
+  private compare(recorded: RecordedTurn, runs: { outcome?: Outcome; error?: string; skipped?: string }[]): TurnParity {
+    const single = runs.length === 1
+    const [a, b] = single ? [{ outcome: recorded.recorded }, runs[0]] : runs
+    const base = {
+      index: recorded.index,
+      turn: recorded.turn,
+      a: a.outcome,
+      b: b.outcome,
+      diff: [],
+      connections: single ? { b: this.sides[0].id } : { a: this.sides[0].id, b: this.sides[1].id },
+    }
+    const skipped = runs.find((r) => r.skipped)?.skipped ?? (single && !recorded.recorded ? 'the recording has no response for this turn' : undefined)
+    if (skipped) return { ...base, status: 'skipped', reason: skipped }
+    if (a.error || b.error) return { ...base, status: 'error', errors: { ...(a.error && { a: a.error }), ...(b.error && { b: b.error }) } }
+    const diff = compareOutcomes(a.outcome, b.outcome, this.options.ignore)
+    return { ...base, status: diff.length ? 'differs' : 'same', diff }
+  }
+
+  private emit(input: Omit<ReplayEvent, 'type' | 'replayId' | 'seq' | 'ts' | 'connectionId'>): void {
+    this.engine.events.emit({ type: 'replay', connectionId: `replay:${this.id}`, replayId: this.id, ...(this.options.recording && { recording: this.options.recording }), ...input })
+  }
+}
+
+/** The same turn, said the way each protocol says it. */
+function forProtocol(turn: ReplayTurn, protocol: 'mcp' | 'a2a', mapping: TurnMapping): { turn: Turn } | { skipped: string } {
+  if (protocol === 'a2a') {
+    if (turn.kind === 'call') return { turn: { data: { [mapping.skillField]: turn.tool, [mapping.inputField]: turn.arguments } } }
+    return { turn: turn.kind === 'data' ? { data: turn.data } : { text: turn.text } }
+  }
+  if (turn.kind === 'call') return { turn: { tool: turn.tool, arguments: turn.arguments } }
+  return { skipped: turn.kind === 'text' ? 'an MCP target has no free-text turns' : 'this A2A data part names no skill, so it maps to no MCP tool' }
+}
+
+/** Reduces what a target answered to the outcome parity compares. */
+export function outcomeOfResult(protocol: 'mcp' | 'a2a', result: TurnResult): Outcome {
+  if (protocol === 'mcp') {
+    const response = result.response as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] }
+    const text = (response.content ?? []).map((c) => c.text ?? '').join('\n')
+    let data = response.structuredContent
+    if (data === undefined) {
+      try {
+        data = JSON.parse(text)
+      } catch {
+        data = undefined
+      }
+    }
+    return compact({ state: response.isError ? 'error' : 'completed', data, text })
+  }
+  const response = result.response as { artifacts?: { parts: { data?: unknown }[] }[]; status?: { message?: { parts: { text?: string; data?: unknown }[] } }; parts?: { text?: string; data?: unknown }[] } | null
+  const artifactData = (response?.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.data)).filter((d) => d !== undefined).at(-1)
+  const parts = response?.status?.message?.parts ?? response?.parts ?? []
+  const statusData = parts.map((p) => p.data).find((d) => d !== undefined)
+  return compact({ state: result.state, data: artifactData ?? statusData, text: parts.map((p) => p.text ?? '').filter(Boolean).join('\n') })
+}
+
+export function summarize(results: TurnParity[]): ReplaySummary {
+  const count = (status: TurnParity['status']) => results.filter((r) => r.status === status).length
+  return { total: results.length, same: count('same'), differs: count('differs'), errors: count('error'), skipped: count('skipped') }
+}
