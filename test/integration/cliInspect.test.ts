@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -94,6 +94,43 @@ describe('parallax call', () => {
     const badArgs = await parallax('call', 'demo:tools', 'create_media_buy', '--args', '[1]')
     expect(badArgs.code).toBe(2)
     expect(badArgs.stderr).toMatch(/--args must be a JSON object/)
+  })
+})
+
+describe('parallax record and replay', () => {
+  const DEMO = fileURLToPath(new URL('../../shared/demo/recordings/media-buying.jsonl', import.meta.url))
+
+  it('replays the demo recording MCP vs A2A: one parallax.replay/1 object, a JUnit file, exit 1 for the difference', async () => {
+    const junitFile = join(dir, 'replay.xml')
+    const { code, stdout } = await parallax('replay', DEMO, '--target', 'demo:tools', '--target', 'demo:a2a', '--json', '--junit', junitFile)
+    expect(code).toBe(1)
+    const report = JSON.parse(stdout)
+    expect(report).toMatchObject({ format: 'parallax.replay/1', targets: ['demo:tools', 'demo:a2a'], summary: { total: 4, same: 3, differs: 1, errors: 0 } })
+    expect(report.turns[3]).toMatchObject({ index: 4, status: 'differs', diff: [{ path: '/data/report/currency', op: 'add', b: 'USD' }] })
+    const xml = readFileSync(junitFile, 'utf8')
+    expect(xml.match(/<testcase /g)).toHaveLength(4)
+    expect(xml).toContain('failures="1"')
+    expect(xml).toContain('differ at /data/report/currency')
+  })
+
+  it('records with parallax record, replays against the same target with exit 0, and reports corrupt lines by number', async () => {
+    const out = join(dir, 'session.jsonl')
+    const recorded = await parallax('record', 'demo:tools', '--turn', '{"tool":"list_creative_formats","arguments":{"channel":"video"}}', '--turn', '{"tool":"search_products","arguments":{"brief":"podcast"}}', '--out', out)
+    expect(recorded.code).toBe(0)
+    const same = await parallax('replay', out, '--target', 'demo:tools')
+    expect(same.code).toBe(0)
+    expect(same.stdout).toMatch(/2 turn\(s\): 2 same, 0 differ, 0 error/)
+    writeFileSync(out, `${readFileSync(out, 'utf8')}{"type": "frame", "seq`)
+    const corrupt = await parallax('replay', out, '--target', 'demo:tools', '--json')
+    expect(corrupt.code).toBe(0)
+    expect(corrupt.stderr).toMatch(/session\.jsonl:\d+: truncated/)
+    expect(JSON.parse(corrupt.stdout).problems[0].message).toMatch(/truncated/)
+  })
+
+  it('exits 2 for usage mistakes', async () => {
+    expect((await parallax('replay', 'no-such-file.jsonl', '--target', 'demo:tools')).code).toBe(2)
+    expect((await parallax('replay', DEMO)).code).toBe(2)
+    expect((await parallax('replay', DEMO, '--target', 'demo:tools', '--ignore', 'no-slash')).stderr).toMatch(/JSON Pointers/)
   })
 })
 
