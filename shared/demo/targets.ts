@@ -39,3 +39,8 @@ export function demoTargets(appRoot = SOURCE_ROOT): SavedTarget[] {
   }))
   return [...mcp, DEMO_A2A_TARGET]
 }
+
+/** The recordings that ship with the app (a multi-turn media-buying session), for the library's first start. */
+export function demoRecordings(appRoot = SOURCE_ROOT): string[] {
+  return [join(appRoot, 'shared', 'demo', 'recordings', 'media-buying.jsonl')]
+}

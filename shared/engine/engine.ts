@@ -23,7 +23,7 @@ import { RecordingWriter } from '../session/recording'
 import { Replay } from '../session/replay'
 import { turnsFromEvents } from '../session/turns'
 import { DemoAgents } from '../demo/demoAgents'
-import { demoTargets } from '../demo/targets'
+import { demoRecordings, demoTargets } from '../demo/targets'
 import { McpConnection } from '../mcp/mcpConnection'
 import { PARALLAX_VERSION } from '../version'
 import { EventLog } from './eventLog'
@@ -69,7 +69,7 @@ export class Engine {
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
     this.targets = new TargetStore(demoTargets(options.appRoot), options.dataDir && join(options.dataDir, 'targets.json'))
     const recordings = options.recordingsDir ?? (options.dataDir && join(options.dataDir, 'recordings'))
-    this.library = recordings ? new RecordingLibrary(recordings) : undefined
+    this.library = recordings ? new RecordingLibrary(recordings, demoRecordings(options.appRoot)) : undefined
   }
 
   /** Validates a command's input against the contract, then runs it. */

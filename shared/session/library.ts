@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { CommandError } from '../contract'
 import { parseRecording, type RecordingHeader } from './recording'
@@ -12,7 +12,13 @@ export interface RecordingInfo {
 
 /** Recordings in the app's data folder: `<name>.jsonl`. Names are plain file names, never paths. */
 export class RecordingLibrary {
-  constructor(readonly dir: string) {}
+  private ready: Promise<void> | undefined
+
+  /** `seeds` are recordings that ship with the app, copied in when the folder is first made. */
+  constructor(
+    readonly dir: string,
+    private readonly seeds: string[] = [],
+  ) {}
 
   pathOf(name: string): string {
     const clean = basename(name).replace(/\.jsonl$/, '')
@@ -20,8 +26,12 @@ export class RecordingLibrary {
     return join(this.dir, `${clean}.jsonl`)
   }
 
-  async ensure(): Promise<void> {
-    await mkdir(this.dir, { recursive: true })
+  ensure(): Promise<void> {
+    this.ready ??= (async () => {
+      const created = await mkdir(this.dir, { recursive: true })
+      if (created) for (const seed of this.seeds) await copyFile(seed, join(this.dir, basename(seed))).catch(() => {})
+    })()
+    return this.ready
   }
 
   async list(): Promise<RecordingInfo[]> {

@@ -1,6 +1,6 @@
 import { describeSpec, type SavedTarget } from '../../../shared/contract'
 import { statusTone, type ConnectionView } from '../store/connectionView'
-import { TABS, useSelectedConnection, useStore, type Tab } from '../store/store'
+import { command, TABS, useSelectedConnection, useStore, type Tab } from '../store/store'
 import { connect, disconnect, probe, refresh } from './actions'
 import { A2aCardPanel } from './A2aCardPanel'
 import { CallsPanel } from './CallsPanel'
@@ -34,6 +34,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
           </span>
         )}
         <div className="page-actions">
+          {view && live && <RecordButton view={view} />}
           {live ? (
             <>
               <button className="btn" onClick={() => probe(view.id)} disabled={view.state !== 'connected' && view.state !== 'degraded'} title="Probe now (p)">
@@ -62,6 +63,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
           )}
         </div>
       </header>
+      {view?.recording?.error && <div className="reason bad">{view.recording.error}</div>}
       {view?.reason && (view.state === 'failed' || view.state === 'reconnecting' || view.state === 'degraded') && (
         <div className={`reason ${view.state === 'failed' ? 'bad' : ''}`}>{view.reason}</div>
       )}
@@ -91,6 +93,19 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
         </div>
       )}
     </section>
+  )
+}
+
+function RecordButton({ view }: { view: ConnectionView }) {
+  const recording = view.recording && !view.recording.error ? view.recording : undefined
+  return recording ? (
+    <button className="btn recording-on" onClick={() => void command((api) => api.invoke('recordings.stop', { connectionId: view.id }))} title={`Recording to "${recording.name}"; click to stop`}>
+      ■ Stop recording
+    </button>
+  ) : (
+    <button className="btn" onClick={() => void command((api) => api.invoke('recordings.start', { connectionId: view.id }))} title={view.recording?.error ?? 'Record this connection into the library'}>
+      ● Record
+    </button>
   )
 }
 

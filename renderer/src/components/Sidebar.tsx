@@ -55,6 +55,9 @@ export function Sidebar() {
         <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'side-by-side' } })} title="Two conversations aligned by turn">
           ⇆ Side by side
         </button>
+        <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'replay' } })} title="Replay a recording against one or two targets">
+          ▶ Replay
+        </button>
       </div>
       <nav className="target-groups" aria-label="Connections">
         <div className="group-title">Demo agents</div>

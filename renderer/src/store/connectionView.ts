@@ -43,6 +43,8 @@ export interface ConnectionView {
   conversation: ConversationEvent[]
   calls: CallEvent[]
   hooks?: HooksEvent
+  /** The recording in progress, if any. */
+  recording?: { name: string; error?: string }
   oddities: number
   rev: number
 }
@@ -87,6 +89,9 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       break
     case 'hooks':
       view.hooks = event
+      break
+    case 'recording':
+      view.recording = event.state === 'started' ? { name: event.name } : event.state === 'failed' ? { name: event.name, error: event.error } : undefined
       break
     case 'handshake':
       view.handshake = event

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { AppInfo, EngineEvent, ParallaxApi, SavedTarget } from '../../../shared/contract'
+import type { AppInfo, EngineEvent, ParallaxApi, ReplayEvent, ReplaySummary, SavedTarget, TurnParity } from '../../../shared/contract'
 import type { LinkState } from '../host'
 import { applyEvent, newConnectionView, type ConnectionView } from './connectionView'
 
@@ -15,7 +15,19 @@ export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'log', label: 'Log' },
 ]
 
-export type MainView = { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string }
+export type MainView = { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string } | { kind: 'replay' }
+
+/** One replay as its events tell it: sides, turns compared so far, the summary once finished. */
+export interface ReplayView {
+  id: string
+  recording?: string
+  sides?: ReplayEvent['sides']
+  total: number
+  turns: TurnParity[]
+  summary?: ReplaySummary
+  finished: boolean
+  stopped?: boolean
+}
 
 export type Theme = 'dark' | 'light'
 
@@ -27,6 +39,7 @@ interface EngineSlice {
   connections: Record<string, ConnectionView>
   /** The newest connection of each target. */
   latestByTarget: Record<string, string>
+  replays: Record<string, ReplayView>
   lastSeq: number
   /** Folds a batch of events in; work is proportional to the batch, not to history. */
   applyEvents(events: EngineEvent[]): void
@@ -58,15 +71,22 @@ export const useStore = create<Store>()((set, get) => ({
   targets: [],
   connections: {},
   latestByTarget: {},
+  replays: {},
   lastSeq: 0,
   applyEvents(events) {
     const { connections, latestByTarget } = get()
     let lastSeq = get().lastSeq
     const touched = new Map<string, ConnectionView>()
     let newTargets: Record<string, string> | undefined
+    let replays: Record<string, ReplayView> | undefined
     for (const event of events) {
       if (event.seq <= lastSeq) continue // already folded (backlog and live stream overlap)
       lastSeq = event.seq
+      if (event.type === 'replay') {
+        replays ??= { ...get().replays }
+        replays[event.replayId] = foldReplay(replays[event.replayId], event)
+        continue
+      }
       let view = touched.get(event.connectionId) ?? connections[event.connectionId]
       if (!view) {
         view = newConnectionView(event)
@@ -78,10 +98,10 @@ export const useStore = create<Store>()((set, get) => ({
         newTargets[event.targetId] = event.connectionId
       }
     }
-    if (touched.size === 0) return
-    const next = { ...connections }
+    if (touched.size === 0 && !replays) return
+    const next = touched.size ? { ...connections } : connections
     for (const [id, view] of touched) next[id] = { ...view, rev: view.rev + 1 }
-    set({ connections: next, lastSeq, ...(newTargets && { latestByTarget: newTargets }) })
+    set({ connections: next, lastSeq, ...(newTargets && { latestByTarget: newTargets }), ...(replays && { replays }) })
   },
 
   selectedTargetId: undefined,
@@ -128,4 +148,12 @@ export async function reloadTargets(): Promise<void> {
 export function setTheme(theme: Theme): void {
   localStorage.setItem('parallax.theme', theme)
   useStore.setState({ theme })
+}
+
+function foldReplay(current: ReplayView | undefined, event: ReplayEvent): ReplayView {
+  const view: ReplayView = current ? { ...current } : { id: event.replayId, total: 0, turns: [], finished: false }
+  if (event.phase === 'started') Object.assign(view, { recording: event.recording, sides: event.sides, total: event.total ?? 0 })
+  if (event.phase === 'turn' && event.turn) view.turns.push(event.turn) // appended in place; `turns.length` says it changed
+  if (event.phase === 'finished') Object.assign(view, { summary: event.summary, finished: true, stopped: event.stopped })
+  return view
 }

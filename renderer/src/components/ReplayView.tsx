@@ -1,0 +1,282 @@
+import { useEffect, useRef, useState } from 'react'
+import type { RecordingInfo, TurnParity } from '../../../shared/contract'
+import { command, showToast, useStore, type ReplayView as Replay } from '../store/store'
+import { bytes } from './format'
+import { JsonView } from './JsonView'
+
+interface Loaded {
+  name: string
+  problems: { line: number; message: string }[]
+  turns: { index: number; turn: TurnParity['turn'] }[]
+}
+
+/** Record once, replay against one target (vs the recording) or two (A vs B), turn by turn. */
+export function ReplayView() {
+  const targets = useStore((s) => s.targets)
+  const replays = useStore((s) => s.replays)
+  const [recordings, setRecordings] = useState<RecordingInfo[]>()
+  const [loaded, setLoaded] = useState<Loaded>()
+  const [a, setA] = useState('demo:tools')
+  const [b, setB] = useState('demo:a2a')
+  const [ignore, setIgnore] = useState('')
+  const [replayId, setReplayId] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const fileInput = useRef<HTMLInputElement>(null)
+  const replay = replayId ? replays[replayId] : undefined
+
+  const refresh = async () => setRecordings((await command((api) => api.invoke('recordings.list', {}))) ?? [])
+  useEffect(() => void refresh(), [])
+  const open = async (name: string) => {
+    const result = await command((api) => api.invoke('recordings.load', { name }))
+    if (result) setLoaded({ name, problems: result.problems, turns: result.turns })
+    setReplayId(undefined)
+  }
+  const start = async () => {
+    if (!loaded) return
+    setBusy(true)
+    const ignored = ignore.split(/[\s,]+/).filter(Boolean)
+    const started = await command((api) => api.invoke('replay.start', { recording: loaded.name, targetIds: b ? [a, b] : [a], ignore: ignored }))
+    setBusy(false)
+    if (started) setReplayId(started.replayId)
+    return started?.replayId
+  }
+  const run = async (mode: 'step' | 'run') => {
+    const id = replayId && !replay?.finished ? replayId : await start()
+    if (!id) return
+    setBusy(true)
+    await command<unknown>((api) => (mode === 'step' ? api.invoke('replay.step', { replayId: id }) : api.invoke('replay.run', { replayId: id })))
+    setBusy(false)
+  }
+  const importFile = async (file: File) => {
+    const result = await command(async (api) => api.invoke('recordings.import', { name: file.name.replace(/\.jsonl$/, ''), text: await file.text() }))
+    if (!result) return
+    if (result.problems.length) showToast(`Imported ${result.name}; ${result.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}`, 'error')
+    await refresh()
+    await open(result.name)
+  }
+  const exportRecording = async (name: string) => {
+    const result = await command((api) => api.invoke('recordings.export', { name }))
+    if (!result) return
+    const link = document.createElement('a')
+    link.href = URL.createObjectURL(new Blob([result.text], { type: 'application/jsonl' }))
+    link.download = `${name}.jsonl`
+    link.click()
+    URL.revokeObjectURL(link.href)
+  }
+
+  return (
+    <section className="main" aria-label="Replay">
+      <header className="page-head">
+        <div>
+          <div className="page-title">Replay</div>
+          <div className="page-sub">Replay a recorded session against one target (compared with the recording) or two (A vs B), turn by turn.</div>
+        </div>
+        <div className="page-actions">
+          <button className="btn" onClick={() => useStore.setState({ mainView: { kind: 'target' } })}>
+            Close
+          </button>
+        </div>
+      </header>
+      <div className="replay-layout">
+        <aside className="replay-library">
+          <div className="toolbar">
+            <strong>Recordings</strong>
+            <span className="spacer" />
+            <button className="btn small" onClick={() => fileInput.current?.click()}>
+              Import…
+            </button>
+            <input ref={fileInput} type="file" accept=".jsonl,.json,application/jsonl" hidden onChange={(e) => (e.target.files?.[0] && void importFile(e.target.files[0]), (e.target.value = ''))} />
+          </div>
+          {recordings?.length === 0 && <div className="empty" style={{ margin: 16 }}>No recordings yet. Record a connection with ● Record on its page.</div>}
+          {recordings?.map((r) => (
+            <div key={r.name} className={`recording${loaded?.name === r.name ? ' selected' : ''}`}>
+              <button className="recording-open" onClick={() => void open(r.name)} data-recording={r.name}>
+                <div>{r.name}</div>
+                <div className="muted">
+                  {bytes(r.bytes)} · {new Date(r.modifiedAt).toLocaleString()}
+                </div>
+              </button>
+              <span className="recording-actions">
+                <button className="btn ghost small" title="Export" onClick={() => void exportRecording(r.name)}>
+                  ⤓
+                </button>
+                <button
+                  className="btn ghost small"
+                  title="Rename"
+                  onClick={() => {
+                    const to = prompt('New name', r.name)
+                    if (to && to !== r.name) void command((api) => api.invoke('recordings.rename', { name: r.name, to })).then(refresh)
+                  }}
+                >
+                  ✎
+                </button>
+                <button className="btn ghost small" title="Delete" onClick={() => confirm(`Delete ${r.name}?`) && void command((api) => api.invoke('recordings.delete', { name: r.name })).then(refresh)}>
+                  ✕
+                </button>
+              </span>
+            </div>
+          ))}
+        </aside>
+        <div className="replay-main">
+          {!loaded ? (
+            <div className="empty">
+              <h2>Pick a recording</h2>
+              <p>The demo media-buying session is in the library: replay it against the demo agent over MCP and over A2A to see what a difference looks like.</p>
+            </div>
+          ) : (
+            <>
+              <div className="replay-controls">
+                <label>
+                  A{' '}
+                  <select className="input" value={a} onChange={(e) => setA(e.target.value)} aria-label="Target A">
+                    {targets.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  B{' '}
+                  <select className="input" value={b} onChange={(e) => setB(e.target.value)} aria-label="Target B">
+                    <option value="">(none: compare A with the recording)</option>
+                    {targets.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <input className="input mono" value={ignore} onChange={(e) => setIgnore(e.target.value)} placeholder="ignore JSON Pointers, e.g. /data/report/spend" aria-label="Ignore" />
+                <button className="btn" onClick={() => void run('step')} disabled={busy}>
+                  Step
+                </button>
+                <button className="btn primary" onClick={() => void run('run')} disabled={busy}>
+                  {replay && !replay.finished ? 'Run the rest' : 'Run all'}
+                </button>
+                <button className="btn" disabled={!replay || replay.finished} onClick={() => replayId && void command((api) => api.invoke('replay.stop', { replayId }))}>
+                  Stop
+                </button>
+              </div>
+              {loaded.problems.length > 0 && (
+                <div className="verdict warn">
+                  {loaded.problems.length} line(s) could not be read and were skipped: {loaded.problems.map((p) => `line ${p.line} (${p.message})`).join('; ')}
+                </div>
+              )}
+              {replay && <Summary replay={replay} />}
+              <TurnTable loaded={loaded} replay={replay} />
+            </>
+          )}
+        </div>
+      </div>
+    </section>
+  )
+}
+
+function Summary({ replay }: { replay: Replay }) {
+  const s = replay.summary
+  const done = replay.turns.length
+  const count = (status: TurnParity['status']) => replay.turns.filter((t) => t.status === status).length
+  return (
+    <div className="replay-summary" data-testid="parity-summary">
+      <span>
+        <strong>{replay.sides?.a.label}</strong> vs <strong>{replay.sides?.b.label}</strong>
+      </span>
+      <span className="muted">
+        {done} of {replay.total} turn(s){replay.finished ? (replay.stopped ? ' · stopped' : ' · done') : ''}
+      </span>
+      <Chip n={s?.same ?? count('same')} label="same" tone="completed" />
+      <Chip n={s?.differs ?? count('differs')} label="differ" tone="input-required" />
+      <Chip n={s?.errors ?? count('error')} label="error" tone="failed" />
+      <Chip n={s?.skipped ?? count('skipped')} label="skipped" tone="" />
+      <span className="spacer" />
+      {replay.sides?.a.connectionId && replay.sides.b.connectionId && (
+        <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'side-by-side', left: replay.sides!.a.connectionId, right: replay.sides!.b.connectionId } })}>
+          Conversations side by side
+        </button>
+      )}
+    </div>
+  )
+}
+
+function Chip({ n, label, tone }: { n: number; label: string; tone: string }) {
+  return <span className={`state-chip ${n > 0 ? tone : ''}`}>{`${n} ${label}`}</span>
+}
+
+function describe(turn: TurnParity['turn']): string {
+  return turn.kind === 'call' ? `${turn.tool} ${JSON.stringify(turn.arguments)}` : turn.kind === 'data' ? JSON.stringify(turn.data) : turn.text
+}
+
+function TurnTable({ loaded, replay }: { loaded: Loaded; replay: Replay | undefined }) {
+  const [open, setOpen] = useState<number>()
+  const results = new Map(replay?.turns.map((t) => [t.index, t]))
+  return (
+    <div className="replay-turns" data-testid="replay-turns">
+      {loaded.turns.map(({ index, turn }) => {
+        const result = results.get(index)
+        const expanded = open === index || (open === undefined && result?.status === 'differs' && [...results.values()].find((r) => r.status === 'differs')?.index === index)
+        return (
+          <div key={index} className={`replay-row ${result?.status ?? 'pending'}`} data-turn={index} data-status={result?.status ?? 'pending'}>
+            <button className="replay-row-head" onClick={() => setOpen(expanded ? -1 : index)}>
+              <span className="muted">{index}</span>
+              <span className="mono replay-turn">{describe(turn)}</span>
+              <span className={`status ${result?.status ?? 'pending'}`}>{result?.status ?? 'pending'}</span>
+            </button>
+            {expanded && result && <TurnDetail result={result} replay={replay!} />}
+          </div>
+        )
+      })}
+    </div>
+  )
+}
+
+function TurnDetail({ result, replay }: { result: TurnParity; replay: Replay }) {
+  const goToFrames = (connectionId?: string) => {
+    if (!connectionId) return
+    const view = useStore.getState().connections[connectionId]
+    if (view) useStore.setState({ selectedTargetId: view.targetId, latestByTarget: { ...useStore.getState().latestByTarget, [view.targetId]: connectionId }, mainView: { kind: 'target' }, tab: 'frames' })
+  }
+  return (
+    <div className="replay-detail">
+      {result.reason && <div className="muted">{result.reason}</div>}
+      {result.diff.length > 0 && (
+        <ul className="diff" data-testid="turn-diff">
+          {result.diff.map((d) => (
+            <li key={d.path} className={`diff-${d.op}`}>
+              <span className="diff-op">{d.op === 'add' ? '+' : d.op === 'remove' ? '−' : '~'}</span>
+              <span className="mono">{d.path}</span>
+              {d.op !== 'add' && <span className="mono diff-from">{JSON.stringify(d.a)}</span>}
+              {d.op !== 'remove' && <span className="mono diff-to">{JSON.stringify(d.b)}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="cols">
+        <div className="card">
+          <h3>
+            {replay.sides?.a.label}
+            <span className="spacer" />
+            {result.connections.a && (
+              <button className="btn small" onClick={() => goToFrames(result.connections.a)}>
+                Frames
+              </button>
+            )}
+          </h3>
+          {result.errors?.a ? <div className="error-text">{result.errors.a}</div> : <JsonView value={result.a} openDepth={3} />}
+        </div>
+        <div className="card">
+          <h3>
+            {replay.sides?.b.label}
+            <span className="spacer" />
+            {result.connections.b && (
+              <button className="btn small" onClick={() => goToFrames(result.connections.b)}>
+                Frames
+              </button>
+            )}
+          </h3>
+          {result.errors?.b ? <div className="error-text">{result.errors.b}</div> : <JsonView value={result.b} openDepth={3} />}
+        </div>
+      </div>
+    </div>
+  )
+}

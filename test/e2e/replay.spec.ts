@@ -1,0 +1,40 @@
+import { expect, test } from './webHostProcess'
+
+test('record a connection, then replay the demo session MCP vs A2A with the differing turn expanded', async ({ page, host }) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(host.url)
+
+  await test.step('record a session from a connection page', async () => {
+    await page.locator('.welcome-demo', { hasText: 'Tools:' }).getByRole('button', { name: 'Open' }).click()
+    await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 20_000 })
+    await page.getByRole('button', { name: '● Record' }).click()
+    await page.getByRole('tab', { name: /Conversation/ }).click()
+    await page.getByLabel('Tool').selectOption('list_creative_formats')
+    await page.getByLabel('Arguments (JSON)').fill('{"channel": "audio"}')
+    await page.getByRole('button', { name: 'Call' }).click()
+    await expect(page.locator('[data-kind="result"]')).toHaveCount(1)
+    await page.getByRole('button', { name: '■ Stop recording' }).click()
+    await expect(page.getByRole('button', { name: '● Record' })).toBeVisible()
+  })
+
+  await test.step('the library holds the demo recording and the new one', async () => {
+    await page.getByRole('button', { name: /Replay/ }).first().click()
+    await expect(page.locator('[data-recording]')).toHaveCount(2)
+  })
+
+  await test.step('replay the demo session against both faces of the demo agent', async () => {
+    await page.locator('[data-recording="media-buying"]').click()
+    await expect(page.getByTestId('replay-turns').locator('[data-turn]')).toHaveCount(4)
+    await page.getByLabel('Target A').selectOption('demo:tools')
+    await page.getByLabel('Target B').selectOption('demo:a2a')
+    await page.getByRole('button', { name: 'Run all' }).click()
+    await expect(page.getByTestId('parity-summary')).toContainText('4 of 4 turn(s) · done', { timeout: 20_000 })
+    await expect(page.getByTestId('parity-summary')).toContainText('3 same')
+    await expect(page.getByTestId('parity-summary')).toContainText('1 differ')
+    await expect(page.locator('[data-turn="4"]')).toHaveAttribute('data-status', 'differs')
+    await expect(page.getByTestId('turn-diff')).toContainText('/data/report/currency')
+    await page.screenshot({ path: 'test-results/replay-side-by-side.png' })
+  })
+  expect(errors).toEqual([])
+})
