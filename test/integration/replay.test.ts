@@ -43,7 +43,7 @@ describe('record, then replay', () => {
     const stopped = (await engine.execute('recordings.stop', { connectionId: connection.id })) as { lines: number }
     expect(stopped.lines).toBeGreaterThan(10)
     const list = (await engine.execute('recordings.list', {})) as RecordingInfo[]
-    expect(list.map((r) => r.name)).toEqual([name])
+    expect(list.map((r) => r.name).sort()).toEqual([name, 'media-buying'].sort()) // the demo recording seeds the library
     const loaded = (await engine.execute('recordings.load', { name })) as { problems: unknown[]; turns: { turn: { kind: string } }[] }
     expect(loaded.problems).toEqual([])
     expect(loaded.turns.map((t) => t.turn.kind)).toEqual(['call', 'text', 'text'])
@@ -113,7 +113,7 @@ describe('record, then replay', () => {
     await engine.execute('recordings.rename', { name: 'demo copy', to: 'renamed' })
     expect(((await engine.execute('recordings.export', { name: 'renamed' })) as { text: string }).text.startsWith(text)).toBe(true)
     expect(await engine.execute('recordings.delete', { name: 'renamed' })).toEqual({ deleted: true })
-    expect(((await engine.execute('recordings.list', {})) as RecordingInfo[]).map((r) => r.name)).toEqual(['escape'])
+    expect(((await engine.execute('recordings.list', {})) as RecordingInfo[]).map((r) => r.name).sort()).toEqual(['escape', 'media-buying'])
     const connection = await engine.openTarget('demo:prompts')
     await expect(Promise.resolve().then(() => engine.startRecording(connection.id, '/proc/parallax-cannot-write-here.jsonl'))).rejects.toThrow(/cannot record to/)
     expect(connection.isFinished).toBe(false)
