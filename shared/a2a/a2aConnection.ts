@@ -8,7 +8,7 @@ import {
   RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client'
-import type { A2aInterface, ConnectionOptions, ConversationContext, ConversationMessage, SavedTarget, TargetSpec, Turn } from '../contract'
+import type { A2aInterface, ClientProfile, ConnectionOptions, ConversationContext, ConversationMessage, SavedTarget, TargetSpec, Turn } from '../contract'
 import { conversationFromTask } from '../conversation/a2aHistory'
 import type { EventLog } from '../engine/eventLog'
 import { now } from '../engine/eventLog'
@@ -67,12 +67,21 @@ export class A2aConnection extends SupervisedConnection {
   private readonly observed = new Map<string, number>()
   private readonly emitted = new Set<string>()
 
-  constructor(id: string, target: SavedTarget, log: EventLog, options: ConnectionOptions) {
+  constructor(
+    id: string,
+    target: SavedTarget,
+    log: EventLog,
+    options: ConnectionOptions,
+    private readonly profile?: ClientProfile,
+  ) {
     super(id, target, log, options, 'a2a')
     const spec = target.spec as A2aSpec
     this.cardUrl = cardUrlFor(spec.url)
     this.transport = 'jsonrpc'
-    this.fetcher = createTappedFetch({ onFrame: (frame) => this.emit(frame), transport: () => this.transport ?? 'jsonrpc', headers: spec.headers })
+    const a2a = profile?.a2a
+    // A profile's extensions are activated on every request through the A2A-Extensions header.
+    const headers = { ...spec.headers, ...a2a?.headers, ...(a2a?.extensions.length && { 'A2A-Extensions': a2a.extensions.join(', ') }) }
+    this.fetcher = createTappedFetch({ onFrame: (frame) => this.emit(frame), transport: () => this.transport ?? 'jsonrpc', headers })
   }
 
   private get spec(): A2aSpec {
@@ -216,8 +225,8 @@ export class A2aConnection extends SupervisedConnection {
       parts,
       taskId: continuing?.id ?? '',
       contextId: continuing?.contextId ?? this.contextId ?? '',
-      metadata: undefined,
-      extensions: [],
+      metadata: this.profile && Object.keys(this.profile.a2a.metadata).length ? this.profile.a2a.metadata : undefined,
+      extensions: this.profile?.a2a.extensions ?? [],
       referenceTaskIds: [],
     }
     const number = ++this.turn

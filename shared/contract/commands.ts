@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ConnectionOptions, SavedTarget, TargetDraft } from './targets'
 import type { ConversationContext } from './conversation'
+import type { ClientProfile } from './profiles'
 import type { CallReport, EngineEvent, ReplaySummary, TurnParity } from './events'
 
 /**
@@ -14,6 +15,8 @@ export const TurnSchema = z.union([
   z.object({ text: z.string().min(1, 'a text turn cannot be empty').max(1_000_000) }).strict(),
   z.object({ data: z.record(z.string(), z.unknown()) }).strict(),
 ])
+
+const CompareSide = z.object({ targetId: z.string().min(1).max(200), profile: z.union([z.string().min(1).max(100), z.record(z.string(), z.unknown())]).optional() })
 
 /** What one turn produced, for either protocol. */
 export interface TurnResult {
@@ -66,6 +69,12 @@ export const CommandInputs = {
   'replay.step': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.run': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.stop': z.object({ replayId: z.string().min(1).max(100) }),
+  'profiles.list': z.object({}),
+  /** Validated against the profile schema: an invalid profile is refused with every problem named. */
+  'profiles.save': z.object({ profile: z.unknown() }),
+  'profiles.remove': z.object({ name: z.string().min(1).max(100) }),
+  /** Connects two sides (one target under two profiles, or two targets) and diffs what each exposed. */
+  'compare.run': z.object({ a: CompareSide, b: CompareSide }),
   /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`. */
   'events.since': z.object({ afterSeq: z.number().int().min(0) }),
 } as const
@@ -117,7 +126,30 @@ export interface CommandOutputs {
   'replay.step': TurnParity | null
   'replay.run': ReplaySummary
   'replay.stop': { stopped: boolean }
+  'profiles.list': (ClientProfile & { preset: boolean })[]
+  'profiles.save': ClientProfile
+  'profiles.remove': { removed: boolean }
+  'compare.run': CompareResult
   'events.since': EngineEvent[]
+}
+
+export interface CompareSideResult {
+  targetId: string
+  targetName: string
+  profile?: string
+  connectionId: string
+}
+
+/** The differences between two sides; each difference names the frames (by seq) that showed it. */
+export interface CompareResult {
+  a: CompareSideResult
+  b: CompareSideResult
+  handshake: { field: string; a: unknown; b: unknown; frames: { a?: number; b?: number } }[]
+  catalog: {
+    added: { kind: string; name: string; frames: { a?: number; b?: number } }[]
+    removed: { kind: string; name: string; frames: { a?: number; b?: number } }[]
+    changed: { kind: string; name: string; breaking: boolean; frames: { a?: number; b?: number }; changes: { path: string; kind: string; breaking: boolean; detail: string }[] }[]
+  }
 }
 
 export interface RecordingInfo {

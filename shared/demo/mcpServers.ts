@@ -1,6 +1,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { TOOL_CATEGORIES_HINT } from '../contract/profiles'
 import { PARALLAX_VERSION } from '../version'
 import {
   deliveryReport,
@@ -76,6 +77,13 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
     async ({ channel, context }) => result({ formats: listFormats(channel as Channel | undefined), ...(context && { context }) }),
   )
 
+  // Clients may ask for categories of tools (a capability hint): the seller adds the ones it has.
+  server.server.oninitialized = () => {
+    const hint = server.server.getClientCapabilities()?.experimental?.[TOOL_CATEGORIES_HINT] as { categories?: unknown } | undefined
+    const asked = Array.isArray(hint?.categories) ? hint.categories : []
+    for (const [category, register] of Object.entries(CATEGORY_TOOLS)) if (asked.includes(category)) register(server)
+  }
+
   server.registerTool(
     'create_media_buy',
     {
@@ -105,6 +113,40 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
     },
   )
   return server
+}
+
+/** Tools a client gets only by asking for their category. */
+const CATEGORY_TOOLS: Record<string, (server: McpServer) => void> = {
+  forecasting: (server) =>
+    server.registerTool(
+      'forecast_delivery',
+      {
+        title: 'Forecast delivery',
+        description: 'Estimate impressions for a product and budget before buying.',
+        inputSchema: { product_id: z.string(), budget: z.number().positive(), context },
+        _meta: { [TOOL_CATEGORIES_HINT]: 'forecasting' },
+      },
+      async ({ product_id, budget, context }) => {
+        const product = PRODUCTS.find((p) => p.product_id === product_id)
+        if (!product) return failure(`unknown product_id "${product_id}"`)
+        return toolResult({ forecast: { product_id, budget, impressions: Math.round((budget / product.cpm) * 1000) }, ...(context && { context }) })
+      },
+    ),
+  creative: (server) =>
+    server.registerTool(
+      'preview_creative',
+      {
+        title: 'Preview creative',
+        description: 'Render a placeholder preview for a creative format.',
+        inputSchema: { format_id: z.string(), context },
+        _meta: { [TOOL_CATEGORIES_HINT]: 'creative' },
+      },
+      async ({ format_id, context }) => {
+        const format = FORMATS.find((f) => f.format_id === format_id)
+        if (!format) return failure(`unknown format_id "${format_id}"`)
+        return toolResult({ preview: { format_id, url: `media://previews/${format_id}.png` }, ...(context && { context }) })
+      },
+    ),
 }
 
 function registerReportTool(server: McpServer, book: MediaBuyBook, result: (data: Record<string, unknown>) => CallToolResult): void {

@@ -7,6 +7,8 @@ import {
   parseCommandInput,
   type AppInfo,
   type CallReport,
+  type CompareResult,
+  type ClientProfile,
   type CommandName,
   type CommandOutput,
   type SavedTarget,
@@ -28,6 +30,8 @@ import { McpConnection } from '../mcp/mcpConnection'
 import { PARALLAX_VERSION } from '../version'
 import { EventLog } from './eventLog'
 import type { SupervisedConnection } from './supervisedConnection'
+import { compareSnapshots, snapshotOf } from '../compare/compare'
+import { ProfileStore } from './profileStore'
 import { TargetStore } from './targetStore'
 
 export interface EngineOptions {
@@ -53,6 +57,7 @@ export interface EngineOptions {
 export class Engine {
   readonly events = new EventLog()
   readonly targets: TargetStore
+  readonly profiles: ProfileStore
   private readonly connections = new Map<string, SupervisedConnection>()
   private readonly defaults: ConnectionOptions
   private readonly demoAgents = new DemoAgents()
@@ -68,6 +73,7 @@ export class Engine {
   constructor(private readonly options: EngineOptions) {
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
     this.targets = new TargetStore(demoTargets(options.appRoot), options.dataDir && join(options.dataDir, 'targets.json'))
+    this.profiles = new ProfileStore(options.dataDir && join(options.dataDir, 'profiles.json'))
     const recordings = options.recordingsDir ?? (options.dataDir && join(options.dataDir, 'recordings'))
     this.library = recordings ? new RecordingLibrary(recordings, demoRecordings(options.appRoot)) : undefined
   }
@@ -157,6 +163,19 @@ export class Engine {
         this.replay(replayId).stop()
         return { stopped: true }
       },
+      'profiles.list': () => this.profiles.list(),
+      'profiles.save': ({ profile }: { profile: unknown }) => this.profiles.save(profile),
+      'profiles.remove': async ({ name }: { name: string }) => ({ removed: await this.profiles.remove(name) }),
+      'compare.run': async ({ a, b }: { a: CompareSideInput; b: CompareSideInput }) => {
+        const side = async ({ targetId, profile }: CompareSideInput) => {
+          const target = await this.targets.get(targetId)
+          if (!target) throw new CommandError(`no target with id "${targetId}"`, 'not-found')
+          return { target, profile: await this.profiles.resolve(profile) }
+        }
+        // Both sides (and their profiles) are checked before anything connects.
+        const [sa, sb] = [await side(a), await side(b)]
+        return this.compare(sa, sb)
+      },
       'events.since': ({ afterSeq }: { afterSeq: number }) => this.events.since(afterSeq),
     }
     return handlers[command](input) as CommandOutput<C>
@@ -177,14 +196,40 @@ export class Engine {
   }
 
   /** Creates (without opening) a connection for a target, saved or ad hoc (the CLI's). */
-  async createConnection(target: SavedTarget): Promise<SupervisedConnection> {
+  async createConnection(target: SavedTarget, profile?: ClientProfile): Promise<SupervisedConnection> {
     const resolved = await this.demoAgents.resolve(target)
     const id = `${target.id}#${++this.nextConnection}`
     const options = ConnectionOptions.parse({ ...this.defaults, ...target.options })
     const connection =
-      resolved.spec.kind === 'a2a' ? new A2aConnection(id, resolved, this.events, options) : new McpConnection(id, resolved, this.events, options)
+      resolved.spec.kind === 'a2a' ? new A2aConnection(id, resolved, this.events, options, profile) : new McpConnection(id, resolved, this.events, options, { profile })
     this.connections.set(id, connection)
     return connection
+  }
+
+  /**
+   * Connects each side (its own connection, under its profile), waits until discovery has settled,
+   * and diffs what the two exposed. The connections close afterwards; their frames stay.
+   */
+  async compare(a: { target: SavedTarget; profile?: ClientProfile }, b: { target: SavedTarget; profile?: ClientProfile }): Promise<CompareResult> {
+    const sides = await Promise.all([a, b].map(({ target, profile }) => this.createConnection(target, profile)))
+    try {
+      const opened = await Promise.all(sides.map((c) => c.open()))
+      opened.forEach((ok, i) => {
+        if (!ok) throw new CommandError(`cannot connect to ${sides[i].target.name}: ${this.failureReason(sides[i].id)}`, 'failed')
+      })
+      await Promise.all(sides.map((c) => c.settled()))
+      const events = this.events.since(0)
+      const report = compareSnapshots(snapshotOf(events, sides[0].id), snapshotOf(events, sides[1].id))
+      const describe = (i: number, profile?: ClientProfile) => ({ targetId: sides[i].target.id, targetName: sides[i].target.name, ...(profile && { profile: profile.name }), connectionId: sides[i].id })
+      return { a: describe(0, a.profile), b: describe(1, b.profile), ...report }
+    } finally {
+      await Promise.all(sides.map((c) => c.close()))
+    }
+  }
+
+  private failureReason(connectionId: string): string {
+    const failed = this.events.since(0).findLast((e) => e.connectionId === connectionId && e.type === 'connection' && e.state === 'failed')
+    return failed && failed.type === 'connection' ? (failed.reason ?? 'unknown error') : 'unknown error'
   }
 
   /** One turn on any connection: an A2A message, or an MCP tool call. */
@@ -361,3 +406,5 @@ export class Engine {
     await this.demoAgents.dispose()
   }
 }
+
+type CompareSideInput = { targetId: string; profile?: string | Record<string, unknown> }

@@ -123,6 +123,9 @@ export abstract class SupervisedConnection {
     this.setState('closed')
   }
 
+  /** Resolves once work the connection started by itself (e.g. a list_changed refresh) is done. */
+  async settled(): Promise<void> {}
+
   get isFinished(): boolean {
     return this.state === 'closed' || this.state === 'failed'
   }

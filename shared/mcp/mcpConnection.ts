@@ -5,8 +5,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js'
-import type { ConnectionOptions, DiscoveryMethod, DiscoveryTrigger, SavedTarget, TargetSpec, TransportKind } from '../contract'
+import type { ClientProfile, ConnectionOptions, DiscoveryMethod, DiscoveryTrigger, SavedTarget, TargetSpec, TransportKind } from '../contract'
 import type { EventLog } from '../engine/eventLog'
 import { now } from '../engine/eventLog'
 import { JsonRpcTap } from '../engine/jsonRpcTap'
@@ -20,7 +19,7 @@ import { TapTransport } from './tapTransport'
 export const CLIENT_INFO = { name: 'parallax', version: PARALLAX_VERSION }
 
 export interface McpConnectionSettings {
-  clientCapabilities?: ClientCapabilities
+  profile?: ClientProfile
 }
 
 type Catalog = Partial<Record<DiscoveryMethod, unknown[]>>
@@ -86,8 +85,15 @@ export class McpConnection extends SupervisedConnection {
   private async connectWith(kind: TransportKind, makeTransport: () => Transport): Promise<void> {
     const generation = this.generation
     this.transport = this.tap.transport = kind
-    const tapped = new TapTransport(makeTransport(), (direction, message) => this.onFrame(generation, direction, message))
-    const client = new Client(CLIENT_INFO, { capabilities: this.settings.clientCapabilities ?? {} })
+    const profile = this.settings.profile?.mcp
+    const asked = profile?.protocolVersion
+    const tapped = new TapTransport(
+      makeTransport(),
+      (direction, message) => this.onFrame(generation, direction, message),
+      asked ? (message) => askForVersion(message, asked) : undefined,
+    )
+    const clientInfo = profile?.clientInfo ?? CLIENT_INFO
+    const client = new Client(clientInfo, { capabilities: profile?.capabilities ?? {} })
     client.onerror = (error) => {
       if (generation === this.generation) this.logLine('error', errorMessage(error), 'transport')
     }
@@ -104,7 +110,7 @@ export class McpConnection extends SupervisedConnection {
       transport: kind,
       requestedProtocolVersion: this.initializeRequest?.protocolVersion as string | undefined,
       protocolVersion: this.initializeResult?.protocolVersion as string | undefined,
-      clientInfo: CLIENT_INFO,
+      clientInfo,
       clientCapabilities: (this.initializeRequest?.capabilities as Record<string, unknown>) ?? {},
       serverCapabilities: this.serverCapabilities,
       serverInfo: client.getServerVersion(),
@@ -178,6 +184,12 @@ export class McpConnection extends SupervisedConnection {
     return run
   }
 
+  /** Waits out notifications still in flight and the refreshes they start. */
+  override async settled(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    while (this.refreshing.size) await Promise.all(this.refreshing.values())
+  }
+
   /** Runs every discovery step again (the user's "refresh"). */
   async rediscover(): Promise<void> {
     await this.discover('refresh')
@@ -245,6 +257,12 @@ export class McpConnection extends SupervisedConnection {
     this.stdio = undefined
     if (client) await client.close()
   }
+}
+
+/** The profile's protocol version goes into `initialize` (the SDK always asks for its newest). */
+function askForVersion(message: JSONRPCMessage, version: string): JSONRPCMessage {
+  const request = message as { method?: string; params?: Record<string, unknown> }
+  return request.method === 'initialize' ? ({ ...message, params: { ...request.params, protocolVersion: version } } as JSONRPCMessage) : message
 }
 
 function streamableTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Transport {

@@ -5,7 +5,7 @@ export type FrameObserver = (direction: 'out' | 'in', message: JSONRPCMessage) =
 
 /**
  * Wraps any MCP transport and reports every JSON-RPC message that crosses it, in both directions,
- * before the SDK acts on it. It changes nothing on the wire.
+ * before the SDK acts on it. It changes nothing on the wire unless given a `rewrite`.
  */
 export class TapTransport implements Transport {
   onclose?: () => void
@@ -15,6 +15,8 @@ export class TapTransport implements Transport {
   constructor(
     readonly inner: Transport,
     private readonly observe: FrameObserver,
+    /** Changes an outgoing message before it is sent (and recorded): e.g. the protocol version a profile asks for. */
+    private readonly rewrite: (message: JSONRPCMessage) => JSONRPCMessage = (message) => message,
   ) {}
 
   async start(): Promise<void> {
@@ -28,8 +30,9 @@ export class TapTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    this.observe('out', message)
-    await this.inner.send(message, options)
+    const sent = this.rewrite(message)
+    this.observe('out', sent)
+    await this.inner.send(sent, options)
   }
 
   close(): Promise<void> {

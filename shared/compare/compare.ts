@@ -1,0 +1,130 @@
+import microdiff from 'microdiff'
+import type { DiscoveryMethod, EngineEvent, FrameEvent, HandshakeEvent } from '../contract'
+import { schemaChanges, type SchemaChange } from './schemaChanges'
+
+export const COMPARE_FORMAT = 'parallax.compare/1'
+
+type Kind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate' | 'skill'
+
+/** Where a difference was seen: the frame in each connection that carried it. */
+export interface FrameLink {
+  a?: number
+  b?: number
+}
+
+export interface HandshakeDifference {
+  field: string
+  a: unknown
+  b: unknown
+  frames: FrameLink
+}
+
+export interface CatalogDifference {
+  kind: Kind
+  name: string
+  frames: FrameLink
+}
+
+export interface CatalogChange extends CatalogDifference {
+  breaking: boolean
+  changes: (SchemaChange | { path: string; kind: 'field-changed'; breaking: false; detail: string })[]
+}
+
+export interface CompareReport {
+  handshake: HandshakeDifference[]
+  catalog: { added: CatalogDifference[]; removed: CatalogDifference[]; changed: CatalogChange[] }
+}
+
+/** What one connection showed: its handshake, its catalog (latest lists), and the frames behind them. */
+export interface Snapshot {
+  handshake?: HandshakeEvent
+  handshakeFrame?: number
+  items: Map<string, { kind: Kind; item: Record<string, unknown>; frame?: number }>
+}
+
+const LISTS: [DiscoveryMethod, Kind, string][] = [
+  ['tools/list', 'tool', 'name'],
+  ['prompts/list', 'prompt', 'name'],
+  ['resources/list', 'resource', 'uri'],
+  ['resources/templates/list', 'resourceTemplate', 'uriTemplate'],
+  ['agent-card', 'skill', 'id'],
+]
+
+export function snapshotOf(events: EngineEvent[], connectionId: string): Snapshot {
+  const mine = events.filter((e) => e.connectionId === connectionId)
+  const handshake = mine.findLast((e): e is HandshakeEvent => e.type === 'handshake')
+  const responseTo = (method: string) => mine.findLast((e): e is FrameEvent => e.type === 'frame' && e.direction === 'in' && e.method === method)?.seq
+  const items: Snapshot['items'] = new Map()
+  for (const [method, kind, key] of LISTS) {
+    const step = mine.findLast((e) => e.type === 'discovery' && e.method === method && e.items)
+    if (!step || step.type !== 'discovery') continue
+    const frame = responseTo(method)
+    for (const item of (step.items ?? []) as Record<string, unknown>[]) items.set(`${kind}:${String(item[key])}`, { kind, item, frame })
+  }
+  return { handshake, handshakeFrame: responseTo(handshake?.protocol === 'a2a' ? 'agent-card' : 'initialize'), items }
+}
+
+/** Differences between two snapshots: handshake fields, and the catalog added, removed and changed. */
+export function compareSnapshots(a: Snapshot, b: Snapshot): CompareReport {
+  const frames = { a: a.handshakeFrame, b: b.handshakeFrame }
+  const handshake: HandshakeDifference[] = []
+  const field = (name: string, va: unknown, vb: unknown) => {
+    for (const d of microdiff({ v: va } as Record<string, unknown>, { v: vb } as Record<string, unknown>)) {
+      const path = [name, ...d.path.slice(1)].join('.')
+      handshake.push({ field: path, a: d.type === 'CREATE' ? undefined : d.oldValue, b: d.type === 'REMOVE' ? undefined : d.value, frames })
+    }
+  }
+  const ha = a.handshake
+  const hb = b.handshake
+  field('protocol', ha?.protocol, hb?.protocol)
+  if (ha?.protocol === 'mcp' && hb?.protocol === 'mcp') {
+    field('requestedProtocolVersion', ha.requestedProtocolVersion, hb.requestedProtocolVersion)
+    field('protocolVersion', ha.protocolVersion, hb.protocolVersion)
+    field('clientCapabilities', ha.clientCapabilities, hb.clientCapabilities)
+    field('serverCapabilities', ha.serverCapabilities, hb.serverCapabilities)
+    field('serverInfo', ha.serverInfo, hb.serverInfo)
+    field('instructions', ha.instructions, hb.instructions)
+  } else if (ha?.protocol === 'a2a' && hb?.protocol === 'a2a') {
+    field('generation', ha.generation, hb.generation)
+    field('protocolVersion', ha.protocolVersion, hb.protocolVersion)
+    field('interface', ha.chosenInterface && { binding: ha.chosenInterface.protocolBinding, version: ha.chosenInterface.protocolVersion }, hb.chosenInterface && { binding: hb.chosenInterface.protocolBinding, version: hb.chosenInterface.protocolVersion })
+    field('capabilities', ha.capabilities, hb.capabilities)
+    const card = (h: typeof ha) => {
+      const { supportedInterfaces: _i, skills: _s, url: _u, provider: _p, ...rest } = h.agentCard as Record<string, unknown>
+      return rest
+    }
+    field('card', card(ha), card(hb))
+  }
+
+  const added: CatalogDifference[] = []
+  const removed: CatalogDifference[] = []
+  const changed: CatalogChange[] = []
+  for (const [key, { kind, item, frame }] of b.items) {
+    const before = a.items.get(key)
+    const name = key.slice(kind.length + 1)
+    if (!before) {
+      added.push({ kind, name, frames: { b: frame } })
+      continue
+    }
+    const changes: CatalogChange['changes'] = []
+    if (kind === 'tool') {
+      changes.push(...schemaChanges(before.item.inputSchema, item.inputSchema, 'input').map((c) => ({ ...c, path: `/inputSchema${c.path}` })))
+      if (before.item.outputSchema || item.outputSchema) changes.push(...schemaChanges(before.item.outputSchema, item.outputSchema, 'output').map((c) => ({ ...c, path: `/outputSchema${c.path}` })))
+    }
+    for (const f of ['title', 'description', 'arguments', 'mimeType', 'name', 'tags', 'examples']) {
+      if (JSON.stringify(before.item[f]) !== JSON.stringify(item[f])) changes.push({ path: `/${f}`, kind: 'field-changed', breaking: false, detail: `${f} changed` })
+    }
+    if (kind === 'prompt') {
+      const required = (p: Record<string, unknown>) => ((p.arguments ?? []) as { name: string; required?: boolean }[]).filter((x) => x.required).map((x) => x.name)
+      for (const arg of required(item).filter((n) => !required(before.item).includes(n))) changes.push({ path: `/arguments/${arg}`, kind: 'required-added', breaking: true, detail: 'new required argument' })
+    }
+    if (changes.length) changed.push({ kind, name, frames: { a: before.frame, b: frame }, breaking: changes.some((c) => c.breaking), changes })
+  }
+  for (const [key, { kind, frame }] of a.items) if (!b.items.has(key)) removed.push({ kind, name: key.slice(kind.length + 1), frames: { a: frame } })
+  return { handshake, catalog: { added, removed, changed } }
+}
+
+export function hasDifference(report: CompareReport, level: 'any' | 'breaking'): boolean {
+  if (level === 'breaking') return report.catalog.removed.length > 0 || report.catalog.changed.some((c) => c.breaking)
+  return report.handshake.length > 0 || report.catalog.added.length + report.catalog.removed.length + report.catalog.changed.length > 0
+}

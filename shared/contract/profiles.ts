@@ -1,0 +1,63 @@
+import { z } from 'zod'
+
+/**
+ * A client profile: what Parallax says about itself when it connects. For MCP, the capabilities it
+ * offers (including `experimental` hints such as requested tool categories), its client info, and the
+ * protocol version it asks for; for A2A, the extensions it activates (`A2A-Extensions`), extra headers
+ * and message metadata. Connecting one target under two profiles answers "did it honour the hint?".
+ */
+export const ClientProfile = z
+  .object({
+    name: z.string().min(1, 'a profile needs a name').max(100),
+    description: z.string().max(500).optional(),
+    mcp: z
+      .object({
+        protocolVersion: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an MCP protocol version looks like 2025-06-18').optional(),
+        clientInfo: z.object({ name: z.string().min(1), version: z.string().min(1) }).strict().optional(),
+        capabilities: z
+          .object({
+            roots: z.object({ listChanged: z.boolean().optional() }).strict().optional(),
+            sampling: z.record(z.string(), z.unknown()).optional(),
+            elicitation: z.record(z.string(), z.unknown()).optional(),
+            experimental: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+          })
+          .strict()
+          .default({}),
+      })
+      .strict()
+      .default({ capabilities: {} }),
+    a2a: z
+      .object({
+        extensions: z.array(z.url({ error: 'an extension is named by its URI' })).default([]),
+        headers: z.record(z.string(), z.string()).default({}),
+        metadata: z.record(z.string(), z.unknown()).default({}),
+      })
+      .strict()
+      .default({ extensions: [], headers: {}, metadata: {} }),
+  })
+  .strict()
+export type ClientProfile = z.infer<typeof ClientProfile>
+
+/** The experimental capability through which a client asks for categories of tools. */
+export const TOOL_CATEGORIES_HINT = 'io.parallax/tool-categories'
+
+export const PRESET_PROFILES: ClientProfile[] = [
+  ClientProfile.parse({ name: 'minimal', description: 'Offers no client capabilities.' }),
+  ClientProfile.parse({
+    name: 'full',
+    description: 'Offers roots, sampling and elicitation.',
+    mcp: { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: {} } },
+  }),
+  ClientProfile.parse({
+    name: 'hinted',
+    description: `Asks for the "forecasting" and "creative" tool categories through experimental["${TOOL_CATEGORIES_HINT}"].`,
+    mcp: { capabilities: { experimental: { [TOOL_CATEGORIES_HINT]: { categories: ['forecasting', 'creative'] } } } },
+  }),
+]
+
+/** Validates a profile with a message that names each problem; nothing is sent under an invalid one. */
+export function parseProfile(input: unknown, source = 'profile'): ClientProfile {
+  const result = ClientProfile.safeParse(input)
+  if (!result.success) throw new Error(`${source} is not a valid client profile: ${result.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`)
+  return result.data
+}

@@ -1,0 +1,74 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { ClientProfile, CommandError, parseProfile, PRESET_PROFILES } from '../contract'
+
+/** Client profiles: the presets (read-only) and the user's own, persisted next to the targets. */
+export class ProfileStore {
+  private readonly user = new Map<string, ClientProfile>()
+  private loaded: Promise<void> | undefined
+
+  constructor(private readonly file?: string) {}
+
+  private load(): Promise<void> {
+    this.loaded ??= (async () => {
+      if (!this.file) return
+      const text = await readFile(this.file, 'utf8').catch(() => '[]')
+      try {
+        for (const entry of JSON.parse(text) as unknown[]) {
+          const parsed = ClientProfile.safeParse(entry)
+          if (parsed.success) this.user.set(parsed.data.name, parsed.data)
+        }
+      } catch {
+        await rename(this.file, `${this.file}.corrupt-${Date.now()}`).catch(() => {})
+      }
+    })()
+    return this.loaded
+  }
+
+  async list(): Promise<(ClientProfile & { preset: boolean })[]> {
+    await this.load()
+    return [...PRESET_PROFILES.map((p) => ({ ...p, preset: true })), ...[...this.user.values()].map((p) => ({ ...p, preset: false }))]
+  }
+
+  /** A profile by name, or an inline profile object; either way validated before anything is sent. */
+  async resolve(profile: string | unknown | undefined): Promise<ClientProfile | undefined> {
+    if (profile === undefined) return undefined
+    if (typeof profile !== 'string') return this.parse(profile)
+    await this.load()
+    const found = PRESET_PROFILES.find((p) => p.name === profile) ?? this.user.get(profile)
+    if (!found) throw new CommandError(`no client profile named "${profile}" (there are: ${(await this.list()).map((p) => p.name).join(', ')})`, 'not-found')
+    return found
+  }
+
+  async save(input: unknown): Promise<ClientProfile> {
+    await this.load()
+    const profile = this.parse(input)
+    if (PRESET_PROFILES.some((p) => p.name === profile.name)) throw new CommandError(`"${profile.name}" is a preset; save under another name`, 'invalid-input')
+    this.user.set(profile.name, profile)
+    await this.persist()
+    return profile
+  }
+
+  async remove(name: string): Promise<boolean> {
+    await this.load()
+    const removed = this.user.delete(name)
+    if (removed) await this.persist()
+    return removed
+  }
+
+  private parse(input: unknown): ClientProfile {
+    try {
+      return parseProfile(input)
+    } catch (error) {
+      throw new CommandError((error as Error).message, 'invalid-input')
+    }
+  }
+
+  private async persist(): Promise<void> {
+    if (!this.file) return
+    await mkdir(dirname(this.file), { recursive: true })
+    const temp = join(dirname(this.file), `.profiles-${process.pid}.tmp`)
+    await writeFile(temp, JSON.stringify([...this.user.values()], null, 2), { mode: 0o600 })
+    await rename(temp, this.file)
+  }
+}
