@@ -1,4 +1,5 @@
 import { call } from './call'
+import { compare } from './compare'
 import { converse } from './converse'
 import { inspect } from './inspect'
 import { record } from './record'
@@ -6,7 +7,7 @@ import { replay } from './replay'
 import { USAGE, UsageError } from './usage'
 import { web } from './web'
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, call, record, replay, web }
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, call, compare, record, replay, web }
 
 /** Runs one CLI command and returns its exit code (0 ok, 1 finding, 2 usage or connection error). */
 export async function main(argv: string[]): Promise<number> {

@@ -13,6 +13,9 @@ Usage:
   parallax replay FILE --target A [--target B] [--ignore POINTER …] [--json] [--junit FILE]
                                    replay a recording: against one target (vs the recording) or two
                                    (A vs B), turn by turn; exit 1 when any turn differs
+  parallax compare <targetA> [<targetB>] [--profile-a P] [--profile-b P] [--fail-on any|breaking] [--json]
+                                   connect under two client profiles (minimal, full, hinted, or a
+                                   file) or to two targets, and diff what each exposed
   parallax converse <target> --turn T [--turn T …] [--stream] [--json]
                                    run a multi-turn conversation; A2A turns are text or a JSON
                                    object (sent as a data part); MCP turns are {"tool", "arguments"}

@@ -13,6 +13,8 @@ export interface FrameLink {
 }
 
 export interface HandshakeDifference {
+  /** `client`: what Parallax offered (the profiles differ); `agent`: what the agent answered. */
+  origin: 'client' | 'agent'
   field: string
   a: unknown
   b: unknown
@@ -41,6 +43,9 @@ export interface Snapshot {
   handshakeFrame?: number
   items: Map<string, { kind: Kind; item: Record<string, unknown>; frame?: number }>
 }
+
+/** Handshake fields that say what the client sent, not what the agent did. */
+const CLIENT_FIELDS = new Set(['requestedProtocolVersion', 'clientCapabilities'])
 
 const LISTS: [DiscoveryMethod, Kind, string][] = [
   ['tools/list', 'tool', 'name'],
@@ -71,7 +76,7 @@ export function compareSnapshots(a: Snapshot, b: Snapshot): CompareReport {
   const field = (name: string, va: unknown, vb: unknown) => {
     for (const d of microdiff({ v: va } as Record<string, unknown>, { v: vb } as Record<string, unknown>)) {
       const path = [name, ...d.path.slice(1)].join('.')
-      handshake.push({ field: path, a: d.type === 'CREATE' ? undefined : d.oldValue, b: d.type === 'REMOVE' ? undefined : d.value, frames })
+      handshake.push({ origin: CLIENT_FIELDS.has(name) ? 'client' : 'agent', field: path, a: d.type === 'CREATE' ? undefined : d.oldValue, b: d.type === 'REMOVE' ? undefined : d.value, frames })
     }
   }
   const ha = a.handshake
@@ -124,7 +129,11 @@ export function compareSnapshots(a: Snapshot, b: Snapshot): CompareReport {
   return { handshake, catalog: { added, removed, changed } }
 }
 
-export function hasDifference(report: CompareReport, level: 'any' | 'breaking'): boolean {
+/** Whether the agent differed at the given level (what the client offered differently does not count). */
+export function hasDifference(
+  report: { handshake: { origin: string }[]; catalog: { added: unknown[]; removed: unknown[]; changed: { breaking: boolean }[] } },
+  level: 'any' | 'breaking',
+): boolean {
   if (level === 'breaking') return report.catalog.removed.length > 0 || report.catalog.changed.some((c) => c.breaking)
-  return report.handshake.length > 0 || report.catalog.added.length + report.catalog.removed.length + report.catalog.changed.length > 0
+  return report.handshake.some((h) => h.origin === 'agent') || report.catalog.added.length + report.catalog.removed.length + report.catalog.changed.length > 0
 }

@@ -144,7 +144,7 @@ export interface CompareSideResult {
 export interface CompareResult {
   a: CompareSideResult
   b: CompareSideResult
-  handshake: { field: string; a: unknown; b: unknown; frames: { a?: number; b?: number } }[]
+  handshake: { origin: 'client' | 'agent'; field: string; a: unknown; b: unknown; frames: { a?: number; b?: number } }[]
   catalog: {
     added: { kind: string; name: string; frames: { a?: number; b?: number } }[]
     removed: { kind: string; name: string; frames: { a?: number; b?: number } }[]

@@ -134,6 +134,27 @@ describe('parallax record and replay', () => {
   })
 })
 
+describe('parallax compare', () => {
+  it('minimal vs hinted on the demo: the hinted tools are added, exit 1; nothing breaking, exit 0 with --fail-on breaking', async () => {
+    const any = await parallax('compare', 'demo:tools', '--profile-a', 'minimal', '--profile-b', 'hinted', '--json')
+    expect(any.code).toBe(1)
+    const report = JSON.parse(any.stdout)
+    expect(report).toMatchObject({ format: 'parallax.compare/1', a: { profile: 'minimal' }, b: { profile: 'hinted' }, catalog: { removed: [], changed: [] } })
+    expect(report.catalog.added.map((x: { name: string }) => x.name).sort()).toEqual(['forecast_delivery', 'preview_creative'])
+    expect(report.handshake).toEqual([expect.objectContaining({ origin: 'client', field: 'clientCapabilities.experimental' })])
+    expect((await parallax('compare', 'demo:tools', '--profile-a', 'minimal', '--profile-b', 'hinted', '--fail-on', 'breaking')).code).toBe(0)
+    expect((await parallax('compare', 'demo:tools', '--profile-a', 'minimal', '--profile-b', 'full')).code).toBe(0)
+  })
+
+  it('exits 2 for an invalid profile file, before connecting', async () => {
+    const file = join(dir, 'bad-profile.json')
+    writeFileSync(file, JSON.stringify({ name: 'bad', a2a: { extensions: ['not a uri'] } }))
+    const bad = await parallax('compare', 'demo:tools', '--profile-b', file)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/not a valid client profile: a2a.extensions.0: an extension is named by its URI/)
+  })
+})
+
 describe('parallax inspect', () => {
   it('prints one parallax.inspect/1 object for the prompt-only demo, with tools/list skipped and ping probes', async () => {
     const { code, stdout } = await parallax('inspect', 'demo:prompts', '--json', '--probes', '2', '--interval', '150', '--frames')

@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { PRESET_PROFILES, parseProfile, type ClientProfile, type CompareResult } from '../shared/contract'
+import { COMPARE_FORMAT, hasDifference } from '../shared/compare/compare'
+import { Engine } from '../shared/engine/engine'
+import { resolveTarget } from './resolveTarget'
+import { UsageError } from './usage'
+
+/** `parallax compare <targetA> [<targetB>] [--profile-a P] [--profile-b P]`: did the agent honour the hint? */
+export async function compare(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'profile-a': { type: 'string' },
+      'profile-b': { type: 'string' },
+      'fail-on': { type: 'string', default: 'any' },
+      config: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  })
+  if (positionals.length < 1 || positionals.length > 2) throw new UsageError('compare takes one target (under two profiles) or two targets')
+  const failOn = values['fail-on']
+  if (failOn !== 'any' && failOn !== 'breaking') throw new UsageError('--fail-on is "any" or "breaking"')
+  // Profiles are checked before anything connects: an invalid one is refused, never sent.
+  const profileA = await loadProfile(values['profile-a'])
+  const profileB = await loadProfile(values['profile-b'])
+  const [targetA, targetB] = await Promise.all([resolveTarget(positionals[0], values.config), resolveTarget(positionals[1] ?? positionals[0], values.config)])
+  const engine = new Engine({ host: 'cli', defaults: { reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  let result: CompareResult
+  try {
+    result = await engine.compare({ target: targetA, profile: profileA }, { target: targetB, profile: profileB }).catch((error: Error) => {
+      throw new UsageError(error.message)
+    })
+  } finally {
+    await engine.dispose()
+  }
+  const { a, b, handshake, catalog } = result
+  const side = (s: typeof a) => ({ target: s.targetName, ...(s.profile && { profile: s.profile }) })
+  if (values.json) process.stdout.write(`${JSON.stringify({ format: COMPARE_FORMAT, a: side(a), b: side(b), handshake, catalog })}\n`)
+  else process.stdout.write(formatCompare(result))
+  return hasDifference(result, failOn) ? 1 : 0
+}
+
+async function loadProfile(text: string | undefined): Promise<ClientProfile | undefined> {
+  if (!text) return undefined
+  const preset = PRESET_PROFILES.find((p) => p.name === text)
+  if (preset) return preset
+  let raw: string
+  try {
+    raw = await readFile(text, 'utf8')
+  } catch {
+    throw new UsageError(`"${text}" is neither a preset (${PRESET_PROFILES.map((p) => p.name).join(', ')}) nor a readable profile file`)
+  }
+  try {
+    return parseProfile(JSON.parse(raw), text)
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+}
+
+function formatCompare({ a, b, handshake, catalog }: CompareResult): string {
+  const name = (s: typeof a) => `${s.targetName}${s.profile ? ` (${s.profile})` : ''}`
+  const lines = [`A: ${name(a)}`, `B: ${name(b)}`, `handshake: ${handshake.length ? '' : 'the same'}`]
+  for (const h of handshake) lines.push(`  ${h.origin === 'client' ? 'offered ' : ''}${h.field}: ${JSON.stringify(h.a)} → ${JSON.stringify(h.b)}`)
+  lines.push(`catalog: ${catalog.added.length} added, ${catalog.removed.length} removed, ${catalog.changed.length} changed`)
+  for (const x of catalog.added) lines.push(`  + ${x.kind} ${x.name}`)
+  for (const x of catalog.removed) lines.push(`  - ${x.kind} ${x.name}`)
+  for (const x of catalog.changed) {
+    lines.push(`  ~ ${x.kind} ${x.name}${x.breaking ? '  BREAKING' : ''}`)
+    for (const c of x.changes) lines.push(`      ${c.breaking ? '!' : ' '} ${c.path} ${c.detail}`)
+  }
+  return `${lines.join('\n')}\n`
+}
