@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { ConnectionPage } from './components/ConnectionPage'
 import { ConfirmSpawn, Shortcuts, Toast } from './components/Dialogs'
+import { CompareView } from './components/CompareView'
 import { ReplayView } from './components/ReplayView'
 import { SideBySide } from './components/SideBySide'
 import { Sidebar } from './components/Sidebar'
@@ -26,7 +27,9 @@ export function App() {
       {link === 'lost' && <div className="banner">Lost the link to the Parallax engine; reconnecting… (was the web host stopped?)</div>}
       <div className="app" style={link === 'lost' ? { height: 'calc(100% - 29px)' } : undefined}>
         <Sidebar />
-        {mainView.kind === 'replay' ? (
+        {mainView.kind === 'compare' ? (
+          <CompareView />
+        ) : mainView.kind === 'replay' ? (
           <ReplayView />
         ) : mainView.kind === 'side-by-side' ? (
           <SideBySide left={mainView.left} right={mainView.right} />

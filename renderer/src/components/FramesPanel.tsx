@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
 import type { FrameEvent } from '../../../shared/contract'
 import type { ConnectionView } from '../store/connectionView'
+import { useStore } from '../store/store'
 import { CopyButton } from './CopyButton'
 import { bytes, clock, ms } from './format'
 import { JsonView } from './JsonView'
@@ -14,8 +15,11 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   const [text, setText] = useState('')
   const [direction, setDirection] = useState<'' | 'out' | 'in'>('')
   const [kind, setKind] = useState('')
-  const [selected, setSelected] = useState<number | undefined>()
-  const [follow, setFollow] = useState(true)
+  // A link from elsewhere (Compare, Replay) may ask for one frame: select it and stop following.
+  const focus = useStore((s) => (s.focusFrame?.connectionId === view.id ? s.focusFrame.seq : undefined))
+  const focusIndex = focus === undefined ? undefined : sortedIndexOf(view.frames.map((f) => f.seq), focus)
+  const [selected, setSelected] = useState<number | undefined>(focusIndex !== undefined && focusIndex >= 0 ? focusIndex : undefined)
+  const [follow, setFollow] = useState(selected === undefined)
   const scroller = useRef<HTMLDivElement>(null)
   const filterInput = useRef<HTMLInputElement>(null)
 
@@ -32,6 +36,12 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   useEffect(() => {
     if (follow && count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' })
   }, [count, follow, virtualizer])
+
+  useEffect(() => {
+    if (focus === undefined) return
+    if (selected !== undefined) virtualizer.scrollToIndex(selected, { align: 'center' })
+    useStore.setState({ focusFrame: undefined })
+  }, [])
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

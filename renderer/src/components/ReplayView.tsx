@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import type { RecordingInfo, TurnParity } from '../../../shared/contract'
-import { command, showToast, useStore, type ReplayView as Replay } from '../store/store'
+import { command, showFrame, showToast, useStore, type ReplayView as Replay } from '../store/store'
 import { bytes } from './format'
 import { JsonView } from './JsonView'
 
@@ -231,11 +231,7 @@ function TurnTable({ loaded, replay }: { loaded: Loaded; replay: Replay | undefi
 }
 
 function TurnDetail({ result, replay }: { result: TurnParity; replay: Replay }) {
-  const goToFrames = (connectionId?: string) => {
-    if (!connectionId) return
-    const view = useStore.getState().connections[connectionId]
-    if (view) useStore.setState({ selectedTargetId: view.targetId, latestByTarget: { ...useStore.getState().latestByTarget, [view.targetId]: connectionId }, mainView: { kind: 'target' }, tab: 'frames' })
-  }
+  const goToFrames = (connectionId?: string) => connectionId && showFrame(connectionId)
   return (
     <div className="replay-detail">
       {result.reason && <div className="muted">{result.reason}</div>}

@@ -58,6 +58,9 @@ export function Sidebar() {
         <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'replay' } })} title="Replay a recording against one or two targets">
           ▶ Replay
         </button>
+        <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'compare' } })} title="Compare profiles or targets: did the agent honour the hint?">
+          ≠ Compare
+        </button>
       </div>
       <nav className="target-groups" aria-label="Connections">
         <div className="group-title">Demo agents</div>

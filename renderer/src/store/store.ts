@@ -15,7 +15,7 @@ export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'log', label: 'Log' },
 ]
 
-export type MainView = { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string } | { kind: 'replay' }
+export type MainView = { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string } | { kind: 'replay' } | { kind: 'compare' }
 
 /** One replay as its events tell it: sides, turns compared so far, the summary once finished. */
 export interface ReplayView {
@@ -57,6 +57,8 @@ interface UiSlice {
   /** A target waiting for the user to confirm the command it would spawn. */
   confirming: SavedTarget | undefined
   shortcutsOpen: boolean
+  /** A frame to show when the Frames tab opens (a link from Compare or Replay). */
+  focusFrame: { connectionId: string; seq: number } | undefined
 }
 
 export type Store = EngineSlice & UiSlice
@@ -113,6 +115,7 @@ export const useStore = create<Store>()((set, get) => ({
   confirmedSpawns: {},
   confirming: undefined,
   shortcutsOpen: false,
+  focusFrame: undefined,
 }))
 
 /** The view of the selected target's newest connection, if it has one. */
@@ -156,4 +159,18 @@ function foldReplay(current: ReplayView | undefined, event: ReplayEvent): Replay
   if (event.phase === 'turn' && event.turn) view.turns.push(event.turn) // appended in place; `turns.length` says it changed
   if (event.phase === 'finished') Object.assign(view, { summary: event.summary, finished: true, stopped: event.stopped })
   return view
+}
+
+/** Opens a connection's Frames tab on one frame. */
+export function showFrame(connectionId: string, seq?: number): void {
+  const state = useStore.getState()
+  const view = state.connections[connectionId]
+  if (!view) return
+  useStore.setState({
+    selectedTargetId: view.targetId,
+    latestByTarget: { ...state.latestByTarget, [view.targetId]: connectionId },
+    mainView: { kind: 'target' },
+    tab: 'frames',
+    focusFrame: seq === undefined ? undefined : { connectionId, seq },
+  })
 }

@@ -1,0 +1,23 @@
+import { expect, test } from './webHostProcess'
+
+test('compare minimal vs hinted profiles: the hinted tools appear, each linked to the frame that showed it', async ({ page, host }) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(host.url)
+  await page.getByRole('button', { name: /Compare/ }).first().click()
+  await page.getByLabel('Target A').selectOption('demo:tools')
+  await page.getByLabel('Profile A').selectOption('minimal')
+  await page.getByLabel('Target B').selectOption('demo:tools')
+  await page.getByLabel('Profile B').selectOption('hinted')
+  await page.getByRole('button', { name: 'Compare', exact: true }).click()
+  const catalog = page.getByTestId('compare-catalog')
+  await expect(catalog.locator('.compare-item.added')).toHaveCount(2, { timeout: 20_000 })
+  await expect(catalog.locator('[data-name="forecast_delivery"]')).toContainText('only in B')
+  await expect(page.getByTestId('compare-handshake')).toContainText('offered by the client')
+  await page.screenshot({ path: 'test-results/compare.png' })
+
+  await catalog.locator('[data-name="forecast_delivery"]').getByRole('button', { name: 'B frame' }).click()
+  await expect(page.getByRole('tab', { name: /Frames/ })).toHaveAttribute('aria-selected', 'true')
+  await expect(page.locator('.detail-body')).toContainText('forecast_delivery')
+  expect(errors).toEqual([])
+})
