@@ -54,7 +54,7 @@ export default defineConfig({
   },
   test: {
     root: r('.'),
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/faults/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests spawn real servers; two cores are shared with them.

@@ -81,7 +81,7 @@ export class A2aConnection extends SupervisedConnection {
     const a2a = profile?.a2a
     // A profile's extensions are activated on every request through the A2A-Extensions header.
     const headers = { ...spec.headers, ...a2a?.headers, ...(a2a?.extensions.length && { 'A2A-Extensions': a2a.extensions.join(', ') }) }
-    this.fetcher = createTappedFetch({ onFrame: (frame) => this.emit(frame), transport: () => this.transport ?? 'jsonrpc', headers })
+    this.fetcher = createTappedFetch({ onFrame: (frame) => this.emit(frame), transport: () => this.transport ?? 'jsonrpc', headers, spill: this.spill })
   }
 
   private get spec(): A2aSpec {
@@ -244,9 +244,9 @@ export class A2aConnection extends SupervisedConnection {
     let final: Message | Task | undefined
     try {
       if (streamed) {
-        final = await this.follow(client.sendMessageStream(request, { signal: this.abort.signal }), number)
+        final = await this.follow((signal) => client.sendMessageStream(request, { signal }), number)
       } else {
-        final = await client.sendMessage(request, { signal: this.abort.signal })
+        final = await client.sendMessage(request, { signal: this.callSignal() })
         this.observeResult(final, number)
       }
     } catch (error) {
@@ -268,7 +268,7 @@ export class A2aConnection extends SupervisedConnection {
   async getTask(taskId: string, historyLength?: number): Promise<{ task: unknown; conversation: ConversationContext }> {
     const client = this.requireClient()
     try {
-      const task = await client.getTask({ tenant: '', id: taskId, historyLength }, { signal: this.abort.signal })
+      const task = await client.getTask({ tenant: '', id: taskId, historyLength }, { signal: this.callSignal() })
       return { task: plainTask(task), conversation: conversationFromTask(task, this.observed, now()) }
     } catch (error) {
       throw this.failTurn(error)
@@ -280,7 +280,7 @@ export class A2aConnection extends SupervisedConnection {
     try {
       const result = await client.listTasks(
         { tenant: '', contextId: contextId ?? this.contextId ?? '', status: 0, pageToken: '', statusTimestampAfter: undefined },
-        { signal: this.abort.signal },
+        { signal: this.callSignal() },
       )
       return result.tasks.map(plainTask)
     } catch (error) {
@@ -291,7 +291,7 @@ export class A2aConnection extends SupervisedConnection {
   async cancelTask(taskId: string): Promise<unknown> {
     const client = this.requireClient()
     try {
-      const task = await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: this.abort.signal })
+      const task = await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: this.callSignal() })
       this.observeResult(task, this.turn)
       return plainTask(task)
     } catch (error) {
@@ -304,11 +304,16 @@ export class A2aConnection extends SupervisedConnection {
     const client = this.requireClient()
     let final: Message | Task | undefined
     try {
-      final = await this.follow(client.resubscribeTask({ tenant: '', id: taskId }, { signal: this.abort.signal }), this.turn)
+      final = await this.follow((signal) => client.resubscribeTask({ tenant: '', id: taskId }, { signal }), this.turn)
     } catch (error) {
       throw this.failTurn(error)
     }
     return final && isTask(final) ? plainTask(final) : final ? plainMessage(final as Message) : null
+  }
+
+  /** A single call: cancelled with the connection, or after the request timeout. */
+  private callSignal(): AbortSignal {
+    return AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.requestTimeoutMs)])
   }
 
   private requireClient(): Client {
@@ -320,38 +325,57 @@ export class A2aConnection extends SupervisedConnection {
    * Reads a stream to its end, showing each event as it comes, and folds the events into the task they
    * describe (status replaced, artifacts added or appended), which it returns.
    */
-  private async follow(stream: AsyncGenerator<StreamResponse>, turn: number): Promise<Task | Message | undefined> {
+  private async follow(open: (signal: AbortSignal) => AsyncGenerator<StreamResponse>, turn: number): Promise<Task | Message | undefined> {
+    // A stream may run for long, but not silently: each event restarts the request timeout.
+    const idle = new AbortController()
+    const timeoutMs = this.options.requestTimeoutMs
+    let timer = setTimeout(() => idle.abort(new Error(`no stream event for ${timeoutMs} ms`)), timeoutMs)
+    const stream = open(AbortSignal.any([this.abort.signal, idle.signal]))
     let result: Task | Message | undefined
-    for await (const event of stream) {
-      const payload = event.payload
-      switch (payload?.$case) {
-        case 'task':
-          result = { ...payload.value, artifacts: [...payload.value.artifacts] }
-          this.observeResult(payload.value, turn)
-          break
-        case 'message':
-          result = payload.value
-          this.observeResult(payload.value, turn)
-          break
-        case 'statusUpdate': {
-          const { taskId, contextId, status } = payload.value
-          if (result && isTask(result) && result.id === taskId) result.status = status
-          this.track(taskId, contextId, stateName(status?.state))
-          this.sayStatus(taskId, contextId, stateName(status?.state), status?.message, status?.timestamp, turn)
-          break
+    try {
+      for await (const event of stream) {
+        clearTimeout(timer)
+        timer = setTimeout(() => idle.abort(new Error(`no stream event for ${timeoutMs} ms`)), timeoutMs)
+        result = this.fold(event, result, turn)
+      }
+    } catch (error) {
+      throw idle.signal.aborted ? idle.signal.reason : error
+    } finally {
+      clearTimeout(timer)
+    }
+    return result
+  }
+
+  /** One stream event: shown in the timeline, and folded into the task it describes. */
+  private fold(event: StreamResponse, result: Task | Message | undefined, turn: number): Task | Message | undefined {
+    const payload = event.payload
+    switch (payload?.$case) {
+      case 'task':
+        result = { ...payload.value, artifacts: [...payload.value.artifacts] }
+        this.observeResult(payload.value, turn)
+        break
+      case 'message':
+        result = payload.value
+        this.observeResult(payload.value, turn)
+        break
+      case 'statusUpdate': {
+        const { taskId, contextId, status } = payload.value
+        if (result && isTask(result) && result.id === taskId) result.status = status
+        this.track(taskId, contextId, stateName(status?.state))
+        this.sayStatus(taskId, contextId, stateName(status?.state), status?.message, status?.timestamp, turn)
+        break
+      }
+      case 'artifactUpdate': {
+        const { taskId, contextId, artifact, append } = payload.value
+        if (!artifact) break
+        if (result && isTask(result) && result.id === taskId) {
+          const existing = result.artifacts.find((a) => a.artifactId === artifact.artifactId)
+          if (existing && append) existing.parts = [...existing.parts, ...artifact.parts]
+          else if (existing) Object.assign(existing, artifact)
+          else result.artifacts.push(artifact)
         }
-        case 'artifactUpdate': {
-          const { taskId, contextId, artifact, append } = payload.value
-          if (!artifact) break
-          if (result && isTask(result) && result.id === taskId) {
-            const existing = result.artifacts.find((a) => a.artifactId === artifact.artifactId)
-            if (existing && append) existing.parts = [...existing.parts, ...artifact.parts]
-            else if (existing) Object.assign(existing, artifact)
-            else result.artifacts.push(artifact)
-          }
-          this.sayArtifact(taskId, contextId, artifact, turn)
-          break
-        }
+        this.sayArtifact(taskId, contextId, artifact, turn)
+        break
       }
     }
     return result

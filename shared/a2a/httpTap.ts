@@ -2,6 +2,7 @@ import { parseSseStream } from '@a2a-js/sdk'
 import type { FrameKind, TransportKind } from '../contract'
 import { redactMap } from '../contract'
 import { now } from '../engine/eventLog'
+import type { FrameSpill } from '../engine/frameSpill'
 import type { TappedFrame } from '../engine/jsonRpcTap'
 
 /** The agent's own error, as read off the wire: JSON-RPC `error`, or a REST error body and status. */
@@ -20,6 +21,8 @@ export interface HttpTapOptions {
   /** Headers added to every request (a target's auth headers, for example). */
   headers?: Record<string, string>
   base?: typeof fetch
+  /** Oversized bodies are kept truncated, whole in a file. */
+  spill?: FrameSpill
 }
 
 /** REST paths (v1.0 and v0.3's /v1/ prefix) to the operation names JSON-RPC uses, for one vocabulary. */
@@ -82,12 +85,15 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
       return new Response(forSdk, { status: response.status, statusText: response.statusText, headers: response.headers })
     }
     const text = await response.clone().text()
-    const payload = parseJson(text) ?? (text || null)
-    const wireError = errorOf(payload, response.status)
+    const bytes = Buffer.byteLength(text)
+    const oversized = options.spill?.spill(text, bytes)
+    const parsed = oversized ? undefined : parseJson(text)
+    const payload = oversized ? oversized.preview : (parsed ?? (text || null))
+    const wireError = errorOf(oversized ? undefined : payload, response.status)
     if (wireError) lastError = wireError
     const at = now()
     const kind: FrameKind = wireError ? 'error' : 'response'
-    options.onFrame({ type: 'frame', ts: at, direction: 'in', protocol: 'a2a', transport, kind, method, id, payload, bytes: Buffer.byteLength(text), latencyMs: at - started, http })
+    options.onFrame({ type: 'frame', ts: at, direction: 'in', protocol: 'a2a', transport, kind, method, id, payload, bytes, latencyMs: at - started, http, ...(oversized && { truncated: oversized.truncated }) })
     return response
   }
   return Object.assign(tapped, { lastError: () => lastError })

@@ -69,6 +69,8 @@ export const CommandInputs = {
   'replay.step': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.run': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.stop': z.object({ replayId: z.string().min(1).max(100) }),
+  /** The whole payload of a frame that was kept truncated for its size. */
+  'frames.export': ConnectionRef.extend({ seq: z.number().int().min(1) }),
   'profiles.list': z.object({}),
   /** Validated against the profile schema: an invalid profile is refused with every problem named. */
   'profiles.save': z.object({ profile: z.unknown() }),
@@ -126,6 +128,7 @@ export interface CommandOutputs {
   'replay.step': TurnParity | null
   'replay.run': ReplaySummary
   'replay.stop': { stopped: boolean }
+  'frames.export': { text: string; bytes: number }
   'profiles.list': (ClientProfile & { preset: boolean })[]
   'profiles.save': ClientProfile
   'profiles.remove': { removed: boolean }

@@ -33,6 +33,11 @@ export interface FrameEvent extends EventBase {
   bytes: number
   /** On responses and errors: time since the request with the same id went the other way. */
   latencyMs?: number
+  /**
+   * Set when the frame was over the size limit: `payload` then holds the beginning of its JSON text,
+   * `bytes` the full size, and `file` the whole payload (see the `frames.export` command).
+   */
+  truncated?: { shownBytes: number; file?: string }
   /** For HTTP-level taps (A2A): the exchange the body belongs to. */
   http?: { method: string; url: string; status?: number; headers?: Record<string, string> }
 }

@@ -163,6 +163,13 @@ export class Engine {
         this.replay(replayId).stop()
         return { stopped: true }
       },
+      'frames.export': ({ connectionId, seq }: { connectionId: string; seq: number }) => {
+        const connection = this.connection(connectionId)
+        const frame = this.events.since(seq - 1)[0]
+        if (!frame || frame.seq !== seq || frame.type !== 'frame' || frame.connectionId !== connectionId) throw new CommandError(`no frame #${seq} on this connection`, 'not-found')
+        if (!frame.truncated?.file) throw new CommandError(frame.truncated ? 'the whole payload could not be kept (the disk refused it)' : 'this frame is shown whole already', 'invalid-input')
+        return { text: connection.spill.read(frame.truncated.file), bytes: frame.bytes }
+      },
       'profiles.list': () => this.profiles.list(),
       'profiles.save': ({ profile }: { profile: unknown }) => this.profiles.save(profile),
       'profiles.remove': async ({ name }: { name: string }) => ({ removed: await this.profiles.remove(name) }),
@@ -403,6 +410,7 @@ export class Engine {
     for (const id of [...this.recorders.keys()]) this.stopRecording(id)
     for (const replay of this.replays.values()) replay.stop()
     await Promise.all([...this.connections.values()].map((c) => c.close()))
+    for (const connection of this.connections.values()) connection.spill.dispose()
     await this.demoAgents.dispose()
   }
 }

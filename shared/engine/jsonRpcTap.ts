@@ -1,5 +1,6 @@
 import type { FrameEvent, FrameKind, Protocol, TransportKind } from '../contract'
 import { now } from './eventLog'
+import type { FrameSpill } from './frameSpill'
 
 export type TappedFrame = Omit<FrameEvent, 'seq' | 'connectionId'>
 export type FrameSink = (frame: TappedFrame) => void
@@ -18,6 +19,7 @@ export class JsonRpcTap {
     private readonly protocol: Protocol,
     public transport: TransportKind,
     private readonly sink: FrameSink,
+    private readonly spill?: FrameSpill,
   ) {}
 
   record(direction: 'out' | 'in', message: unknown, bytes?: number): TappedFrame {
@@ -38,6 +40,9 @@ export class JsonRpcTap {
         method = request.method
       }
     }
+    const text = jsonText(message)
+    const size = bytes ?? Buffer.byteLength(text)
+    const oversized = this.spill?.spill(text, size)
     const frame: TappedFrame = {
       type: 'frame',
       ts,
@@ -47,9 +52,10 @@ export class JsonRpcTap {
       kind,
       method,
       id,
-      payload: message,
-      bytes: bytes ?? byteSize(message),
+      payload: oversized ? oversized.preview : message,
+      bytes: size,
       latencyMs,
+      ...(oversized && { truncated: oversized.truncated }),
     }
     this.sink(frame)
     return frame
@@ -67,10 +73,10 @@ function classify(msg: JsonRpcLike): FrameKind {
   return 'response'
 }
 
-export function byteSize(value: unknown): number {
+function jsonText(value: unknown): string {
   try {
-    return Buffer.byteLength(JSON.stringify(value) ?? '')
+    return JSON.stringify(value) ?? ''
   } catch {
-    return 0
+    return '' // cyclic or too deep to serialise: the frame still shows, with size 0
   }
 }

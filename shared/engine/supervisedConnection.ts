@@ -10,6 +10,7 @@ import type {
   TransportKind,
 } from '../contract'
 import type { EventLog } from './eventLog'
+import { FrameSpill } from './frameSpill'
 import { now } from './eventLog'
 
 export interface ProbeOutcome {
@@ -45,6 +46,8 @@ export function backoffDelay(attempt: number, options: Pick<ConnectionOptions, '
  */
 export abstract class SupervisedConnection {
   state: ConnectionState = 'connecting'
+  /** Where this connection's oversized frames go whole (kept after close, removed with the engine). */
+  readonly spill: FrameSpill
   health: Health = 'healthy'
   intervalMs: number
   transport?: TransportKind
@@ -70,6 +73,7 @@ export abstract class SupervisedConnection {
     readonly protocol: Protocol,
   ) {
     this.intervalMs = options.keepaliveIntervalMs
+    this.spill = new FrameSpill(options.maxFrameBytes)
   }
 
   /** Connect, handshake and discover. Must throw when the connection could not be made. */

@@ -49,7 +49,7 @@ export class McpConnection extends SupervisedConnection {
     private readonly settings: McpConnectionSettings = {},
   ) {
     super(id, target, log, options, 'mcp')
-    this.tap = new JsonRpcTap('mcp', 'stdio', (frame) => this.emit(frame))
+    this.tap = new JsonRpcTap('mcp', 'stdio', (frame) => this.emit(frame), this.spill)
   }
 
   /**
@@ -95,7 +95,7 @@ export class McpConnection extends SupervisedConnection {
     const clientInfo = profile?.clientInfo ?? CLIENT_INFO
     const client = new Client(clientInfo, { capabilities: profile?.capabilities ?? {} })
     client.onerror = (error) => {
-      if (generation === this.generation) this.logLine('error', errorMessage(error), 'transport')
+      if (generation === this.generation) this.logLine('error', describeTransportError(error), 'transport')
     }
     client.onclose = () =>
       this.onTransportClosed(generation, kind === 'stdio' ? 'server process exited' : 'server closed the connection')
@@ -127,6 +127,7 @@ export class McpConnection extends SupervisedConnection {
       env: { ...getDefaultEnvironment(), ...spec.env },
       cwd: spec.cwd,
       stderr: 'pipe',
+      maxBufferSize: this.options.maxMessageBytes,
     })
     const generation = this.generation
     if (transport.stderr) {
@@ -222,8 +223,11 @@ export class McpConnection extends SupervisedConnection {
       return { turn, result }
     } catch (error) {
       const code = error instanceof McpError ? error.code : undefined
-      this.emit({ type: 'conversation', message: mcpErrorMessage(errorMessage(error), now(), turn, code) })
-      throw error
+      // A stack overflow while reading the answer (JSON nested thousands deep) comes from whichever realm parsed it, so test the name.
+      const tooDeep = (error as Error)?.name === 'RangeError'
+      const message = tooDeep ? `the answer could not be read: ${errorMessage(error)} (nested too deeply?)` : errorMessage(error)
+      this.emit({ type: 'conversation', message: mcpErrorMessage(message, now(), turn, code) })
+      throw tooDeep ? new Error(message) : error
     }
   }
 
@@ -257,6 +261,15 @@ export class McpConnection extends SupervisedConnection {
     this.stdio = undefined
     if (client) await client.close()
   }
+}
+
+/**
+ * The SDK reports a message that is JSON but not JSON-RPC with its schema's issue list; say it in one
+ * line instead. A line that is not JSON at all already reads well ("… is not valid JSON").
+ */
+function describeTransportError(error: Error): string {
+  if (error.name === 'ZodError' || error.message.trimStart().startsWith('[')) return 'the server sent a message that is not valid JSON-RPC (it is JSON, but has neither a method nor a result/error for an id)'
+  return errorMessage(error)
 }
 
 /** The profile's protocol version goes into `initialize` (the SDK always asks for its newest). */
