@@ -125,6 +125,9 @@ function attach(ws: WebSocket, engine: Engine, log: (line: string) => void): voi
     unsubscribe()
     batcher.dispose()
   })
+  // A socket error (an oversized or malformed frame: ws closes with 1009/1002) ends that socket only;
+  // without a listener it would take the whole host down.
+  ws.on('error', (error) => log(`WebSocket closed: ${error.message}`))
   ws.on('message', async (data, isBinary) => {
     let message: ClientMessage
     try {

@@ -49,3 +49,12 @@ test('malformed and invalid commands get a clear error and the socket stays usab
   expect(replies.find((r) => r.id === 3)?.ok).toBe(true)
   ws.close()
 })
+
+test('an oversized WebSocket message closes that socket (1009) and the host keeps serving', async ({ host, request }) => {
+  const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/ws?token=${host.token}`, { headers: { Origin: host.origin } })
+  await new Promise((resolve, reject) => (ws.on('open', resolve), ws.on('error', reject)))
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)))
+  ws.send(JSON.stringify({ id: 1, command: 'targets.import', input: { text: 'x'.repeat(9 * 1024 * 1024) } }))
+  expect(await closed).toBe(1009)
+  expect((await request.get(host.url)).status()).toBe(200)
+})

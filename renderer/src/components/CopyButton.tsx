@@ -5,7 +5,12 @@ export function CopyButton({ value, label = 'Copy JSON', className = 'btn small'
   const [copied, setCopied] = useState(false)
   const copy = async () => {
     const v = value()
-    const text = typeof v === 'string' ? v : JSON.stringify(v, null, 2)
+    let text: string
+    try {
+      text = typeof v === 'string' ? v : JSON.stringify(v, null, 2)
+    } catch (error) {
+      text = `(cannot be copied as JSON: ${(error as Error).message})` // cyclic, or nested too deeply
+    }
     try {
       await navigator.clipboard.writeText(text)
     } catch {

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
 import type { FrameEvent } from '../../../shared/contract'
 import type { ConnectionView } from '../store/connectionView'
-import { useStore } from '../store/store'
+import { command, useStore } from '../store/store'
 import { CopyButton } from './CopyButton'
 import { bytes, clock, ms } from './format'
 import { JsonView } from './JsonView'
@@ -162,8 +162,9 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                 <span style={{ flex: 1 }} />
                 <CopyButton value={() => frame.payload} />
               </div>
+              {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
               <div className="detail-body">
-                <JsonView key={frame.seq} value={frame.payload} openDepth={4} />
+                {frame.truncated ? <pre className="json">{String(frame.payload)}</pre> : <JsonView key={frame.seq} value={frame.payload} openDepth={4} />}
               </div>
             </>
           ) : (
@@ -174,6 +175,31 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
           )}
         </aside>
       </div>
+    </div>
+  )
+}
+
+/** An oversized frame: what is shown, its full size, and the whole payload one click away. */
+function TruncatedNotice({ frame, connectionId }: { frame: FrameEvent; connectionId: string }) {
+  const save = async () => {
+    const whole = await command((api) => api.invoke('frames.export', { connectionId, seq: frame.seq }))
+    if (!whole) return
+    const link = document.createElement('a')
+    link.href = URL.createObjectURL(new Blob([whole.text], { type: 'application/json' }))
+    link.download = `frame-${frame.seq}${frame.method ? `-${frame.method.replaceAll('/', '_')}` : ''}.json`
+    link.click()
+    URL.revokeObjectURL(link.href)
+  }
+  return (
+    <div className="verdict warn" style={{ margin: '8px 12px 0' }} data-testid="truncated">
+      Too large to keep whole in view: showing the first {bytes(frame.truncated!.shownBytes)} of {bytes(frame.bytes)}.{' '}
+      {frame.truncated!.file ? (
+        <button className="btn small" onClick={() => void save()}>
+          Save whole…
+        </button>
+      ) : (
+        'The whole payload could not be kept (the disk refused it).'
+      )}
     </div>
   )
 }
