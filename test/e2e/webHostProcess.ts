@@ -12,6 +12,8 @@ export interface RunningWebHost {
   url: string
   origin: string
   token: string
+  /** What the host printed on stderr so far (its refusals are logged there). */
+  stderr(): string
   stop(): Promise<void>
 }
 
@@ -43,6 +45,7 @@ export async function startWebHostProcess(): Promise<RunningWebHost> {
     url,
     origin: parsed.origin,
     token: parsed.searchParams.get('token')!,
+    stderr: () => stderr,
     stop: () => stop(child, dataDir),
   }
 }

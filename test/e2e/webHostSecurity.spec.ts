@@ -21,6 +21,11 @@ test('the web host refuses requests without the launch token, from foreign origi
   expect((await request.get(host.url, { headers: { Origin: 'http://evil.example' } })).status()).toBe(403)
   expect((await request.get(host.url, { headers: { Host: `rebind.example:${new URL(host.origin).port}` } })).status()).toBe(403)
   expect((await request.get(`${host.origin}/assets/../../package.json`, { headers: { Authorization: `Bearer ${host.token}` } })).status()).toBe(404)
+  // Every refusal is logged with its reason.
+  await expect.poll(() => host.stderr()).toMatch(/refused GET \/: no token/)
+  expect(host.stderr()).toMatch(/refused GET \/: wrong token/)
+  expect(host.stderr()).toMatch(/refused GET \/: foreign Origin "http:\/\/evil.example"/)
+  expect(host.stderr()).toMatch(/refused GET \/: foreign Host header "rebind.example:\d+"/)
 })
 
 test('the engine socket needs the token and a local origin before any command can run', async ({ host }) => {

@@ -60,9 +60,11 @@ describe('misbehaving MCP servers: Parallax reports them and keeps working', () 
 
   it('a server that exits during initialize: a failed connection with the reason', async () => {
     start()
+    const other = await neighbour()
     const connection = await engine.createConnection(misbehaving('exit-init'))
     expect(await connection.open()).toBe(false)
     expect(recorder.of('connection', connection.id).at(-1)?.reason).toMatch(/closed/i)
+    expect(await other.probeNow()).toBe(true)
   })
 
   it('a server that never answers: the call times out, the connection stays, the neighbour is fine', async () => {
@@ -77,16 +79,19 @@ describe('misbehaving MCP servers: Parallax reports them and keeps working', () 
 
   it('a flood of 5000 notifications: every one on record, and the engine still answers at once', async () => {
     start()
+    const other = await neighbour()
     const connection = await engine.createConnection(misbehaving('flood'))
     expect(await connection.open()).toBe(true)
     await recorder.waitForCount((e) => e.type === 'frame' && e.connectionId === connection.id && e.method === 'notifications/message', 5000, 20_000)
     const started = performance.now()
     expect(await connection.probeNow()).toBe(true)
     expect(performance.now() - started).toBeLessThan(2_000)
+    expect(await other.probeNow()).toBe(true)
   })
 
   it('a 20 MB result: the call succeeds; the frame is kept truncated with its full size, and saved whole', async () => {
     start()
+    const other = await neighbour()
     const connection = await engine.createConnection(misbehaving('huge'))
     expect(await connection.open()).toBe(true)
     const { result } = await (connection as unknown as { callTool: (t: string, a: object) => Promise<{ result: { content: { text: string }[] } }> }).callTool('echo', {})
@@ -99,6 +104,7 @@ describe('misbehaving MCP servers: Parallax reports them and keeps working', () 
     const whole = (await engine.execute('frames.export', { connectionId: connection.id, seq: frame.seq })) as { text: string; bytes: number }
     expect(whole.bytes).toBe(frame.bytes)
     expect(JSON.parse(whole.text).result.content[0].text).toHaveLength(20 * 1024 * 1024)
+    expect(await other.probeNow()).toBe(true)
   })
 
   it('JSON nested 5000 deep: read, or refused with a clear error (it depends on the stack left), and the connection stays up', async () => {
