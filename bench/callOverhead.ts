@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto'
+import { Role } from '@a2a-js/sdk'
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { SavedTarget } from '../shared/contract'
+import { startMediaSalesAgent } from '../shared/demo/a2aAgent'
+import { createToolServer } from '../shared/demo/mcpServers'
+import { demoTargets } from '../shared/demo/targets'
+import { EventBatcher } from '../shared/engine/batcher'
+import { Engine } from '../shared/engine/engine'
+import { startStreamableServer } from '../test/fixtures/httpServers'
+import { figure, interleave, median, type BenchOptions, type Figure } from './harness'
+
+const CALL = { name: 'list_creative_formats', arguments: { channel: 'display' } }
+
+/** An engine as the app runs it: frame tap and events on, a UI client subscribed through the batcher. */
+function engineWithUi(): Engine {
+  const engine = new Engine({ host: 'web', defaults: { keepaliveIntervalMs: 3_600_000 } })
+  const batcher = new EventBatcher((events) => void JSON.stringify({ events })) // what the web host sends
+  engine.events.subscribe((event) => batcher.push(event))
+  return engine
+}
+
+/** The raw SDK client and Parallax, each on its own connection to the same kind of server, called in turns. */
+async function mcpPair(name: string, rawTransport: Transport, target: SavedTarget, count: number): Promise<Figure> {
+  const client = new Client({ name: 'raw', version: '1' })
+  await client.connect(rawTransport)
+  const engine = engineWithUi()
+  try {
+    const connection = await engine.createConnection(target)
+    if (!(await connection.open())) throw new Error(`cannot connect to ${target.name}`)
+    const [raw, parallax] = await interleave(
+      count,
+      () => client.request({ method: 'tools/call', params: CALL }, CallToolResultSchema),
+      () => engine.sendTurn(connection.id, { tool: CALL.name, arguments: CALL.arguments }),
+    )
+    return figure(name, median(parallax), median(raw), 'ms median round trip', `${count} sequential tools/call each, interleaved`)
+  } finally {
+    await client.close()
+    await engine.dispose()
+  }
+}
+
+export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
+  const count = quick ? 100 : 2_000
+  const figures: Figure[] = []
+
+  const stdio = demoTargets().find((t) => t.id === 'demo:tools')!
+  if (stdio.spec.kind !== 'mcp-stdio') throw new Error('unreachable')
+  const spec = stdio.spec
+  figures.push(await mcpPair('call-overhead-stdio', new StdioClientTransport({ command: spec.command, args: spec.args, env: { ...getDefaultEnvironment(), ...spec.env }, stderr: 'pipe' }), stdio, count))
+
+  const http = await startStreamableServer(createToolServer)
+  try {
+    const target: SavedTarget = { id: 'bench-http', name: 'http', origin: 'user', options: {}, spec: { kind: 'mcp-http', url: http.url, headers: {}, transport: 'streamable-http' } }
+    figures.push(await mcpPair('call-overhead-streamable-http', new StreamableHTTPClientTransport(new URL(http.url)), target, count))
+  } finally {
+    await http.close()
+  }
+
+  const agent = await startMediaSalesAgent()
+  const engine = engineWithUi()
+  try {
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } }), new RestTransportFactory({ legacyCompat: { enabled: true } })],
+        cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
+      }),
+    )
+    const client = await factory.createFromUrl(agent.url)
+    const data = { skill: 'list_creative_formats', input: { channel: 'display' } }
+    const message = () => ({
+      tenant: '',
+      message: { messageId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'data' as const, value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }], taskId: '', contextId: '', metadata: undefined, extensions: [], referenceTaskIds: [] },
+      configuration: undefined,
+      metadata: undefined,
+    })
+    const target: SavedTarget = { id: 'bench-a2a', name: 'a2a', origin: 'user', options: {}, spec: { kind: 'a2a', url: agent.url, headers: {}, binding: 'auto' } }
+    const connection = await engine.createConnection(target)
+    if (!(await connection.open())) throw new Error('cannot connect to the demo agent')
+    // A new context each time, as the raw client does (no threading through earlier tasks).
+    const [raw, parallax] = await interleave(
+      count,
+      () => client.sendMessage(message()),
+      () => engine.sendTurn(connection.id, { data }, { newContext: true }),
+    )
+    figures.push(figure('call-overhead-a2a-sendmessage', median(parallax), median(raw), 'ms median round trip', `${count} sequential SendMessage each, interleaved`))
+  } finally {
+    await engine.dispose()
+    await agent.close()
+  }
+  return figures
+}

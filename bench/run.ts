@@ -1,0 +1,29 @@
+/**
+ * `npm run bench`: every figure Parallax promises, each against a baseline measured in the same run,
+ * one JSON line per figure. `--json` prints only those lines; `--quick` uses small counts (the test
+ * that keeps this harness from rotting runs it that way).
+ */
+import { callOverhead } from './callOverhead'
+import type { BenchOptions, Figure } from './harness'
+
+const options: BenchOptions = { quick: process.argv.includes('--quick'), json: process.argv.includes('--json') }
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length)
+const benches: [string, (o: BenchOptions) => Promise<Figure[]>][] = [['call-overhead', callOverhead]]
+
+const say = (line: string) => {
+  if (!options.json) process.stderr.write(`${line}\n`)
+}
+let failed = false
+for (const [name, run] of benches) {
+  if (only && !name.startsWith(only)) continue
+  say(`── ${name}${options.quick ? ' (quick)' : ''}`)
+  const started = performance.now()
+  try {
+    for (const f of await run(options)) process.stdout.write(`${JSON.stringify(f)}\n`)
+  } catch (error) {
+    failed = true
+    process.stderr.write(`bench ${name} failed: ${(error as Error).stack ?? error}\n`)
+  }
+  say(`   ${((performance.now() - started) / 1000).toFixed(1)} s`)
+}
+process.exit(failed ? 1 : 0)
