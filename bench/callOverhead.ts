@@ -7,13 +7,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { SavedTarget } from '../shared/contract'
-import { startMediaSalesAgent } from '../shared/demo/a2aAgent'
-import { createToolServer } from '../shared/demo/mcpServers'
 import { demoTargets } from '../shared/demo/targets'
 import { EventBatcher } from '../shared/engine/batcher'
 import { Engine } from '../shared/engine/engine'
-import { startStreamableServer } from '../test/fixtures/httpServers'
 import { figure, interleave, median, type BenchOptions, type Figure } from './harness'
+import { startBenchServers } from './servers'
 
 const CALL = { name: 'list_creative_formats', arguments: { channel: 'display' } }
 
@@ -54,15 +52,18 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
   const spec = stdio.spec
   figures.push(await mcpPair('call-overhead-stdio', new StdioClientTransport({ command: spec.command, args: spec.args, env: { ...getDefaultEnvironment(), ...spec.env }, stderr: 'pipe' }), stdio, count))
 
-  const http = await startStreamableServer(createToolServer)
+  const servers = await startBenchServers()
   try {
-    const target: SavedTarget = { id: 'bench-http', name: 'http', origin: 'user', options: {}, spec: { kind: 'mcp-http', url: http.url, headers: {}, transport: 'streamable-http' } }
-    figures.push(await mcpPair('call-overhead-streamable-http', new StreamableHTTPClientTransport(new URL(http.url)), target, count))
+    const target: SavedTarget = { id: 'bench-http', name: 'http', origin: 'user', options: {}, spec: { kind: 'mcp-http', url: servers.mcp, headers: {}, transport: 'streamable-http' } }
+    figures.push(await mcpPair('call-overhead-streamable-http', new StreamableHTTPClientTransport(new URL(servers.mcp)), target, count))
+    figures.push(await a2aPair(servers.a2a, count))
   } finally {
-    await http.close()
+    await servers.stop()
   }
+  return figures
+}
 
-  const agent = await startMediaSalesAgent()
+async function a2aPair(url: string, count: number): Promise<Figure> {
   const engine = engineWithUi()
   try {
     const factory = new ClientFactory(
@@ -71,7 +72,7 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
         cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
       }),
     )
-    const client = await factory.createFromUrl(agent.url)
+    const client = await factory.createFromUrl(url)
     const data = { skill: 'list_creative_formats', input: { channel: 'display' } }
     const message = () => ({
       tenant: '',
@@ -79,7 +80,7 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
       configuration: undefined,
       metadata: undefined,
     })
-    const target: SavedTarget = { id: 'bench-a2a', name: 'a2a', origin: 'user', options: {}, spec: { kind: 'a2a', url: agent.url, headers: {}, binding: 'auto' } }
+    const target: SavedTarget = { id: 'bench-a2a', name: 'a2a', origin: 'user', options: {}, spec: { kind: 'a2a', url: url, headers: {}, binding: 'auto' } }
     const connection = await engine.createConnection(target)
     if (!(await connection.open())) throw new Error('cannot connect to the demo agent')
     // A new context each time, as the raw client does (no threading through earlier tasks).
@@ -88,10 +89,8 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
       () => client.sendMessage(message()),
       () => engine.sendTurn(connection.id, { data }, { newContext: true }),
     )
-    figures.push(figure('call-overhead-a2a-sendmessage', median(parallax), median(raw), 'ms median round trip', `${count} sequential SendMessage each, interleaved`))
+    return figure('call-overhead-a2a-sendmessage', median(parallax), median(raw), 'ms median round trip', `${count} sequential SendMessage each, interleaved`)
   } finally {
     await engine.dispose()
-    await agent.close()
   }
-  return figures
 }

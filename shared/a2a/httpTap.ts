@@ -47,18 +47,14 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
   let lastError: WireError | undefined
 
   const tapped = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init)
-    for (const [name, value] of Object.entries(options.headers ?? {})) if (!request.headers.has(name)) request.headers.set(name, value)
-    const url = new URL(request.url)
-    const bodyText = init?.body !== undefined && init.body !== null ? await request.clone().text() : ''
+    const { url, httpMethod, headers, bodyText, send } = await outgoing(input, init, options.headers)
     const body = parseJson(bodyText)
-    const isCard = request.method === 'GET' && /agent-card\.json$|agent\.json$/.test(url.pathname)
+    const isCard = httpMethod === 'GET' && /agent-card\.json$|agent\.json$/.test(url.pathname)
     const transport: TransportKind = isCard ? 'rest' : options.transport()
     const rpc = body && typeof body === 'object' ? (body as { method?: unknown; id?: unknown }) : undefined
-    const method = isCard ? 'agent-card' : typeof rpc?.method === 'string' ? rpc.method : restOperation(request.method, url.pathname)
+    const method = isCard ? 'agent-card' : typeof rpc?.method === 'string' ? rpc.method : restOperation(httpMethod, url.pathname)
     const id = typeof rpc?.id === 'string' || typeof rpc?.id === 'number' ? rpc.id : `http-${++exchange}`
     const started = now()
-    const headers = redactMap(Object.fromEntries(request.headers))
     options.onFrame({
       type: 'frame',
       ts: started,
@@ -70,11 +66,11 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
       id,
       payload: body ?? (bodyText || null),
       bytes: Buffer.byteLength(bodyText),
-      http: { method: request.method, url: request.url, headers },
+      http: { method: httpMethod, url: url.href, headers: redactMap(Object.fromEntries(headers)) },
     })
 
-    const response = await base(request)
-    const http = { method: request.method, url: request.url, status: response.status }
+    const response = await send(base)
+    const http = { method: httpMethod, url: url.href, status: response.status }
     const contentType = response.headers.get('content-type') ?? ''
     if (contentType.includes('text/event-stream') && response.body) {
       const [forSdk, forTap] = response.body.tee()
@@ -84,7 +80,7 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
       })
       return new Response(forSdk, { status: response.status, statusText: response.statusText, headers: response.headers })
     }
-    const text = await response.clone().text()
+    const text = await response.text()
     const bytes = Buffer.byteLength(text)
     const oversized = options.spill?.spill(text, bytes)
     const parsed = oversized ? undefined : parseJson(text)
@@ -94,9 +90,39 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
     const at = now()
     const kind: FrameKind = wireError ? 'error' : 'response'
     options.onFrame({ type: 'frame', ts: at, direction: 'in', protocol: 'a2a', transport, kind, method, id, payload, bytes, latencyMs: at - started, http, ...(oversized && { truncated: oversized.truncated }) })
-    return response
+    return servingText(response, text, parsed)
   }
   return Object.assign(tapped, { lastError: () => lastError })
+}
+
+/**
+ * The tap has read the body; the SDK reads the same text from the same response. `json()` hands it the
+ * object the tap parsed for the frame (the SDK's transports only read it, building their own objects),
+ * which saves parsing every answer twice. (A clone tees the stream and a new Response builds another:
+ * each costs more than the rest of the tap.)
+ */
+function servingText(response: Response, text: string, parsed: unknown): Response {
+  const bytes = () => new TextEncoder().encode(text)
+  return Object.assign(response, {
+    text: async () => text,
+    json: async () => parsed ?? (JSON.parse(text) as unknown),
+    arrayBuffer: async () => bytes().buffer,
+    bytes: async () => bytes(),
+    blob: async () => new Blob([text], { type: response.headers.get('content-type') ?? '' }),
+  })
+}
+
+async function outgoing(input: string | URL | Request, init: RequestInit | undefined, extra: Record<string, string> = {}) {
+  if (!(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string')) {
+    const headers = new Headers(init?.headers)
+    for (const [name, value] of Object.entries(extra)) if (!headers.has(name)) headers.set(name, value)
+    const sent = { ...init, headers }
+    return { url: new URL(input), httpMethod: (init?.method ?? 'GET').toUpperCase(), headers, bodyText: (init?.body as string | undefined) ?? '', send: (base: typeof fetch) => base(input, sent) }
+  }
+  const request = new Request(input, init)
+  for (const [name, value] of Object.entries(extra)) if (!request.headers.has(name)) request.headers.set(name, value)
+  const bodyText = request.body ? await request.clone().text() : ''
+  return { url: new URL(request.url), httpMethod: request.method, headers: request.headers, bodyText, send: (base: typeof fetch) => base(request) }
 }
 
 async function readStream(response: Response, onEvent: (data: unknown, bytes: number) => void): Promise<void> {

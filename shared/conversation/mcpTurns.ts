@@ -35,7 +35,10 @@ export function mcpErrorMessage(message: string, timestamp: number, turn: number
   return { role: 'agent', content: message, timestamp, metadata: { kind: 'error', timestampSource: 'observed', turn, ...(code !== undefined && { code }) } }
 }
 
+/** The text as JSON when it looks like an object or array (a throw per plain-text result would cost more). */
 function jsonOf(text: string): unknown {
+  const first = text.trimStart()[0]
+  if (first !== '{' && first !== '[') return undefined
   try {
     return JSON.parse(text)
   } catch {

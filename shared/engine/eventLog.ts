@@ -14,8 +14,11 @@ export class EventLog {
   private readonly listeners = new Set<EventListener>()
   private seq = 0
 
+  /** Stamps and records `input`, which becomes the event itself (no copy: this runs once per frame). */
   emit<E extends EngineEvent>(input: EventInput<E>): E {
-    const event = { ...input, seq: ++this.seq, ts: input.ts ?? now() } as unknown as E
+    const event = input as unknown as E & { seq: number; ts: number }
+    event.seq = ++this.seq
+    event.ts ??= now()
     this.events.push(event)
     for (const listener of this.listeners) {
       try {

@@ -22,8 +22,7 @@ export class JsonRpcTap {
     private readonly spill?: FrameSpill,
   ) {}
 
-  record(direction: 'out' | 'in', message: unknown, bytes?: number): TappedFrame {
-    const ts = now()
+  record(direction: 'out' | 'in', message: unknown, ts = now()): TappedFrame {
     const msg = (message ?? {}) as JsonRpcLike
     const kind = classify(msg)
     const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined
@@ -41,7 +40,7 @@ export class JsonRpcTap {
       }
     }
     const text = jsonText(message)
-    const size = bytes ?? Buffer.byteLength(text)
+    const size = Buffer.byteLength(text)
     const oversized = this.spill?.spill(text, size)
     const frame: TappedFrame = {
       type: 'frame',

@@ -84,7 +84,7 @@ export abstract class SupervisedConnection {
   protected abstract teardown(): Promise<void>
 
   protected emit(input: OwnEventInput): void {
-    this.log.emit({ ...input, connectionId: this.id } as EventInput)
+    this.log.emit(Object.assign(input, { connectionId: this.id }) as EventInput)
   }
 
   protected setState(state: ConnectionState, extras: ConnectionExtras = {}): void {

@@ -89,7 +89,7 @@ export class McpConnection extends SupervisedConnection {
     const asked = profile?.protocolVersion
     const tapped = new TapTransport(
       makeTransport(),
-      (direction, message) => this.onFrame(generation, direction, message),
+      (direction, message, ts) => this.onFrame(generation, direction, message, ts),
       asked ? (message) => askForVersion(message, asked) : undefined,
     )
     const clientInfo = profile?.clientInfo ?? CLIENT_INFO
@@ -139,9 +139,9 @@ export class McpConnection extends SupervisedConnection {
     return transport
   }
 
-  private onFrame(generation: number, direction: 'out' | 'in', message: JSONRPCMessage): void {
+  private onFrame(generation: number, direction: 'out' | 'in', message: JSONRPCMessage, ts: number): void {
     if (generation !== this.generation) return
-    const frame = this.tap.record(direction, message)
+    const frame = this.tap.record(direction, message, ts)
     const msg = message as { params?: Record<string, unknown>; result?: Record<string, unknown> }
     if (frame.method === 'initialize') {
       if (frame.kind === 'request') this.initializeRequest = msg.params

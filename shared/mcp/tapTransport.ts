@@ -1,7 +1,10 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
 
-export type FrameObserver = (direction: 'out' | 'in', message: JSONRPCMessage) => void
+import { now } from '../engine/eventLog'
+
+/** `ts`: when the message was handed to the transport, or received from it. */
+export type FrameObserver = (direction: 'out' | 'in', message: JSONRPCMessage, ts: number) => void
 
 /**
  * Wraps any MCP transport and reports every JSON-RPC message that crosses it, in both directions,
@@ -21,7 +24,7 @@ export class TapTransport implements Transport {
 
   async start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
-      this.observe('in', message)
+      this.observe('in', message, now())
       this.onmessage?.(message, extra)
     }
     this.inner.onerror = (error) => this.onerror?.(error)
@@ -31,8 +34,11 @@ export class TapTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const sent = this.rewrite(message)
-    this.observe('out', sent)
-    await this.inner.send(sent, options)
+    const at = now()
+    // Handed over first, recorded second: over stdio the server is already at work while the frame is built.
+    const sending = this.inner.send(sent, options)
+    this.observe('out', sent, at)
+    await sending
   }
 
   close(): Promise<void> {
