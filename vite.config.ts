@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { builtinModules } from 'node:module'
+import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
@@ -7,10 +8,16 @@ import { defineConfig, type Plugin } from 'vite'
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
 /** electron/ code runs in Electron's Node: keep Electron, Node built-ins and npm packages external. */
-const external = (id: string) => id === 'electron' || nodeBuiltins.has(id) || /^[@a-z]/.test(id)
+const electronExternal = (id: string) => id === 'electron' || nodeBuiltins.has(id) || /^[@a-z]/.test(id)
+/**
+ * The CLI and the demo servers bundle their packages too: one file loads several times faster than
+ * hundreds. tsx stays outside (it loads TypeScript hooks), and so do ws's optional native add-ons.
+ */
+const standaloneExternal = (id: string) => nodeBuiltins.has(id) || /^(tsx|bufferutil|utf-8-validate)(\/|$)/.test(id)
 
-const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs') => ({
+const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs', external = electronExternal) => ({
   consumer: 'server' as const,
+  resolve: { noExternal: true as const },
   build: {
     outDir: r(outDir),
     emptyOutDir: true,
@@ -18,7 +25,7 @@ const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs') =>
     minify: false,
     sourcemap: true,
     rolldownOptions: {
-      input: { index: r(entry) },
+      input: { [basename(entry, '.ts')]: r(entry) },
       external,
       output: { format, entryFileNames: format === 'cjs' ? '[name].cjs' : '[name].js' },
     },
@@ -46,6 +53,8 @@ export default defineConfig({
     client: { build: { outDir: r('dist/renderer'), emptyOutDir: true } },
     main: nodeEnvironment('electron/main/index.ts', 'dist/electron/main', 'es'),
     preload: nodeEnvironment('electron/preload/index.ts', 'dist/electron/preload', 'cjs'), // sandboxed preloads must be CJS
+    cli: nodeEnvironment('cli/main.ts', 'dist/cli', 'es', standaloneExternal),
+    demo: nodeEnvironment('shared/demo/stdio.ts', 'dist/demo', 'es', standaloneExternal),
   },
   builder: {
     async buildApp(builder) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Role } from '@a2a-js/sdk'
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client'
+import { type Client as A2aClient, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -16,8 +16,8 @@ import { startBenchServers } from './servers'
 const CALL = { name: 'list_creative_formats', arguments: { channel: 'display' } }
 
 /** An engine as the app runs it: frame tap and events on, a UI client subscribed through the batcher. */
-function engineWithUi(): Engine {
-  const engine = new Engine({ host: 'web', defaults: { keepaliveIntervalMs: 3_600_000 } })
+export function engineWithUi(dataDir?: string): Engine {
+  const engine = new Engine({ host: 'web', dataDir, defaults: { keepaliveIntervalMs: 3_600_000 } })
   const batcher = new EventBatcher((events) => void JSON.stringify({ events })) // what the web host sends
   engine.events.subscribe((event) => batcher.push(event))
   return engine
@@ -63,30 +63,39 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
   return figures
 }
 
+/** The raw `@a2a-js/sdk` client, set up as its documentation shows (v1.0 first, v0.3 compatible). */
+export async function a2aClient(url: string): Promise<A2aClient> {
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } }), new RestTransportFactory({ legacyCompat: { enabled: true } })],
+      cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
+    }),
+  )
+  return factory.createFromUrl(url)
+}
+
+/** A `SendMessage` request carrying one data part, as the raw client takes it. */
+export function a2aMessage(data: Record<string, unknown>, contextId = '') {
+  return {
+    tenant: '',
+    message: { messageId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'data' as const, value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }], taskId: '', contextId, metadata: undefined, extensions: [], referenceTaskIds: [] },
+    configuration: undefined,
+    metadata: undefined,
+  }
+}
+
 async function a2aPair(url: string, count: number): Promise<Figure> {
   const engine = engineWithUi()
   try {
-    const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } }), new RestTransportFactory({ legacyCompat: { enabled: true } })],
-        cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
-      }),
-    )
-    const client = await factory.createFromUrl(url)
+    const client = await a2aClient(url)
     const data = { skill: 'list_creative_formats', input: { channel: 'display' } }
-    const message = () => ({
-      tenant: '',
-      message: { messageId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'data' as const, value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }], taskId: '', contextId: '', metadata: undefined, extensions: [], referenceTaskIds: [] },
-      configuration: undefined,
-      metadata: undefined,
-    })
     const target: SavedTarget = { id: 'bench-a2a', name: 'a2a', origin: 'user', options: {}, spec: { kind: 'a2a', url: url, headers: {}, binding: 'auto' } }
     const connection = await engine.createConnection(target)
     if (!(await connection.open())) throw new Error('cannot connect to the demo agent')
     // A new context each time, as the raw client does (no threading through earlier tasks).
     const [raw, parallax] = await interleave(
       count,
-      () => client.sendMessage(message()),
+      () => client.sendMessage(a2aMessage(data)),
       () => engine.sendTurn(connection.id, { data }, { newContext: true }),
     )
     return figure('call-overhead-a2a-sendmessage', median(parallax), median(raw), 'ms median round trip', `${count} sequential SendMessage each, interleaved`)

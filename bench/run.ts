@@ -4,11 +4,21 @@
  * that keeps this harness from rotting runs it that way).
  */
 import { callOverhead } from './callOverhead'
+import { eventDelivery } from './eventDelivery'
+import { recordings } from './recordings'
+import { startup } from './startup'
+import { timeline } from './timeline'
 import type { BenchOptions, Figure } from './harness'
 
 const options: BenchOptions = { quick: process.argv.includes('--quick'), json: process.argv.includes('--json') }
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length)
-const benches: [string, (o: BenchOptions) => Promise<Figure[]>][] = [['call-overhead', callOverhead]]
+const benches: [string, (o: BenchOptions) => Promise<Figure[]>][] = [
+  ['call-overhead', callOverhead],
+  ['event-delivery', eventDelivery],
+  ['timeline', timeline],
+  ['recordings', recordings],
+  ['startup', startup],
+]
 
 const say = (line: string) => {
   if (!options.json) process.stderr.write(`${line}\n`)

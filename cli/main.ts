@@ -1,3 +1,6 @@
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { APP_ROOT } from '../shared/bundles.mjs'
 import { call } from './call'
 import { compare } from './compare'
 import { converse } from './converse'
@@ -14,7 +17,7 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   if (command === undefined) {
     // No command: open the app, exactly as `npm start` does.
-    await import(new URL('../electron/launch.mjs', import.meta.url).href)
+    await import(pathToFileURL(join(APP_ROOT, 'electron', 'launch.mjs')).href)
     return 0
   }
   if (command === '--help' || command === '-h' || command === 'help') {

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { APP_ROOT } from '../shared/bundles.mjs'
 import { Engine } from '../shared/engine/engine'
 import { UsageError } from './usage'
 import { startWebHost } from './webHost'
 
-export const APP_ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 /** Where the app keeps its saved targets (and, later, recordings). */
 export function dataDir(): string {

@@ -1,12 +1,11 @@
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
+import { APP_ROOT, freshBundle } from '../bundles.mjs'
 import type { SavedTarget } from '../contract'
 import { DEMO_A2A_TARGET } from './demoAgents'
 import type { DemoServerName } from './mcpServers'
 
-/** The project root when running from source (this file is shared/demo/targets.ts). */
-const SOURCE_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 const DEMOS: Record<DemoServerName, { name: string; description: string }> = {
   tools: { name: 'Demo media-sales agent', description: 'Tools: search products, list creative formats, create a media buy.' },
@@ -22,12 +21,12 @@ export const DEMO_NAMES = Object.keys(DEMOS) as DemoServerName[]
 
 /**
  * The built-in targets: each demo server spawned over stdio with the running Node (or Electron acting
- * as Node) and the tsx loader. `appRoot` is where `shared/` and `node_modules/` live.
+ * as Node), from its prebuilt bundle when that is up to date, else from source through the tsx loader.
+ * `appRoot` is where `shared/` and `node_modules/` live.
  */
-export function demoTargets(appRoot = SOURCE_ROOT): SavedTarget[] {
-  const require = createRequire(join(appRoot, 'package.json'))
-  const loader = pathToFileURL(require.resolve('tsx')).href
-  const entry = join(appRoot, 'shared', 'demo', 'stdio.ts')
+export function demoTargets(appRoot = APP_ROOT): SavedTarget[] {
+  const bundle = freshBundle('demo/stdio.js', ['shared'], appRoot)
+  const start = bundle ? [bundle] : ['--import', pathToFileURL(createRequire(join(appRoot, 'package.json')).resolve('tsx')).href, join(appRoot, 'shared', 'demo', 'stdio.ts')]
   const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}
   const mcp: SavedTarget[] = DEMO_NAMES.map((name) => ({
     id: `demo:${name}`,
@@ -35,12 +34,12 @@ export function demoTargets(appRoot = SOURCE_ROOT): SavedTarget[] {
     description: DEMOS[name].description,
     origin: 'demo',
     options: {},
-    spec: { kind: 'mcp-stdio', command: process.execPath, args: ['--import', loader, entry, name], env },
+    spec: { kind: 'mcp-stdio', command: process.execPath, args: [...start, name], env },
   }))
   return [...mcp, DEMO_A2A_TARGET]
 }
 
 /** The recordings that ship with the app (a multi-turn media-buying session), for the library's first start. */
-export function demoRecordings(appRoot = SOURCE_ROOT): string[] {
+export function demoRecordings(appRoot = APP_ROOT): string[] {
   return [join(appRoot, 'shared', 'demo', 'recordings', 'media-buying.jsonl')]
 }

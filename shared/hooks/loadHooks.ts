@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { tsImport } from 'tsx/esm/api'
 import { parseDeclarativeHooks } from './declarative'
 import type { Hook, HookSet } from './hooks'
 
@@ -33,7 +32,7 @@ export async function loadHooks(file: string): Promise<HookSet> {
   try {
     // A query string makes each load a fresh module instance, so edits are picked up on reload.
     const url = `${pathToFileURL(path).href}?reload=${++generation}`
-    module = ext.endsWith('ts') ? await tsImport(url, import.meta.url) : await import(url)
+    module = ext.endsWith('ts') ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
   } catch (error) {
     throw new Error(`cannot load hooks module ${path}: ${(error as Error).message}`)
   }

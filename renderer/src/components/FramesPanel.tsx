@@ -31,7 +31,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
     filtered ? undefined : (f: FrameEvent) => (!direction || f.direction === direction) && (!kind || f.kind === kind) && (!needle || (f.method ?? '').toLowerCase().includes(needle)),
   )
   const count = indices.length
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 20 })
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
 
   useEffect(() => {
     if (follow && count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' })

@@ -9,7 +9,7 @@ const ROW = 22
 /** The server's stderr and the engine's own notes about this connection, newest at the bottom. */
 export function LogPanel({ view }: { view: ConnectionView }) {
   const scroller = useRef<HTMLDivElement>(null)
-  const virtualizer = useVirtualizer({ count: view.logs.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 20 })
+  const virtualizer = useVirtualizer({ count: view.logs.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
   useEffect(() => {
     if (view.logs.length) virtualizer.scrollToIndex(view.logs.length - 1, { align: 'end' })
   }, [view.logs.length, virtualizer])

@@ -1,0 +1,2 @@
+export declare const APP_ROOT: string
+export declare function freshBundle(name: string, sourceDirs: string[], root?: string): string | undefined
