@@ -112,6 +112,7 @@ function servingText(response: Response, text: string, parsed: unknown): Respons
   })
 }
 
+/** What the tap needs of an outgoing request, without building a Request (and cloning its body) when fetch got a URL and a string. */
 async function outgoing(input: string | URL | Request, init: RequestInit | undefined, extra: Record<string, string> = {}) {
   if (!(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string')) {
     const headers = new Headers(init?.headers)
