@@ -21,6 +21,7 @@ export function freshBundle(name, sourceDirs, root = APP_ROOT) {
   if (!existsSync(bundle)) return undefined
   const built = statSync(bundle).mtimeMs
   for (const dir of sourceDirs) {
+    if (!existsSync(join(root, dir))) continue // a packaged app ships no sources
     for (const file of readdirSync(join(root, dir), { recursive: true })) {
       if (/\.(ts|tsx|mjs|js|json)$/.test(file) && statSync(join(root, dir, file)).mtimeMs > built) return undefined
     }

@@ -319,7 +319,8 @@ export class A2aConnection extends SupervisedConnection {
     const cancel = () => controller.abort(connection.reason)
     const timeoutMs = this.options.requestTimeoutMs
     const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms (request timeout)`, 'TimeoutError')), timeoutMs)
-    connection.addEventListener('abort', cancel, { once: true })
+    if (connection.aborted) cancel()
+    else connection.addEventListener('abort', cancel, { once: true })
     try {
       return await call(controller.signal)
     } finally {
