@@ -78,7 +78,8 @@ export const CommandInputs = {
   /** Connects two sides (one target under two profiles, or two targets) and diffs what each exposed. */
   'compare.run': z.object({ a: CompareSide, b: CompareSide }),
   /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`. */
-  'events.since': z.object({ afterSeq: z.number().int().min(0) }),
+  /** The backlog after `afterSeq`, at most `limit` events (a page: a UI catching up on a long session asks page by page). */
+  'events.since': z.object({ afterSeq: z.number().int().min(0), limit: z.number().int().min(1).optional() }),
 } as const
 
 export type CommandName = keyof typeof CommandInputs

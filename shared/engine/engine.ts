@@ -183,7 +183,7 @@ export class Engine {
         const [sa, sb] = [await side(a), await side(b)]
         return this.compare(sa, sb)
       },
-      'events.since': ({ afterSeq }: { afterSeq: number }) => this.events.since(afterSeq),
+      'events.since': ({ afterSeq, limit }: { afterSeq: number; limit?: number }) => this.events.since(afterSeq, limit),
     }
     return handlers[command](input) as CommandOutput<C>
   }

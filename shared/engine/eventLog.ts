@@ -35,8 +35,8 @@ export class EventLog {
     return () => this.listeners.delete(listener)
   }
 
-  /** Every event with `seq > afterSeq`, in order. */
-  since(afterSeq: number): EngineEvent[] {
+  /** The events with `seq > afterSeq`, in order: all of them, or the first `limit`. */
+  since(afterSeq: number, limit = Infinity): EngineEvent[] {
     let lo = 0
     let hi = this.events.length
     while (lo < hi) {
@@ -44,7 +44,7 @@ export class EventLog {
       if (this.events[mid].seq <= afterSeq) lo = mid + 1
       else hi = mid
     }
-    return this.events.slice(lo)
+    return this.events.slice(lo, lo + limit)
   }
 
   get lastSeq(): number {

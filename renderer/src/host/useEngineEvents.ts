@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import type { EngineEvent } from '../../../shared/contract'
+import type { ParallaxApi } from '../../../shared/contract'
 import { reloadTargets, useStore } from '../store/store'
 import { createApi, type LinkState } from '.'
 
@@ -31,15 +32,12 @@ export function useEngineEvents(): void {
       }
       void (async () => {
         const api = apiRef
-        const [info, backlog] = await Promise.all([
-          api.invoke('app.info', {}),
-          api.invoke('events.since', { afterSeq: useStore.getState().lastSeq }),
-        ])
+        // Targets first: the sidebar is usable while a long backlog is still arriving.
+        const [info] = await Promise.all([api.invoke('app.info', {}), reloadTargets()])
         useStore.setState({ info })
-        useStore.getState().applyEvents(backlog)
+        await catchUp(api)
         synced = true
         flush() // live events that arrived while the backlog was in flight
-        await reloadTargets()
       })().catch(() => {})
     }
     const apiRef = createApi(onLink)
@@ -50,4 +48,23 @@ export function useEngineEvents(): void {
       if (frame) cancelAnimationFrame(frame)
     }
   }, [])
+}
+
+/** Events per backlog page: small enough to parse and fold between two paints, large enough to be few. */
+const BACKLOG_PAGE = 20_000
+
+/**
+ * Fetches the events missed so far page by page, asking for the next page before folding the current
+ * one, so the engine serialises a page while the UI folds the last.
+ */
+async function catchUp(api: ParallaxApi): Promise<void> {
+  const page = (afterSeq: number) => api.invoke('events.since', { afterSeq, limit: BACKLOG_PAGE })
+  let next = page(useStore.getState().lastSeq)
+  for (;;) {
+    const events = await next
+    const more = events.length === BACKLOG_PAGE
+    if (more) next = page(events[events.length - 1].seq)
+    useStore.getState().applyEvents(events)
+    if (!more) return
+  }
 }
