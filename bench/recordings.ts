@@ -76,15 +76,15 @@ async function replay(engine: Engine, turns: number, a2aUrl: string): Promise<Fi
   const a = await run(engine, 'targets.save', { name: 'tools', spec: tools.spec, options: {} })
   const b = await run(engine, 'targets.save', { name: 'agent', spec: { kind: 'a2a', url: a2aUrl, headers: {}, binding: 'auto' }, options: {} })
 
-  // Two rounds of each, alternating, best of each: the first round also warms both servers and the JIT.
+  // Three rounds of each, alternating, best of each: the first round also warms both servers and the JIT.
   const parallax: number[] = []
   const raw: number[] = []
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < 3; round++) {
     raw.push(await rawReplay(tools.spec, a2aUrl, turns))
     parallax.push(await replayOnce(engine, [a.id, b.id], turns))
   }
   const speed = (ms: number) => turns / (ms / 1000)
-  return figure('replay-speed', speed(Math.min(...parallax)), speed(Math.min(...raw)), 'turns/s', `${turns} turns, each sent to both sides at once (MCP over stdio, A2A), best of 2; baseline: raw MCP and A2A SDK clients`)
+  return figure('replay-speed', speed(Math.min(...parallax)), speed(Math.min(...raw)), 'turns/s', `${turns} turns, each sent to both sides at once (MCP over stdio, A2A), best of 3; baseline: raw MCP and A2A SDK clients`)
 }
 
 async function replayOnce(engine: Engine, targetIds: string[], turns: number): Promise<number> {

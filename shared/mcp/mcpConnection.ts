@@ -216,9 +216,13 @@ export class McpConnection extends SupervisedConnection {
     const client = this.client
     if (!client || !this.isLive) throw new Error(`not connected (${this.state})`)
     const turn = ++this.turn
-    this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, now(), turn) })
+    const askedAt = now()
+    // The call is on its way (over stdio, already written) before the turn is recorded: the server starts
+    // at once and the recording overlaps its work. (Its frame is recorded first, then this message.)
+    const answer = client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.requestOptions)
+    this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, askedAt, turn) })
     try {
-      const result = (await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.requestOptions)) as CallToolResult
+      const result = (await answer) as CallToolResult
       this.emit({ type: 'conversation', message: mcpResultMessage(result, now(), turn) })
       return { turn, result }
     } catch (error) {
