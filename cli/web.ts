@@ -7,7 +7,6 @@ import { Engine } from '../shared/engine/engine'
 import { UsageError } from './usage'
 import { startWebHost } from './webHost'
 
-
 /** Where the app keeps its saved targets (and, later, recordings). */
 export function dataDir(): string {
   if (process.env.PARALLAX_DATA_DIR) return process.env.PARALLAX_DATA_DIR

@@ -1,6 +1,5 @@
 import { useEffect } from 'react'
-import type { EngineEvent } from '../../../shared/contract'
-import type { ParallaxApi } from '../../../shared/contract'
+import type { EngineEvent, ParallaxApi } from '../../../shared/contract'
 import { reloadTargets, useStore } from '../store/store'
 import { createApi, type LinkState } from '.'
 
