@@ -4,12 +4,17 @@
 import { pathToFileURL } from 'node:url'
 import { freshBundle } from '../shared/bundles.mjs'
 
-const bundle = freshBundle('cli/main.js', ['cli', 'shared'])
-let main
-if (bundle) ({ main } = await import(pathToFileURL(bundle).href))
-else {
+async function fromSources() {
   const { register } = await import('tsx/esm/api')
   register()
-  ;({ main } = await import('./main.ts'))
+  return import('./main.ts')
 }
+
+const bundle = freshBundle('cli/main.js', ['cli', 'shared'])
+const { main } = bundle
+  ? await import(pathToFileURL(bundle).href).catch((error) => {
+      process.stderr.write(`parallax: the built CLI would not load (${error.message}); running from source\n`)
+      return fromSources()
+    })
+  : await fromSources()
 process.exitCode = await main(process.argv.slice(2))
