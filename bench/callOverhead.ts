@@ -23,6 +23,12 @@ export function engineWithUi(dataDir?: string): Engine {
   return engine
 }
 
+/** The raw SDK's stdio transport to the server a Parallax target spawns (same command, args and env). */
+export function rawStdioTransport(spec: SavedTarget['spec']): StdioClientTransport {
+  if (spec.kind !== 'mcp-stdio') throw new Error(`not a stdio target: ${spec.kind}`)
+  return new StdioClientTransport({ command: spec.command, args: spec.args, env: { ...getDefaultEnvironment(), ...spec.env }, stderr: 'pipe' })
+}
+
 /** The raw SDK client and Parallax, each on its own connection to the same kind of server, called in turns. */
 async function mcpPair(name: string, rawTransport: Transport, target: SavedTarget, count: number): Promise<Figure> {
   const client = new Client({ name: 'raw', version: '1' })
@@ -48,9 +54,7 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
   const figures: Figure[] = []
 
   const stdio = demoTargets().find((t) => t.id === 'demo:tools')!
-  if (stdio.spec.kind !== 'mcp-stdio') throw new Error('unreachable')
-  const spec = stdio.spec
-  figures.push(await mcpPair('call-overhead-stdio', new StdioClientTransport({ command: spec.command, args: spec.args, env: { ...getDefaultEnvironment(), ...spec.env }, stderr: 'pipe' }), stdio, count))
+  figures.push(await mcpPair('call-overhead-stdio', rawStdioTransport(stdio.spec), stdio, count))
 
   const servers = await startBenchServers()
   try {

@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { fileURLToPath } from 'node:url'
-import type { SavedTarget } from '../shared/contract'
+import type { EngineEvent, FrameEvent, SavedTarget } from '../shared/contract'
 import { startWebHostProcess } from '../test/fixtures/webHostProcess'
 import { figure, percentile, type BenchOptions, type Figure } from './harness'
+import { rawStdioTransport } from './callOverhead'
 import { connectToHost } from './hostClient'
 
 const FLOOD_SERVER = fileURLToPath(new URL('floodServer.ts', import.meta.url))
@@ -18,6 +18,9 @@ export function floodTarget(count: number, rate: number): Pick<SavedTarget, 'nam
     options: { keepaliveIntervalMs: 3_600_000 },
   }
 }
+
+/** A frame carrying one of the flood server's notifications. */
+export const isFloodFrame = (event: EngineEvent): event is FrameEvent => event.type === 'frame' && event.method === 'notifications/message'
 
 /** What one client saw of a paced flood: when each notification arrived, against when it was sent. */
 class Arrivals {
@@ -63,11 +66,9 @@ async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promi
 /** The raw SDK client reading the flood itself. */
 async function rawClient(count: number): Promise<Arrivals> {
   const arrivals = new Arrivals(count)
-  const { spec } = floodTarget(count, RATE)
-  if (spec.kind !== 'mcp-stdio') throw new Error('unreachable')
   const client = new Client({ name: 'raw', version: '1' })
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => arrivals.seen(n.params.data as { i: number; sentAt: number }))
-  await client.connect(new StdioClientTransport({ command: spec.command, args: spec.args }))
+  await client.connect(rawStdioTransport(floodTarget(count, RATE).spec))
   try {
     await withTimeout(arrivals.done, count + 20_000, 'the raw flood')
   } finally {
@@ -84,7 +85,7 @@ async function throughWebHost(count: number): Promise<Arrivals> {
   try {
     ui.onEvents((events) => {
       for (const event of events) {
-        if (event.type === 'frame' && event.method === 'notifications/message') arrivals.seen((event.payload as { params: { data: { i: number; sentAt: number } } }).params.data)
+        if (isFloodFrame(event)) arrivals.seen((event.payload as { params: { data: { i: number; sentAt: number } } }).params.data)
       }
     })
     const target = await ui.invoke('targets.save', floodTarget(count, RATE))

@@ -3,13 +3,12 @@ import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { CommandInput, CommandName, CommandOutput, SavedTarget } from '../shared/contract'
 import { demoTargets } from '../shared/demo/targets'
 import type { Engine } from '../shared/engine/engine'
-import { a2aClient, a2aMessage, engineWithUi } from './callOverhead'
-import { floodTarget } from './eventDelivery'
+import { a2aClient, a2aMessage, engineWithUi, rawStdioTransport } from './callOverhead'
+import { floodTarget, isFloodFrame } from './eventDelivery'
 import { figure, median, type BenchOptions, type Figure } from './harness'
 import { startBenchServers } from './servers'
 
@@ -41,7 +40,7 @@ async function openRecording(engine: Engine, dataDir: string, count: number): Pr
   let flooded!: () => void
   const done = new Promise<void>((resolve) => (flooded = resolve))
   const unsubscribe = engine.events.subscribe((e) => {
-    if (e.type === 'frame' && e.method === 'notifications/message' && ++seen === count) flooded()
+    if (isFloodFrame(e) && ++seen === count) flooded()
   })
   const lines = await record(engine, floodTarget(count, 0), 'flood', () => done)
   unsubscribe()
@@ -98,9 +97,8 @@ async function replayOnce(engine: Engine, targetIds: string[], turns: number): P
 }
 
 async function rawReplay(spec: SavedTarget['spec'], a2aUrl: string, turns: number): Promise<number> {
-  if (spec.kind !== 'mcp-stdio') throw new Error('unreachable')
   const mcp = new Client({ name: 'raw', version: '1' })
-  await mcp.connect(new StdioClientTransport({ command: spec.command, args: spec.args, env: { ...getDefaultEnvironment(), ...spec.env }, stderr: 'pipe' }))
+  await mcp.connect(rawStdioTransport(spec))
   const a2a = await a2aClient(a2aUrl)
   try {
     let contextId = ''

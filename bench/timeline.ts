@@ -1,15 +1,11 @@
 /// <reference lib="dom" /> // the functions under "run inside the page" are evaluated in Chromium
 import { chromium, type Browser } from '@playwright/test'
+import { CHROMIUM_LAUNCH } from '../test/fixtures/chromium'
 import { startWebHostProcess, type RunningWebHost } from '../test/fixtures/webHostProcess'
-import { floodTarget } from './eventDelivery'
+import { floodTarget, isFloodFrame } from './eventDelivery'
 import { figure, median, percentile, round, type BenchOptions, type Figure } from './harness'
 import { connectToHost } from './hostClient'
 
-export const CHROMIUM = {
-  executablePath: process.env.PARALLAX_CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-}
 
 interface TimelineFigures {
   /** Page load to the Frames view listing every frame (backlog fetched and folded). */
@@ -31,7 +27,7 @@ async function hostWithFrames(count: number): Promise<{ host: RunningWebHost; ta
     let seen = 0
     const flooded = new Promise<void>((resolve) =>
       client.onEvents((events) => {
-        for (const e of events) if (e.type === 'frame' && e.method === 'notifications/message') seen++
+        for (const e of events) if (isFloodFrame(e)) seen++
         if (seen >= count) resolve()
       }),
     )
@@ -152,7 +148,7 @@ function filterBy(needle: string): Promise<number> {
 /** The Frames view at 100,000 frames in Chromium, each figure against the same view at 1,000. */
 export async function timeline({ quick }: BenchOptions): Promise<Figure[]> {
   const [small, large] = quick ? [200, 2_000] : [1_000, 100_000]
-  const browser = await chromium.launch(CHROMIUM)
+  const browser = await chromium.launch(CHROMIUM_LAUNCH)
   try {
     const base = await measure(browser, small)
     const big = await measure(browser, large)

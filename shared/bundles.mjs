@@ -20,11 +20,21 @@ export function freshBundle(name, sourceDirs, root = APP_ROOT) {
   const bundle = join(root, 'dist', name)
   if (!existsSync(bundle)) return undefined
   const built = statSync(bundle).mtimeMs
-  for (const dir of sourceDirs) {
-    if (!existsSync(join(root, dir))) continue // a packaged app ships no sources
-    for (const file of readdirSync(join(root, dir), { recursive: true })) {
-      if (/\.(ts|tsx|mjs|js|json)$/.test(file) && statSync(join(root, dir, file)).mtimeMs > built) return undefined
+  return sourceDirs.every((dir) => newestSource(join(root, dir)) <= built) ? bundle : undefined
+}
+
+/** Newest modification time of the source files under `dir`, walked once per process (a CLI run asks up to three times). */
+const newest = new Map()
+function newestSource(dir) {
+  let time = newest.get(dir)
+  if (time !== undefined) return time
+  time = 0
+  if (existsSync(dir)) {
+    // a packaged app ships no sources
+    for (const file of readdirSync(dir, { recursive: true })) {
+      if (/\.(ts|tsx|mjs|js|json)$/.test(file)) time = Math.max(time, statSync(join(dir, file)).mtimeMs)
     }
   }
-  return bundle
+  newest.set(dir, time)
+  return time
 }

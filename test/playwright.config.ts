@@ -1,9 +1,5 @@
 import { defineConfig } from '@playwright/test'
-
-const chromium = {
-  executablePath: process.env.PARALLAX_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-}
+import { CHROMIUM_LAUNCH } from './fixtures/chromium'
 
 export default defineConfig({
   testDir: 'e2e',
@@ -12,7 +8,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   timeout: 60_000,
   reporter: [['list']],
-  use: { launchOptions: chromium, viewport: { width: 1360, height: 820 }, trace: 'retain-on-failure' },
+  use: { launchOptions: CHROMIUM_LAUNCH, viewport: { width: 1360, height: 820 }, trace: 'retain-on-failure' },
   projects: [
     { name: 'web', testIgnore: /electron\.spec\.ts/ },
     { name: 'electron', testMatch: /electron\.spec\.ts/ },

@@ -6,7 +6,6 @@ import type { SavedTarget } from '../contract'
 import { DEMO_A2A_TARGET } from './demoAgents'
 import type { DemoServerName } from './mcpServers'
 
-
 const DEMOS: Record<DemoServerName, { name: string; description: string }> = {
   tools: { name: 'Demo media-sales agent', description: 'Tools: search products, list creative formats, create a media buy.' },
   prompts: { name: 'Demo prompt library', description: 'Prompt-only server: no tools, so tools/list is never called and keepalive uses ping.' },
