@@ -1,5 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile, rename } from 'node:fs/promises'
+import { writePrivateFile } from './privateFiles'
 import { ClientProfile, CommandError, parseProfile, PRESET_PROFILES } from '../contract'
 
 /** Client profiles: the presets (read-only) and the user's own, persisted next to the targets. */
@@ -66,9 +66,6 @@ export class ProfileStore {
 
   private async persist(): Promise<void> {
     if (!this.file) return
-    await mkdir(dirname(this.file), { recursive: true })
-    const temp = join(dirname(this.file), `.profiles-${process.pid}.tmp`)
-    await writeFile(temp, JSON.stringify([...this.user.values()], null, 2), { mode: 0o600 })
-    await rename(temp, this.file)
+    await writePrivateFile(this.file, JSON.stringify([...this.user.values()], null, 2))
   }
 }

@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile, rename } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
+import { writePrivateFile } from './privateFiles'
 import { CommandError, SavedTarget, TargetDraft, type ImportResult } from '../contract'
 import { parseTargetsConfig } from './configFile'
 
@@ -78,9 +78,6 @@ export class TargetStore {
 
   private async persist(): Promise<void> {
     if (!this.file) return
-    await mkdir(dirname(this.file), { recursive: true })
-    const temp = join(dirname(this.file), `.targets-${process.pid}.tmp`)
-    await writeFile(temp, JSON.stringify([...this.user.values()], null, 2), { mode: 0o600 })
-    await rename(temp, this.file)
+    await writePrivateFile(this.file, JSON.stringify([...this.user.values()], null, 2))
   }
 }
