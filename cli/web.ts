@@ -4,10 +4,11 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { APP_ROOT } from '../shared/bundles.mjs'
 import { Engine } from '../shared/engine/engine'
+import { ensurePrivateDir } from '../shared/engine/privateFiles'
 import { UsageError } from './usage'
 import { startWebHost } from './webHost'
 
-/** Where the app keeps its saved targets (and, later, recordings). */
+/** Where the app keeps its saved targets, profiles and recordings. */
 export function dataDir(): string {
   if (process.env.PARALLAX_DATA_DIR) return process.env.PARALLAX_DATA_DIR
   return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'parallax')
@@ -21,6 +22,10 @@ export async function web(argv: string[]): Promise<number> {
   const staticDir = join(APP_ROOT, 'dist', 'renderer')
   if (!existsSync(join(staticDir, 'index.html'))) throw new UsageError('the UI is not built yet: run `npm run build` first (npm start does it for you)')
 
+  // The data folder (targets, profiles, recordings) is the user's alone: made 0700, or tightened to it.
+  await ensurePrivateDir(dataDir()).catch((error: Error) => {
+    throw new UsageError(`cannot use the data folder ${dataDir()}: ${error.message}`)
+  })
   const engine = new Engine({ host: 'web', dataDir: dataDir() })
   const host = await startWebHost({
     engine,

@@ -3,12 +3,15 @@ import { app, BrowserWindow, ipcMain, session, shell } from 'electron'
 import { IpcChannels } from '../../shared/contract'
 import { EventBatcher } from '../../shared/engine/batcher'
 import { Engine } from '../../shared/engine/engine'
+import { ensurePrivateDir } from '../../shared/engine/privateFiles'
 import { guardInvoke, isAppUrl } from './ipcGuard'
 
 const rendererUrl =
   process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(fileURLToPath(new URL('../../renderer/index.html', import.meta.url))).href
 
 const engine = new Engine({ host: 'electron', dataDir: app.getPath('userData'), appRoot: app.getAppPath() })
+// The data folder (targets, profiles, recordings, and Chromium's own storage) is the user's alone.
+void ensurePrivateDir(app.getPath('userData')).catch(() => {})
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({

@@ -160,7 +160,10 @@ export interface RecordingInfo {
   name: string
   bytes: number
   modifiedAt: number
+  /** A checked summary of the header line (capped), never the header itself. */
   header?: { format: string; startedAt: string; targets: { id: string; name: string }[] }
+  /** Why the file is not a usable recording (unreadable, or its first line is not a Parallax header); it can still be removed. */
+  damaged?: string
 }
 
 export type CommandOutput<C extends CommandName> = CommandOutputs[C]

@@ -130,13 +130,19 @@ export class Engine {
       'recordings.list': () => this.requireLibrary().list(),
       'recordings.start': async ({ connectionId, name }: { connectionId: string; name?: string }) => {
         const library = this.requireLibrary()
-        await library.ensure()
         const connection = this.connection(connectionId)
-        const chosen = name ?? `${connection.target.name} ${new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.')}`
-        return { name: this.startRecording(connectionId, library.pathOf(chosen), chosen) }
+        // A name the user chose must be free (nothing is appended to another recording); a generated one is made free.
+        const generated = `${connection.target.name} ${new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.')}`
+        const file = await library.create(name ?? generated, { generated: name === undefined })
+        try {
+          return { name: this.startRecording(connectionId, file.path, file.name) }
+        } catch (error) {
+          await library.remove(file.name).catch(() => {}) // the first line never reached the disk: no empty recording is left
+          throw error
+        }
       },
       'recordings.stop': ({ connectionId }: { connectionId: string }) => this.stopRecording(connectionId),
-      'recordings.rename': async ({ name, to }: { name: string; to: string }) => (await this.requireLibrary().rename(name, to), { name: to }),
+      'recordings.rename': async ({ name, to }: { name: string; to: string }) => ({ name: await this.requireLibrary().rename(name, to) }),
       'recordings.delete': async ({ name }: { name: string }) => ({ deleted: await this.requireLibrary().remove(name) }),
       'recordings.import': ({ name, text }: { name: string; text: string }) => this.requireLibrary().import(name, text),
       'recordings.export': async ({ name }: { name: string }) => ({ text: await this.requireLibrary().read(name) }),
@@ -330,6 +336,7 @@ export class Engine {
     try {
       const { id, name: targetName, spec, origin } = connection.target
       writer = new RecordingWriter(path, { targets: [{ id, name: targetName, ...(origin !== 'demo' && { spec }) }] }, this.options.secretKeys)
+      if (writer.error) throw new Error(`the first line could not be written (${writer.error.split(' stopped: ').pop()})`)
     } catch (error) {
       const message = `cannot record to ${path}: ${(error as Error).message}`
       this.events.emit({ type: 'recording', connectionId, state: 'failed', name, error: message })

@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 
 /** How much of an oversized frame's JSON text is kept inline. */
 export const SHOWN_BYTES = 64 * 1024
@@ -16,23 +16,28 @@ export class FrameSpill {
 
   constructor(readonly maxFrameBytes: number) {}
 
-  /** Returns undefined when the frame fits, else its preview, and the file holding the whole text. */
-  spill(text: string, bytes: number): { preview: string; truncated: { shownBytes: number; file?: string } } | undefined {
-    if (bytes <= this.maxFrameBytes) return undefined
+  /**
+   * Returns undefined when the frame fits, else its preview, and the file holding the whole text.
+   * `force`: keep it aside whatever its size (a message Parallax refused, e.g. for its depth).
+   */
+  spill(text: string, bytes: number, force = false): { preview: string; truncated: { shownBytes: number; file?: string } } | undefined {
+    if (bytes <= this.maxFrameBytes && !force) return undefined
     const preview = text.slice(0, SHOWN_BYTES)
     let file: string | undefined
     try {
-      this.dir ??= mkdirDir()
+      this.dir ??= mkdtempSync(join(tmpdir(), `parallax-frames-${process.pid}-`)) // a fresh folder, 0700, that no one else made
       file = join(this.dir, `frame-${++this.count}.json`)
-      writeFileSync(file, text, { mode: 0o600 })
+      writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
     } catch {
-      file = undefined // the disk refused: the frame is still shown truncated, with its size
+      // The disk refused: the frame is still shown truncated, with its size, and no partial file is kept.
+      if (file) rmSync(file, { force: true })
+      file = undefined
     }
-    return { preview: `${preview}…`, truncated: { shownBytes: Buffer.byteLength(preview), ...(file && { file }) } }
+    return { preview: preview.length < text.length ? `${preview}…` : preview, truncated: { shownBytes: Buffer.byteLength(preview), ...(file && { file }) } }
   }
 
   read(file: string): string {
-    if (!this.dir || !file.startsWith(this.dir)) throw new Error('not a frame file of this engine')
+    if (!this.dir || !file.startsWith(this.dir + sep)) throw new Error('not a frame file of this engine')
     return readFileSync(file, 'utf8')
   }
 
@@ -40,10 +45,4 @@ export class FrameSpill {
     if (this.dir) rmSync(this.dir, { recursive: true, force: true })
     this.dir = undefined
   }
-}
-
-function mkdirDir(): string {
-  const dir = join(tmpdir(), `parallax-frames-${process.pid}-${Date.now().toString(36)}`)
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  return dir
 }

@@ -54,6 +54,27 @@ export function ReplayView() {
     await refresh()
     await open(result.name)
   }
+  /** Renames a recording; a name that is taken is refused by the engine, and a free one is offered instead. */
+  const rename = async (name: string) => {
+    let to = prompt('New name', name)
+    while (to && to !== name) {
+      const api = useStore.getState().api
+      if (!api) return
+      try {
+        await api.invoke('recordings.rename', { name, to })
+        break
+      } catch (error) {
+        const message = (error as Error).message
+        if (!/exists already/.test(message)) {
+          showToast(message, 'error')
+          break
+        }
+        const names = new Set(((await command((a) => a.invoke('recordings.list', {}))) ?? recordings ?? []).map((r) => r.name))
+        to = prompt(`A recording named "${to}" exists already, and it is kept as it is. Pick another name:`, freeName(to, names))
+      }
+    }
+    await refresh()
+  }
   const exportRecording = async (name: string) => {
     const result = await command((api) => api.invoke('recordings.export', { name }))
     if (!result) return
@@ -89,12 +110,22 @@ export function ReplayView() {
           </div>
           {recordings?.length === 0 && <div className="empty" style={{ margin: 16 }}>No recordings yet. Record a connection with ● Record on its page.</div>}
           {recordings?.map((r) => (
-            <div key={r.name} className={`recording${loaded?.name === r.name ? ' selected' : ''}`}>
-              <button className="recording-open" onClick={() => void open(r.name)} data-recording={r.name}>
+            <div key={r.name} className={`recording${loaded?.name === r.name ? ' selected' : ''}${r.damaged ? ' damaged' : ''}`} data-damaged={r.damaged ? 'true' : undefined}>
+              <button
+                className="recording-open"
+                onClick={() => void open(r.name)}
+                data-recording={r.name}
+                disabled={!!r.damaged}
+                title={r.damaged ? `Damaged: ${r.damaged}` : r.header?.targets.map((t) => t.name).join(', ')}
+              >
                 <div>{r.name}</div>
-                <div className="muted">
-                  {bytes(r.bytes)} · {new Date(r.modifiedAt).toLocaleString()}
-                </div>
+                {r.damaged ? (
+                  <div className="recording-damaged">Damaged: {r.damaged}</div>
+                ) : (
+                  <div className="muted">
+                    {bytes(r.bytes)} · {new Date(r.modifiedAt).toLocaleString()}
+                  </div>
+                )}
               </button>
               <span className="recording-actions">
                 <button className="btn ghost small" title="Export" onClick={() => void exportRecording(r.name)}>
@@ -103,10 +134,7 @@ export function ReplayView() {
                 <button
                   className="btn ghost small"
                   title="Rename"
-                  onClick={() => {
-                    const to = prompt('New name', r.name)
-                    if (to && to !== r.name) void command((api) => api.invoke('recordings.rename', { name: r.name, to })).then(refresh)
-                  }}
+                  onClick={() => void rename(r.name)}
                 >
                   ✎
                 </button>
@@ -171,6 +199,14 @@ export function ReplayView() {
       </div>
     </section>
   )
+}
+
+/** `name (2)`, `name (3)`… the first one not in `taken`. */
+function freeName(name: string, taken: Set<string>): string {
+  const base = name.replace(/ \(\d+\)$/, '')
+  let n = 2
+  while (taken.has(`${base} (${n})`)) n++
+  return `${base} (${n})`
 }
 
 function Summary({ replay }: { replay: Replay }) {
