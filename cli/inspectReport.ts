@@ -1,5 +1,5 @@
 import type { A2aHandshakeEvent, ConnectionEvent, DiscoveryEvent, EngineEvent, FrameEvent, KeepaliveEvent, LogEvent, McpHandshakeEvent, SavedTarget } from '../shared/contract'
-import { redactMap } from '../shared/contract'
+import { redactArgs, redactMap, redactText } from '../shared/contract'
 
 export const INSPECT_FORMAT = 'parallax.inspect/1'
 
@@ -10,7 +10,10 @@ export function buildReport(target: SavedTarget, events: EngineEvent[], interval
   const handshake = ofType(events, 'handshake').at(-1)
   const discovery = ofType(events, 'discovery')
   const probes = ofType(events, 'keepalive')
-  const spec = target.spec.kind === 'mcp-stdio' ? { ...target.spec, env: redactMap(target.spec.env) } : { ...target.spec, headers: redactMap(target.spec.headers) }
+  const spec =
+    target.spec.kind === 'mcp-stdio'
+      ? { ...target.spec, args: redactArgs(target.spec.args), env: redactMap(target.spec.env) }
+      : { ...target.spec, url: redactText(target.spec.url), headers: redactMap(target.spec.headers) }
   const lastProbe = probes.at(-1)
   const common = {
     format: INSPECT_FORMAT,

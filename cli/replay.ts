@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import type { TurnParity } from '../shared/contract'
 import { Engine } from '../shared/engine/engine'
 import { parseRecording } from '../shared/session/recording'
+import { Redactor } from '../shared/session/redaction'
 import { turnsFromEvents } from '../shared/session/turns'
 import { wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
@@ -61,7 +62,8 @@ export async function replay(argv: string[]): Promise<number> {
       recording: file,
       targets: values.target,
       problems: loaded.problems,
-      turns: run.results.map(({ index, status, diff, a, b, errors, reason, turn }) => ({ index, status, turn, diff, a, b, ...(errors && { errors }), ...(reason && { reason }) })),
+      // What the targets answered goes to files and CI logs: secrets are taken out, as in recordings.
+      turns: new Redactor().redact(run.results.map(({ index, status, diff, a, b, errors, reason, turn }) => ({ index, status, turn, diff, a, b, ...(errors && { errors }), ...(reason && { reason }) }))),
       summary,
     }
     if (values.junit) await writeFile(values.junit, junit(report.turns, labels, file))

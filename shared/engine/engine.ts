@@ -145,7 +145,7 @@ export class Engine {
       'recordings.rename': async ({ name, to }: { name: string; to: string }) => ({ name: await this.requireLibrary().rename(name, to) }),
       'recordings.delete': async ({ name }: { name: string }) => ({ deleted: await this.requireLibrary().remove(name) }),
       'recordings.import': ({ name, text }: { name: string; text: string }) => this.requireLibrary().import(name, text),
-      'recordings.export': async ({ name }: { name: string }) => ({ text: await this.requireLibrary().read(name) }),
+      'recordings.export': async ({ name }: { name: string }) => ({ text: await this.requireLibrary().export(name) }),
       'recordings.load': async ({ name }: { name: string }) => {
         const loaded = await this.requireLibrary().load(name)
         const turns = turnsFromEvents(loaded.events, loaded.header?.mapping).map(({ index, turn }) => ({ index, turn }))

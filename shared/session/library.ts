@@ -2,7 +2,7 @@ import { chmod, lstat, open, readdir, readFile, rm, stat } from 'node:fs/promise
 import { basename, join } from 'node:path'
 import { CommandError, type RecordingInfo } from '../contract'
 import { copyPrivateFile, createPrivateFile, ensurePrivateDir, renameExclusive } from '../engine/privateFiles'
-import { parseRecording, RECORDING_FORMAT } from './recording'
+import { parseRecording, RECORDING_FORMAT, redactRecordingText } from './recording'
 
 export type { RecordingInfo }
 type HeaderSummary = NonNullable<RecordingInfo['header']>
@@ -114,6 +114,11 @@ export class RecordingLibrary {
     }
   }
 
+  /** A recording's text to hand out, with its secrets taken out (it may predate today's redaction, or have been copied in by hand). */
+  async export(name: string): Promise<string> {
+    return redactRecordingText(await this.read(name))
+  }
+
   /** Loads a recording; a header that is not a usable Parallax header is dropped and reported as line 1. */
   async load(name: string) {
     const text = await this.read(name)
@@ -130,7 +135,7 @@ export class RecordingLibrary {
   /**
    * Imports recording text under a name; it is checked first: a file with no usable line, or whose
    * first line is not a Parallax header, is refused. The name must be free. The text reaches the
-   * folder whole or not at all (a full disk leaves no file behind).
+   * folder whole or not at all (a full disk leaves no file behind), with its secrets taken out.
    */
   async import(name: string, text: string): Promise<{ name: string; problems: { line: number; message: string }[] }> {
     const path = this.pathOf(name)
@@ -141,7 +146,7 @@ export class RecordingLibrary {
     if ('damaged' in summary) throw new CommandError(`not a Parallax recording: line 1: ${summary.damaged}`, 'invalid-input')
     await this.ensure()
     const clean = basename(path, '.jsonl')
-    await createPrivateFile(path, text).catch(async (error: NodeJS.ErrnoException) => {
+    await createPrivateFile(path, redactRecordingText(text)).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code === 'EEXIST') throw await this.taken(clean)
       throw new CommandError(`"${clean}" was not imported, and nothing was written: ${describeError(error)}`, 'failed')
     })

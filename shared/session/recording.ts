@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
 import type { EngineEvent, SavedTarget } from '../contract'
 import { PARALLAX_VERSION } from '../version'
-import { redactDeep, secretPattern } from './redaction'
+import { Redactor } from './redaction'
 
 export const RECORDING_FORMAT = 'parallax.recording/1'
 
@@ -19,11 +19,13 @@ export interface RecordingHeader {
 /**
  * Writes a recording as JSON Lines: the header, then one event per line, each written through to the
  * file as it happens (a crash loses at most the line being written). Secrets are redacted before
- * anything reaches the disk.
+ * anything reaches the disk, by one redactor for the whole file: the secrets it takes out of the header's
+ * target (arguments, environment, URL, headers) and of each event are then looked for in every later
+ * line's text too.
  */
 export class RecordingWriter {
   private fd: number | undefined
-  private readonly secrets: RegExp
+  private readonly redactor: Redactor
   lines = 0
   /** Set when a write failed (disk full, folder read-only): recording stops, the session goes on. */
   error: string | undefined
@@ -33,7 +35,7 @@ export class RecordingWriter {
     header: Omit<RecordingHeader, 'format' | 'app' | 'startedAt' | 'mapping'> & Partial<Pick<RecordingHeader, 'mapping'>>,
     secretKeys: string[] = [],
   ) {
-    this.secrets = secretPattern(secretKeys)
+    this.redactor = new Redactor(secretKeys)
     this.fd = openSync(path, 'a', 0o600)
     this.writeLine({
       format: RECORDING_FORMAT,
@@ -56,7 +58,7 @@ export class RecordingWriter {
   private writeLine(value: unknown): void {
     if (this.fd === undefined) return
     try {
-      writeSync(this.fd, `${JSON.stringify(redactDeep(value, this.secrets))}\n`)
+      writeSync(this.fd, `${JSON.stringify(this.redactor.redact(value))}\n`)
       this.lines++
     } catch (error) {
       this.error = `recording to ${this.path} stopped: ${(error as Error).message}`
@@ -106,4 +108,38 @@ export function parseRecording(text: string): LoadedRecording {
   }
   if (!header && !problems.some((p) => p.line === 1)) problems.unshift({ line: 1, message: 'no header line' })
   return { header, events, problems }
+}
+
+/**
+ * Recording text with its secrets taken out, line by line with one redactor (so what the header and
+ * earlier lines give away is looked for in later ones). For text that enters the library (import) or
+ * leaves it (export): lines with nothing to redact are kept byte for byte, a line that is not JSON is
+ * redacted as text, and so is a line nested too deeply to be rewritten safely.
+ */
+export function redactRecordingText(text: string, secretKeys: string[] = []): string {
+  const redactor = new Redactor(secretKeys)
+  const lines = text.split('\n')
+  let changed = false
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    if (!line.trim()) continue
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch {
+      value = undefined
+    }
+    let out: string
+    if (value === undefined || value === null || typeof value !== 'object') out = redactor.text(line)
+    else {
+      const redacted = redactor.redact(value)
+      if (redacted === value) continue
+      out = redactor.cutDeep ? redactor.text(line) : JSON.stringify(redacted)
+    }
+    if (out !== line) {
+      lines[i] = out
+      changed = true
+    }
+  }
+  return changed ? lines.join('\n') : text
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { EngineEvent } from '../../shared/contract'
 import { compareOutcomes } from '../../shared/session/parity'
 import { parseRecording } from '../../shared/session/recording'
-import { redactDeep, secretPattern } from '../../shared/session/redaction'
+import { redactDeep } from '../../shared/session/redaction'
 import { turnsFromEvents } from '../../shared/session/turns'
 
 const header = JSON.stringify({ format: 'parallax.recording/1', app: { name: 'Parallax', version: '0.1.0' }, startedAt: '2026-11-22T00:00:00Z', targets: [], mapping: { skillField: 'skill', inputField: 'input' } })
@@ -34,7 +34,7 @@ describe('redaction', () => {
     const dirty = { spec: { headers: { Authorization: 'Bearer s3cret', Accept: 'json' }, env: { GITHUB_TOKEN: 't', PATH: '/bin' } }, list: [{ api_key: 'k' }] }
     expect(redactDeep(dirty)).toEqual({ spec: { headers: { Authorization: '[redacted]', Accept: 'json' }, env: { GITHUB_TOKEN: '[redacted]', PATH: '/bin' } }, list: [{ api_key: '[redacted]' }] })
     expect(dirty.spec.headers.Authorization).toBe('Bearer s3cret')
-    expect(redactDeep({ buyer_ref: 'x' }, secretPattern(['buyer_ref']))).toEqual({ buyer_ref: '[redacted]' })
+    expect(redactDeep({ buyer_ref: 'x' }, ['buyer_ref'])).toEqual({ buyer_ref: '[redacted]' })
   })
 })
 
