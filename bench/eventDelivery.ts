@@ -5,6 +5,7 @@ import type { EngineEvent, FrameEvent, SavedTarget } from '../shared/contract'
 import { startWebHostProcess } from '../test/fixtures/webHostProcess'
 import { figure, percentile, type BenchOptions, type Figure } from './harness'
 import { rawStdioTransport } from './callOverhead'
+import { openApprovedTarget } from '../test/fixtures/uiClient'
 import { connectToHost } from './hostClient'
 
 const FLOOD_SERVER = fileURLToPath(new URL('floodServer.ts', import.meta.url))
@@ -88,8 +89,7 @@ async function throughWebHost(count: number): Promise<Arrivals> {
         if (isFloodFrame(event)) arrivals.seen((event.payload as { params: { data: { i: number; sentAt: number } } }).params.data)
       }
     })
-    const target = await ui.invoke('targets.save', floodTarget(count, RATE))
-    await ui.invoke('connections.open', { targetId: target.id })
+    await openApprovedTarget(ui, floodTarget(count, RATE))
     await withTimeout(arrivals.done, count + 20_000, 'the flood through the web host')
   } finally {
     ui.close()

@@ -4,6 +4,7 @@ import { CHROMIUM_LAUNCH } from '../test/fixtures/chromium'
 import { startWebHostProcess, type RunningWebHost } from '../test/fixtures/webHostProcess'
 import { floodTarget, isFloodFrame } from './eventDelivery'
 import { figure, median, percentile, round, type BenchOptions, type Figure } from './harness'
+import { openApprovedTarget } from '../test/fixtures/uiClient'
 import { connectToHost } from './hostClient'
 
 
@@ -31,10 +32,9 @@ async function hostWithFrames(count: number): Promise<{ host: RunningWebHost; ta
         if (seen >= count) resolve()
       }),
     )
-    const target = await client.invoke('targets.save', floodTarget(count, 0))
-    await client.invoke('connections.open', { targetId: target.id })
+    const { targetId } = await openApprovedTarget(client, floodTarget(count, 0))
     await flooded
-    return { host, targetId: target.id }
+    return { host, targetId }
   } catch (error) {
     await host.stop()
     throw error

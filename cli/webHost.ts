@@ -8,6 +8,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { CommandError, type ClientMessage, type ServerMessage } from '../shared/contract'
 import { EventBatcher } from '../shared/engine/batcher'
 import type { Engine } from '../shared/engine/engine'
+import { MAX_DEPTH, safeStringify } from '../shared/engine/safeJson'
 
 export interface WebHostOptions {
   engine: Engine
@@ -29,6 +30,10 @@ export interface WebHost {
 /** Largest command a browser may send; anything bigger closes the socket (1009). */
 const MAX_MESSAGE_BYTES = 8 * 1024 * 1024
 
+/** The WebSocket subprotocol the engine socket speaks; the page offers its token beside it as `parallax.token.<token>`. */
+export const SOCKET_PROTOCOL = 'parallax'
+export const TOKEN_PROTOCOL_PREFIX = 'parallax.token.'
+
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -47,47 +52,81 @@ const CSP =
 
 /**
  * The web host: serves the UI and the engine's contract over one WebSocket, on 127.0.0.1 only.
- * Every request, the page included, must carry the per-launch token (query, cookie or bearer header),
- * compared in constant time, and come with a local Host and, when present, a local Origin; so a web
- * page elsewhere, or a DNS-rebound name, can neither read the UI nor drive the engine.
+ * Every request must come with a local Host and, when present, a local Origin, so a web page
+ * elsewhere, or a DNS-rebound name, can neither read the UI nor drive the engine.
+ *
+ * The per-launch token, compared in constant time, is the only credential that opens the engine
+ * socket, and it never lives in a cookie: browsers send 127.0.0.1 cookies to every port, so any other
+ * local program the browser visits would receive it. The page keeps the token in its tab's
+ * sessionStorage and presents it on the socket itself, as the subprotocol `parallax.token.<token>`
+ * beside `parallax` (the one the host selects); other clients send `Authorization: Bearer <token>`.
+ * The first visit (`/?token=…`) sets a cookie holding a separate random page key, which only lets the
+ * page's own static files load again (a reload): it opens no socket and runs no command.
  */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url')
   const tokenDigest = digest(token)
+  const pageKey = randomBytes(24).toString('base64url')
+  const pageKeyDigest = digest(pageKey)
   const log = options.log ?? (() => {})
   let port = 0
-  const cookieName = () => `parallax_token_${port}`
+  const cookieName = () => `parallax_page_${port}`
   const localHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`])
   const localOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
+  const matches = (presented: string, expected: Buffer) => timingSafeEqual(digest(presented), expected)
 
-  /** Returns an HTTP status to refuse with, or undefined when the request may proceed. */
-  function refusal(req: IncomingMessage, requireOrigin: boolean): { status: number; why: string } | undefined {
+  /** Host and Origin: an HTTP status to refuse with, or undefined. */
+  function foreign(req: IncomingMessage, requireOrigin: boolean): { status: number; why: string } | undefined {
     if (!localHosts().has(req.headers.host ?? '')) return { status: 403, why: `foreign Host header ${JSON.stringify(req.headers.host)}` }
     const origin = req.headers.origin
     if (origin !== undefined ? !localOrigins().has(origin) : requireOrigin) return { status: 403, why: `foreign Origin ${JSON.stringify(origin)}` }
-    const presented = presentedToken(req, cookieName())
-    if (presented === undefined) return { status: 401, why: 'no token' }
-    if (!timingSafeEqual(digest(presented), tokenDigest)) return { status: 401, why: 'wrong token' }
     return undefined
   }
 
+  /** The page and its files: the launch token (query or bearer header) or the page key cookie. */
+  function pageRefusal(req: IncomingMessage): { status: number; why: string } | undefined {
+    const refused = foreign(req, false)
+    if (refused) return refused
+    const presented = queryToken(req) ?? bearerToken(req)
+    if (presented !== undefined) return matches(presented, tokenDigest) ? undefined : { status: 401, why: 'wrong token' }
+    const key = cookie(req, cookieName())
+    if (key === undefined) return { status: 401, why: 'no token' }
+    return matches(key, pageKeyDigest) ? undefined : { status: 401, why: 'wrong page key' }
+  }
+
+  /** The engine socket: the launch token as a subprotocol or a bearer header, nothing else. */
+  function socketRefusal(req: IncomingMessage): { status: number; why: string } | undefined {
+    const refused = foreign(req, true)
+    if (refused) return refused
+    const presented = protocolToken(req) ?? bearerToken(req)
+    if (presented === undefined) {
+      const other = queryToken(req) !== undefined ? 'a token in the URL' : cookie(req, cookieName()) !== undefined ? 'only the page cookie' : undefined
+      return { status: 401, why: other ? `${other} (the engine socket takes the token as a subprotocol or a bearer header)` : 'no token' }
+    }
+    return matches(presented, tokenDigest) ? undefined : { status: 401, why: 'wrong token' }
+  }
+
   const server = createServer((req, res) => {
-    const refused = refusal(req, false)
+    const refused = pageRefusal(req)
     if (refused) {
       log(`refused ${req.method} ${pathOf(req)}: ${refused.why}`)
       return sendText(res, refused.status, refused.status === 401 ? 'Parallax: this address needs the token printed at launch.\n' : 'Parallax: forbidden.\n')
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed\n')
-    // The first visit carries ?token=…; a cookie scoped to this port lets the page load its assets.
-    if (new URL(req.url ?? '/', 'http://x').searchParams.has('token')) {
-      res.setHeader('Set-Cookie', `${cookieName()}=${token}; Path=/; HttpOnly; SameSite=Strict`)
-    }
+    // The first visit carries ?token=…: the page key cookie lets this port's files load again after the
+    // page has taken the token out of the address bar. It is not the token and cannot open the socket.
+    if (queryToken(req) !== undefined) res.setHeader('Set-Cookie', `${cookieName()}=${pageKey}; Path=/; HttpOnly; SameSite=Strict`)
     void serveStatic(options.staticDir, pathOf(req), res)
   })
 
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    // Select `parallax`, never echo the token protocol back.
+    handleProtocols: (protocols) => (protocols.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false),
+  })
   server.on('upgrade', (req, socket, head) => {
-    const refused = pathOf(req) === '/ws' ? refusal(req, true) : { status: 404, why: 'not the engine socket' }
+    const refused = pathOf(req) === '/ws' ? socketRefusal(req) : { status: 404, why: 'not the engine socket' }
     if (refused) {
       log(`refused WebSocket ${pathOf(req)}: ${refused.why}`)
       socket.end(`HTTP/1.1 ${refused.status} ${refused.status === 401 ? 'Unauthorized' : refused.status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
@@ -116,10 +155,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
 /** One UI attached over a WebSocket: commands in, batched events out. */
 function attach(ws: WebSocket, engine: Engine, log: (line: string) => void): void {
+  // Never throws: whatever an agent sent, the message is written (values too deep to serialise are
+  // replaced by a marker), so no event or answer can take the host down.
   const send = (message: ServerMessage) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
+    if (ws.readyState === ws.OPEN) ws.send(safeStringify(message, MAX_DEPTH + 16))
   }
-  const batcher = new EventBatcher((events) => send({ events }))
+  const batcher = new EventBatcher(
+    (events) => send({ events }),
+    undefined,
+    undefined,
+    (error) => log(`could not deliver events: ${(error as Error)?.message ?? String(error)}`),
+  )
   const unsubscribe = engine.events.subscribe((event) => batcher.push(event))
   ws.on('close', () => {
     unsubscribe()
@@ -148,8 +194,10 @@ function attach(ws: WebSocket, engine: Engine, log: (line: string) => void): voi
       batcher.flush()
       send({ id: message.id, ok: true, result })
     } catch (error) {
+      batcher.flush() // a failed command's events (its frames, the error in the timeline) also go first
       const code = error instanceof CommandError ? error.code : 'failed'
-      send({ id: message.id, ok: false, error: { message: (error as Error).message, code } })
+      const details = (error as { details?: unknown } | undefined)?.details
+      send({ id: message.id, ok: false, error: { message: (error as Error)?.message ?? String(error), code, ...(details !== undefined && { details }) } })
     }
   })
 }
@@ -162,14 +210,24 @@ function pathOf(req: IncomingMessage): string {
   return new URL(req.url ?? '/', 'http://x').pathname
 }
 
-function presentedToken(req: IncomingMessage, cookieName: string): string | undefined {
-  const query = new URL(req.url ?? '/', 'http://x').searchParams.get('token')
-  if (query) return query
-  const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')
-  if (bearer) return bearer[1]
+function queryToken(req: IncomingMessage): string | undefined {
+  return new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? undefined
+}
+
+function bearerToken(req: IncomingMessage): string | undefined {
+  return /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
+}
+
+/** The token a browser page offers as the subprotocol `parallax.token.<token>`. */
+function protocolToken(req: IncomingMessage): string | undefined {
+  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim())
+  return offered.find((p) => p.startsWith(TOKEN_PROTOCOL_PREFIX))?.slice(TOKEN_PROTOCOL_PREFIX.length)
+}
+
+function cookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [name, ...rest] = part.trim().split('=')
-    if (name === cookieName) return rest.join('=')
+    const [key, ...rest] = part.trim().split('=')
+    if (key === name) return rest.join('=')
   }
   return undefined
 }

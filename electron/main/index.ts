@@ -3,6 +3,7 @@ import { app, BrowserWindow, ipcMain, session, shell } from 'electron'
 import { IpcChannels } from '../../shared/contract'
 import { EventBatcher } from '../../shared/engine/batcher'
 import { Engine } from '../../shared/engine/engine'
+import { boundForUi, MAX_DEPTH, safeStringify } from '../../shared/engine/safeJson'
 import { ensurePrivateDir } from '../../shared/engine/privateFiles'
 import { guardInvoke, isAppUrl } from './ipcGuard'
 
@@ -42,9 +43,21 @@ function createWindow(): BrowserWindow {
   })
   win.webContents.on('will-attach-webview', (event) => event.preventDefault())
 
-  const batcher = new EventBatcher((events) => {
-    if (!win.isDestroyed()) win.webContents.send(IpcChannels.events, events)
-  })
+  const batcher = new EventBatcher(
+    (events) => {
+      if (win.isDestroyed()) return
+      try {
+        win.webContents.send(IpcChannels.events, events)
+      } catch {
+        // Something Electron's serialiser cannot carry (nested past its stack): send each event as a
+        // bounded copy instead, so no agent data can take the main process down.
+        win.webContents.send(IpcChannels.events, events.map(ipcSafe))
+      }
+    },
+    undefined,
+    undefined,
+    (error) => console.error(`[parallax] could not deliver events: ${(error as Error)?.message ?? String(error)}`),
+  )
   const unsubscribe = engine.events.subscribe((event) => batcher.push(event))
   win.on('closed', () => {
     unsubscribe()
@@ -57,8 +70,14 @@ function createWindow(): BrowserWindow {
 ipcMain.handle(IpcChannels.invoke, async (event, command: unknown, input: unknown) => {
   const frame = event.senderFrame
   const checked = guardInvoke({ url: frame?.url ?? '', isMainFrame: frame?.parent === null }, rendererUrl, command, input)
+  // Answers are bounded by the engine already; a text export is whole by design.
   return engine.execute(checked.command, checked.input)
 })
+
+/** A value Electron's serialiser can always carry: cut at a sane depth, plain JSON only. */
+function ipcSafe<T>(value: T): T {
+  return JSON.parse(safeStringify(boundForUi(value), MAX_DEPTH + 16)) as T
+}
 
 app.on('web-contents-created', (_event, contents) => {
   contents.on('will-navigate', (event, url) => {

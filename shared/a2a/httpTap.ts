@@ -3,7 +3,8 @@ import type { FrameKind, TransportKind } from '../contract'
 import { redactMap } from '../contract'
 import { now } from '../engine/eventLog'
 import type { FrameSpill } from '../engine/frameSpill'
-import type { TappedFrame } from '../engine/jsonRpcTap'
+import { textPreview, type TappedFrame } from '../engine/jsonRpcTap'
+import { deeperThan, MAX_DEPTH, noteWholeInFrame } from '../engine/safeJson'
 
 /** The agent's own error, as read off the wire: JSON-RPC `error`, or a REST error body and status. */
 export interface WireError {
@@ -38,8 +39,13 @@ const REST_OPERATIONS: [RegExp, string][] = [
 
 /**
  * A `fetch` that reports every HTTP exchange as frames, for the A2A SDK's transports and card resolver.
- * Bodies are parsed as JSON where they are JSON; an SSE response is split so that the SDK reads one
- * copy and each event of the other becomes its own `stream-event` frame as it arrives.
+ * Bodies are parsed as JSON where they are JSON; an SSE response is read event by event, each event
+ * becoming its own `stream-event` frame before it is handed on to the SDK.
+ *
+ * The tap sees every answer before the SDK does: an answer (or a stream event) nested deeper than
+ * `MAX_DEPTH` levels is never handed on, since nothing downstream could serialise it safely. The SDK
+ * gets an error that says why (a JSON-RPC error for the same id, or an HTTP 502 / SSE error event),
+ * and the frame keeps a bounded preview with the whole text aside.
  */
 export function createTappedFetch(options: HttpTapOptions): typeof fetch & { lastError(): WireError | undefined } {
   const base = options.base ?? fetch
@@ -72,24 +78,47 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
     const response = await send(base)
     const http = { method: httpMethod, url: url.href, status: response.status }
     const contentType = response.headers.get('content-type') ?? ''
+    /** Records one received body (or stream event); returns why it was refused, with the frame's number. */
+    const record = (text: string, parsed: unknown, kindIfOk: FrameKind, status: number): { refused?: string; seq?: number; wireError?: WireError } => {
+      const bytes = Buffer.byteLength(text)
+      const refused = parsed !== undefined && deeperThan(parsed, MAX_DEPTH) ? `nested deeper than ${MAX_DEPTH} levels` : undefined
+      const oversized = refused ? (options.spill?.spill(text, bytes, true) ?? textPreview(text)) : options.spill?.spill(text, bytes)
+      const payload = oversized ? oversized.preview : (parsed ?? (text || null))
+      const wireError = refused || kindIfOk === 'stream-event' ? undefined : errorOf(oversized ? undefined : payload, status)
+      const at = now()
+      const kind: FrameKind = refused || wireError ? 'error' : kindIfOk
+      const truncated = oversized && (refused ? { ...oversized.truncated, refused } : oversized.truncated)
+      const frame: TappedFrame & { seq?: number } = { type: 'frame', ts: at, direction: 'in', protocol: 'a2a', transport, kind, method, id, payload, bytes, latencyMs: at - started, http, ...(truncated && { truncated }) }
+      options.onFrame(frame)
+      return { refused, seq: frame.seq, wireError }
+    }
+    const refusal = (seq: number | undefined, why: string) => `the agent's answer is ${why}; Parallax refused it${seq !== undefined ? ` (its text is kept whole in frame #${seq})` : ''}`
+
     if (contentType.includes('text/event-stream') && response.body) {
-      const [forSdk, forTap] = response.body.tee()
-      void readStream(new Response(forTap, { headers: response.headers }), (data, bytes) => {
-        const at = now()
-        options.onFrame({ type: 'frame', ts: at, direction: 'in', protocol: 'a2a', transport, kind: 'stream-event', method, id, payload: data, bytes, latencyMs: at - started, http })
+      const relayed = relayEvents(response, (event) => {
+        const parsed = parseJson(event.data)
+        const { refused, seq } = record(event.data, parsed, 'stream-event', response.status)
+        if (!refused) return event
+        const message = refusal(seq, refused)
+        lastError = { status: response.status, message }
+        return refusedEvent(parsed, message)
       })
-      return new Response(forSdk, { status: response.status, statusText: response.statusText, headers: response.headers })
+      return new Response(relayed, { status: response.status, statusText: response.statusText, headers: response.headers })
     }
     const text = await response.text()
-    const bytes = Buffer.byteLength(text)
-    const oversized = options.spill?.spill(text, bytes)
-    const parsed = oversized ? undefined : parseJson(text)
-    const payload = oversized ? oversized.preview : (parsed ?? (text || null))
-    const wireError = errorOf(oversized ? undefined : payload, response.status)
+    const parsed = parseJson(text)
+    const { refused, seq, wireError } = record(text, parsed, 'response', response.status)
+    if (refused) {
+      const message = refusal(seq, refused)
+      lastError = { status: response.status, message }
+      return refusedAnswer(parsed, message)
+    }
     if (wireError) lastError = wireError
-    const at = now()
-    const kind: FrameKind = wireError ? 'error' : 'response'
-    options.onFrame({ type: 'frame', ts: at, direction: 'in', protocol: 'a2a', transport, kind, method, id, payload, bytes, latencyMs: at - started, http, ...(oversized && { truncated: oversized.truncated }) })
+    if (Buffer.byteLength(text) > (options.spill?.maxFrameBytes ?? Infinity)) {
+      // What a UI is shown of a large answer names the frame that holds it whole.
+      noteWholeInFrame(parsed, seq)
+      noteWholeInFrame((parsed as { result?: unknown } | undefined)?.result, seq)
+    }
     return servingText(response, text, parsed)
   }
   return Object.assign(tapped, { lastError: () => lastError })
@@ -126,12 +155,52 @@ async function outgoing(input: string | URL | Request, init: RequestInit | undef
   return { url: new URL(request.url), httpMethod: request.method, headers: request.headers, bodyText, send: (base: typeof fetch) => base(request) }
 }
 
-async function readStream(response: Response, onEvent: (data: unknown, bytes: number) => void): Promise<void> {
-  try {
-    for await (const event of parseSseStream(response)) onEvent(parseJson(event.data) ?? event.data, Buffer.byteLength(event.data))
-  } catch {
-    // The SDK's copy reports stream failures; the tap only records what arrived.
-  }
+type SseEvent = { type: string; data: string }
+
+/**
+ * The SDK's copy of an event stream: each event is read (and recorded) by the tap first, then written
+ * on as `onEvent` returns it. A stream that fails (e.g. an event over the SDK's size limit) fails the
+ * same way for the SDK; the SDK cancelling its copy cancels the response.
+ */
+function relayEvents(response: Response, onEvent: (event: SseEvent) => SseEvent): ReadableStream<Uint8Array> {
+  const events = parseSseStream(response)[Symbol.asyncIterator]()
+  const encoder = new TextEncoder()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await events.next()
+        if (next.done) return controller.close()
+        const event = onEvent(next.value)
+        const lines = event.data.split('\n').map((line) => `data: ${line}`)
+        controller.enqueue(encoder.encode(`${event.type === 'message' ? '' : `event: ${event.type}\n`}${lines.join('\n')}\n\n`))
+      } catch (error) {
+        controller.error(error)
+      }
+    },
+    async cancel() {
+      await events.return?.(undefined)
+    },
+  })
+}
+
+function jsonRpcId(parsed: unknown): string | number | null | undefined {
+  const rpc = parsed as { jsonrpc?: unknown; id?: unknown } | undefined
+  if (!rpc || typeof rpc !== 'object' || Array.isArray(rpc) || rpc.jsonrpc !== '2.0') return undefined
+  return typeof rpc.id === 'string' || typeof rpc.id === 'number' || rpc.id === null ? rpc.id : undefined
+}
+
+/** What the SDK reads in place of a refused answer: a JSON-RPC error for its id, or an HTTP 502 with a REST error body. */
+function refusedAnswer(parsed: unknown, message: string): Response {
+  const id = jsonRpcId(parsed)
+  if (id !== undefined) return Response.json({ jsonrpc: '2.0', id, error: { code: -32603, message } })
+  return Response.json({ error: { code: 502, status: 'UNAVAILABLE', message } }, { status: 502, statusText: 'Bad Gateway' })
+}
+
+/** What the SDK reads in place of a refused stream event: a JSON-RPC error for its id, or an SSE error event. */
+function refusedEvent(parsed: unknown, message: string): SseEvent {
+  const id = jsonRpcId(parsed)
+  if (id !== undefined) return { type: 'message', data: JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }) }
+  return { type: 'error', data: JSON.stringify({ code: 502, message, error: { code: 502, status: 'UNAVAILABLE', message } }) }
 }
 
 function restOperation(httpMethod: string, path: string): string {

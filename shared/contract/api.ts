@@ -21,5 +21,5 @@ export const IpcChannels = {
 export type ClientMessage = { id: number; command: string; input: unknown }
 export type ServerMessage =
   | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: { message: string; code: string } }
+  | { id: number; ok: false; error: { message: string; code: string; details?: unknown } }
   | { events: EngineEvent[] }

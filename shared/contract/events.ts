@@ -35,9 +35,10 @@ export interface FrameEvent extends EventBase {
   latencyMs?: number
   /**
    * Set when the frame was over the size limit: `payload` then holds the beginning of its JSON text,
-   * `bytes` the full size, and `file` the whole payload (see the `frames.export` command).
+   * `bytes` the full size, and `file` the whole payload (see the `frames.export` command). Also set on a
+   * message Parallax refused to hand on (`refused` says why, e.g. "nested deeper than 256 levels").
    */
-  truncated?: { shownBytes: number; file?: string }
+  truncated?: { shownBytes: number; file?: string; refused?: string }
   /** For HTTP-level taps (A2A): the exchange the body belongs to. */
   http?: { method: string; url: string; status?: number; headers?: Record<string, string> }
 }

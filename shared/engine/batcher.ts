@@ -13,6 +13,8 @@ export class EventBatcher {
     private readonly deliver: (events: EngineEvent[]) => void,
     private readonly intervalMs = 16,
     private readonly maxBatch = 5_000,
+    /** A delivery that throws is reported here: it runs on a timer, where a throw would end the process. */
+    private readonly onError: (error: unknown) => void = () => {},
   ) {}
 
   push(event: EngineEvent): void {
@@ -27,7 +29,11 @@ export class EventBatcher {
     if (this.pending.length === 0) return
     const batch = this.pending
     this.pending = []
-    this.deliver(batch)
+    try {
+      this.deliver(batch)
+    } catch (error) {
+      this.onError(error)
+    }
   }
 
   dispose(): void {

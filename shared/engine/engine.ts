@@ -33,6 +33,7 @@ import type { SupervisedConnection } from './supervisedConnection'
 import { compareSnapshots, snapshotOf } from '../compare/compare'
 import { ProfileStore } from './profileStore'
 import { TargetStore } from './targetStore'
+import { answerForUi, deeperThan, MAX_DEPTH } from './safeJson'
 
 export interface EngineOptions {
   host: AppInfo['host'] | 'cli'
@@ -81,7 +82,10 @@ export class Engine {
   /** Validates a command's input against the contract, then runs it. */
   async execute(command: unknown, input: unknown): Promise<unknown> {
     if (!isCommandName(command)) throw new CommandError(`unknown command ${JSON.stringify(command)}`, 'unknown-command')
-    return this.run(command, input)
+    // Schemas, hooks and diffs walk the input: it may be nested no deeper than what agents may send.
+    if (deeperThan(input, MAX_DEPTH)) throw new CommandError(`the input of ${command} is nested deeper than ${MAX_DEPTH} levels; Parallax refused it`, 'invalid-input')
+    // Large agent data reaches a UI as a bounded preview; the whole stays in its frame (frames.export).
+    return answerForUi(command, await this.run(command, input))
   }
 
   private async run<C extends CommandName>(command: C, rawInput: unknown): Promise<CommandOutput<C>> {

@@ -1,4 +1,5 @@
 import type { EngineEvent, EventInput } from '../contract'
+import { boundForUi } from './safeJson'
 
 export type EventListener = (event: EngineEvent) => void
 
@@ -14,9 +15,14 @@ export class EventLog {
   private readonly listeners = new Set<EventListener>()
   private seq = 0
 
-  /** Stamps and records `input`, which becomes the event itself (no copy: this runs once per frame). */
+  /**
+   * Stamps and records `input`, which becomes the event itself (no copy: this runs once per frame).
+   * Other events that carry agent data (a call's result, a conversation message, a catalog…) are kept,
+   * and reach every UI and recording, as a bounded preview when they are very large or deeply nested
+   * (frames bound themselves as they are tapped, and keep the whole text aside).
+   */
   emit<E extends EngineEvent>(input: EventInput<E>): E {
-    const event = input as unknown as E & { seq: number; ts: number }
+    const event = (input.type === 'frame' ? input : boundForUi(input)) as unknown as E & { seq: number; ts: number }
     event.seq = ++this.seq
     event.ts ??= now()
     this.events.push(event)

@@ -1,6 +1,7 @@
 import type { FrameEvent, FrameKind, Protocol, TransportKind } from '../contract'
 import { now } from './eventLog'
-import type { FrameSpill } from './frameSpill'
+import { SHOWN_BYTES, type FrameSpill } from './frameSpill'
+import { detachedCut, safeStringify } from './safeJson'
 
 export type TappedFrame = Omit<FrameEvent, 'seq' | 'connectionId'>
 export type FrameSink = (frame: TappedFrame) => void
@@ -22,7 +23,12 @@ export class JsonRpcTap {
     private readonly spill?: FrameSpill,
   ) {}
 
-  record(direction: 'out' | 'in', message: unknown, ts = now()): TappedFrame {
+  /**
+   * `refused`: why Parallax will not hand this message on (e.g. it is nested too deeply). Its frame then
+   * keeps a preview of its text, never the value itself, and the whole text goes aside like an oversized frame's.
+   * `wire`: the exact text the message arrived as, when the transport kept it (saves serialising it again).
+   */
+  record(direction: 'out' | 'in', message: unknown, ts = now(), refused?: string, wire?: string): TappedFrame {
     const msg = (message ?? {}) as JsonRpcLike
     const kind = classify(msg)
     const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined
@@ -39,9 +45,9 @@ export class JsonRpcTap {
         method = request.method
       }
     }
-    const text = jsonText(message)
+    const text = wire ?? safeStringify(message)
     const size = Buffer.byteLength(text)
-    const oversized = this.spill?.spill(text, size)
+    const oversized = refused ? (this.spill?.spill(text, size, true) ?? textPreview(text)) : this.spill?.spill(text, size)
     const frame: TappedFrame = {
       type: 'frame',
       ts,
@@ -54,7 +60,7 @@ export class JsonRpcTap {
       payload: oversized ? oversized.preview : message,
       bytes: size,
       latencyMs,
-      ...(oversized && { truncated: oversized.truncated }),
+      ...(oversized && { truncated: refused ? { ...oversized.truncated, refused } : oversized.truncated }),
     }
     this.sink(frame)
     return frame
@@ -72,10 +78,8 @@ function classify(msg: JsonRpcLike): FrameKind {
   return 'response'
 }
 
-function jsonText(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? ''
-  } catch {
-    return '' // cyclic or too deep to serialise: the frame still shows, with size 0
-  }
+/** A frame's preview when there is no spill to keep the whole text in. */
+export function textPreview(text: string): { preview: string; truncated: { shownBytes: number } } {
+  const shown = detachedCut(text, SHOWN_BYTES)
+  return { preview: shown.length < text.length ? `${shown}…` : shown, truncated: { shownBytes: Buffer.byteLength(shown) } }
 }

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -8,12 +9,13 @@ import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError, type 
 import type { ClientProfile, ConnectionOptions, DiscoveryMethod, DiscoveryTrigger, SavedTarget, TargetSpec, TransportKind } from '../contract'
 import type { EventLog } from '../engine/eventLog'
 import { now } from '../engine/eventLog'
-import { JsonRpcTap } from '../engine/jsonRpcTap'
+import { JsonRpcTap, type TappedFrame } from '../engine/jsonRpcTap'
+import { noteWholeInFrame } from '../engine/safeJson'
 import { errorMessage, ProbeError, SupervisedConnection, type ProbeOutcome } from '../engine/supervisedConnection'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from '../conversation/mcpTurns'
 import { PARALLAX_VERSION } from '../version'
 import { DISCOVERY_STEPS, LIST_CHANGED, runDiscoveryStep } from './discovery'
-import { pipeLines } from './lines'
+import { JsonLineReader, pipeLines, wireText } from './lines'
 import { TapTransport } from './tapTransport'
 
 export const CLIENT_INFO = { name: 'parallax', version: PARALLAX_VERSION }
@@ -40,6 +42,10 @@ export class McpConnection extends SupervisedConnection {
   readonly catalog: Catalog = {}
   private readonly refreshing = new Map<DiscoveryMethod, Promise<void>>()
   private readonly refreshAgain = new Set<DiscoveryMethod>()
+  /** The id of the last request handed to the transport (the SDK sends synchronously as it asks). */
+  private lastRequestId: string | number | undefined
+  /** Tool calls in flight, by request id: the number of the frame that answered each, once it came. */
+  private readonly answeredBy = new Map<string | number, number | undefined>()
 
   constructor(
     id: string,
@@ -89,8 +95,11 @@ export class McpConnection extends SupervisedConnection {
     const asked = profile?.protocolVersion
     const tapped = new TapTransport(
       makeTransport(),
-      (direction, message, ts) => this.onFrame(generation, direction, message, ts),
+      (direction, message, ts, refused) => this.onFrame(generation, direction, message, ts, refused),
       asked ? (message) => askForVersion(message, asked) : undefined,
+      (note) => {
+        if (generation === this.generation) this.logLine('warn', note, 'transport')
+      },
     )
     const clientInfo = profile?.clientInfo ?? CLIENT_INFO
     const client = new Client(clientInfo, { capabilities: profile?.capabilities ?? {} })
@@ -129,6 +138,10 @@ export class McpConnection extends SupervisedConnection {
       stderr: 'pipe',
       maxBufferSize: this.options.maxMessageBytes,
     })
+    // The SDK's line buffer is quadratic in a line's length; this one reads a 50 MB answer in linear time
+    // and keeps the text it arrived as for the frame tap.
+    const internals = transport as unknown as { _readBuffer?: unknown }
+    if ('_readBuffer' in internals) internals._readBuffer = new JsonLineReader(this.options.maxMessageBytes, deserializeMessage)
     const generation = this.generation
     if (transport.stderr) {
       pipeLines(transport.stderr, (line) => {
@@ -139,15 +152,20 @@ export class McpConnection extends SupervisedConnection {
     return transport
   }
 
-  private onFrame(generation: number, direction: 'out' | 'in', message: JSONRPCMessage, ts: number): void {
-    if (generation !== this.generation) return
-    const frame = this.tap.record(direction, message, ts)
+  private onFrame(generation: number, direction: 'out' | 'in', message: JSONRPCMessage, ts: number, refused?: string): number | undefined {
+    if (generation !== this.generation) return undefined
+    const frame: TappedFrame & { seq?: number } = this.tap.record(direction, message, ts, refused, direction === 'in' ? wireText.get(message) : undefined)
+    if (direction === 'in') wireText.delete(message) // recorded: the text it arrived as may go
+    if (frame.kind === 'request' && direction === 'out') this.lastRequestId = frame.id
+    else if (direction === 'in' && frame.id !== undefined && this.answeredBy.has(frame.id) && (frame.kind === 'response' || frame.kind === 'error')) this.answeredBy.set(frame.id, frame.seq)
+    if (refused) return frame.seq
     const msg = message as { params?: Record<string, unknown>; result?: Record<string, unknown> }
     if (frame.method === 'initialize') {
       if (frame.kind === 'request') this.initializeRequest = msg.params
       else if (frame.kind === 'response') this.initializeResult = msg.result
     }
     if (direction === 'in' && frame.kind === 'notification' && frame.method! in LIST_CHANGED) this.onListChanged(frame.method!)
+    return frame.seq
   }
 
   private onListChanged(notification: string): void {
@@ -219,11 +237,19 @@ export class McpConnection extends SupervisedConnection {
     const askedAt = now()
     // The call is on its way (over stdio, already written) before the turn is recorded: the server starts
     // at once and the recording overlaps its work. (Its frame is recorded first, then this message.)
+    this.lastRequestId = undefined
     const answer = client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.requestOptions)
+    const requestId = this.lastRequestId as string | number | undefined
+    if (requestId !== undefined) this.answeredBy.set(requestId, undefined)
     this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, askedAt, turn) })
     try {
       const result = (await answer) as CallToolResult
-      this.emit({ type: 'conversation', message: mcpResultMessage(result, now(), turn) })
+      // What a UI is shown of a large result names the frame that holds it whole.
+      const frameSeq = requestId !== undefined ? this.answeredBy.get(requestId) : undefined
+      const message = mcpResultMessage(result, now(), turn)
+      noteWholeInFrame(result, frameSeq)
+      noteWholeInFrame(message, frameSeq)
+      this.emit({ type: 'conversation', message })
       return { turn, result }
     } catch (error) {
       const code = error instanceof McpError ? error.code : undefined
@@ -232,6 +258,8 @@ export class McpConnection extends SupervisedConnection {
       const message = tooDeep ? `the answer could not be read: ${errorMessage(error)} (nested too deeply?)` : errorMessage(error)
       this.emit({ type: 'conversation', message: mcpErrorMessage(message, now(), turn, code) })
       throw tooDeep ? new Error(message) : error
+    } finally {
+      if (requestId !== undefined) this.answeredBy.delete(requestId)
     }
   }
 

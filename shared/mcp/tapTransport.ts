@@ -2,13 +2,25 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
 
 import { now } from '../engine/eventLog'
+import { deeperThan, MAX_DEPTH } from '../engine/safeJson'
 
-/** `ts`: when the message was handed to the transport, or received from it. */
-export type FrameObserver = (direction: 'out' | 'in', message: JSONRPCMessage, ts: number) => void
+/**
+ * `ts`: when the message was handed to the transport, or received from it. `refused`: set when Parallax
+ * will not hand the message on (the frame then keeps a bounded preview). Returns the frame's number.
+ */
+export type FrameObserver = (direction: 'out' | 'in', message: JSONRPCMessage, ts: number, refused?: string) => number | void
+
+/** JSON-RPC's "internal error": what the SDK is told in place of a response Parallax refused. */
+export const REFUSED_CODE = -32603
 
 /**
  * Wraps any MCP transport and reports every JSON-RPC message that crosses it, in both directions,
  * before the SDK acts on it. It changes nothing on the wire unless given a `rewrite`.
+ *
+ * A message from the server nested deeper than `MAX_DEPTH` levels never reaches the SDK (nothing
+ * downstream could serialise it safely): a response becomes a JSON-RPC error for its id that says
+ * why, a request is answered with an error, a notification is dropped; each is reported to `onRefused`
+ * and its frame is still recorded, as a bounded preview with the whole text kept aside.
  */
 export class TapTransport implements Transport {
   onclose?: () => void
@@ -20,10 +32,13 @@ export class TapTransport implements Transport {
     private readonly observe: FrameObserver,
     /** Changes an outgoing message before it is sent (and recorded): e.g. the protocol version a profile asks for. */
     private readonly rewrite: (message: JSONRPCMessage) => JSONRPCMessage = (message) => message,
+    /** Told, in one line, about each message refused for its depth. */
+    private readonly onRefused: (note: string) => void = () => {},
   ) {}
 
   async start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
+      if (deeperThan(message, MAX_DEPTH)) return this.refuse(message)
       this.observe('in', message, now())
       this.onmessage?.(message, extra)
     }
@@ -39,6 +54,30 @@ export class TapTransport implements Transport {
     const sending = this.inner.send(sent, options)
     this.observe('out', sent, at)
     await sending
+  }
+
+  private refuse(message: JSONRPCMessage): void {
+    const why = `nested deeper than ${MAX_DEPTH} levels`
+    const seq = this.observe('in', message, now(), why)
+    const where = typeof seq === 'number' ? ` (its text is kept whole in frame #${seq})` : ''
+    const msg = message as { id?: string | number | null; method?: unknown; result?: unknown; error?: unknown }
+    const hasId = typeof msg.id === 'string' || typeof msg.id === 'number'
+    if (typeof msg.method === 'string') {
+      const what = hasId ? 'request' : 'notification'
+      this.onRefused(`the server sent a ${what} (${msg.method.slice(0, 100)}) ${why}; Parallax refused it${where}`)
+      if (hasId) {
+        const answer = { jsonrpc: '2.0', id: msg.id, error: { code: -32600, message: `Parallax refused this request: its JSON is ${why}` } } as JSONRPCMessage
+        this.inner.send(answer).then(
+          () => this.observe('out', answer, now()),
+          () => {},
+        )
+      }
+      return
+    }
+    const text = `the server's response is ${why}; Parallax refused it${where}`
+    this.onRefused(text)
+    // The caller still gets an answer, at once: an error for the same id that says why.
+    if (hasId) this.onmessage?.({ jsonrpc: '2.0', id: msg.id, error: { code: REFUSED_CODE, message: text } } as JSONRPCMessage)
   }
 
   close(): Promise<void> {

@@ -192,7 +192,9 @@ function TruncatedNotice({ frame, connectionId }: { frame: FrameEvent; connectio
   }
   return (
     <div className="verdict warn" style={{ margin: '8px 12px 0' }} data-testid="truncated">
-      Too large to keep whole in view: showing the first {bytes(frame.truncated!.shownBytes)} of {bytes(frame.bytes)}.{' '}
+      {frame.truncated!.refused
+        ? `Parallax refused this message (${frame.truncated!.refused}): it was not handed on. Showing ${frame.truncated!.shownBytes < frame.bytes ? `the first ${bytes(frame.truncated!.shownBytes)} of ` : ''}its text, ${bytes(frame.bytes)}.`
+        : `Too large to keep whole in view: showing the first ${bytes(frame.truncated!.shownBytes)} of ${bytes(frame.bytes)}.`}{' '}
       {frame.truncated!.file ? (
         <button className="btn small" onClick={() => void save()}>
           Save whole…

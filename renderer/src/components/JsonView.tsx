@@ -94,17 +94,28 @@ function Branch({ value, depth, openDepth, prefix, tail }: { value: object; dept
   )
 }
 
+/** How the engine marks a string it cut for size (the whole value stays in its frame). */
+const CUT_MARKER = /… \[Parallax cut [^\]]*\]$/
+
 function Scalar({ value }: { value: unknown }) {
   const [full, setFull] = useState(false)
   if (typeof value === 'string') {
     if (value.length > LONG_STRING && !full) {
+      // A string the engine cut says so at its end: show that note even while the string is folded.
+      const cut = CUT_MARKER.exec(value.slice(-1_000))?.[0]
       return (
         <>
           <span className="s">{JSON.stringify(value.slice(0, LONG_STRING))}</span>
           <button className="more" onClick={() => setFull(true)}>
             {' '}
-            … {value.length - LONG_STRING} more characters
+            … {value.length - LONG_STRING - (cut?.length ?? 0)} more characters
           </button>
+          {cut && (
+            <span className="muted" data-testid="cut-note">
+              {' '}
+              {cut.slice(2)}
+            </span>
+          )}
         </>
       )
     }

@@ -4,9 +4,24 @@ export type LinkState = 'connecting' | 'open' | 'lost'
 
 const TOKEN_KEY = 'parallax.token'
 
+/** A failed command as the engine reported it: its code (e.g. `approval-required`) and details. */
+export class EngineCommandError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly details?: unknown,
+  ) {
+    super(message)
+    this.name = 'EngineCommandError'
+  }
+}
+
 /**
  * The web host's implementation of the contract: one WebSocket to the engine, requests matched by id,
  * events pushed in batches. A lost socket is retried with backoff; pending calls fail with a clear error.
+ *
+ * The launch token lives only in this tab (memory and sessionStorage), never in a cookie, and is
+ * presented on the socket itself as the subprotocol `parallax.token.<token>` beside `parallax`.
  */
 export function webApi(onLinkState: (state: LinkState) => void): ParallaxApi {
   const token = takeToken()
@@ -22,8 +37,9 @@ export function webApi(onLinkState: (state: LinkState) => void): ParallaxApi {
       onLinkState('connecting')
       const url = new URL('ws', location.href)
       url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:'
-      if (token) url.searchParams.set('token', token)
-      const ws = new WebSocket(url)
+      url.search = ''
+      url.hash = ''
+      const ws = new WebSocket(url, token ? ['parallax', `parallax.token.${token}`] : ['parallax'])
       ws.onopen = () => {
         retry = 0
         socket = ws
@@ -54,7 +70,7 @@ export function webApi(onLinkState: (state: LinkState) => void): ParallaxApi {
     if (!call) return
     pending.delete(message.id)
     if (message.ok) call.resolve(message.result)
-    else call.reject(new Error(message.error.message))
+    else call.reject(new EngineCommandError(message.error.message, message.error.code, message.error.details))
   }
 
   void connect().catch(() => {})
