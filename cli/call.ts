@@ -1,7 +1,8 @@
+import { visibleText } from '../shared/contract'
 import { parseArgs } from 'node:util'
-import { Engine } from '../shared/engine/engine'
+import type { Engine } from '../shared/engine/engine'
 import { callFindings } from '../shared/hooks/callInspector'
-import { connectOrExplain, wholeNumber } from './connect'
+import { cliEngine, connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -16,6 +17,7 @@ export async function call(argv: string[]): Promise<number> {
       args: { type: 'string', default: '{}' },
       hooks: { type: 'string' },
       config: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
       json: { type: 'boolean', default: false },
       timeout: { type: 'string', default: '30000' },
       'protocol-fields': { type: 'string' },
@@ -34,7 +36,7 @@ export async function call(argv: string[]): Promise<number> {
   const target = await resolveTarget(targetText, values.config)
 
   const protocolFields = values['protocol-fields']?.split(',').map((f) => f.trim()).filter(Boolean)
-  const engine = new Engine({ host: 'cli', protocolFields, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const engine = cliEngine({ yes: values.yes, configFile: values.config, protocolFields, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   try {
     const connection = await connectOrExplain(engine, target)
     if (values.hooks) {
@@ -47,7 +49,7 @@ export async function call(argv: string[]): Promise<number> {
     const report = await engine.callTool(connection.id, tool, args as Record<string, unknown>)
     const findings = callFindings(report)
     if (values.json) process.stdout.write(`${JSON.stringify({ format: CALL_FORMAT, ...report, findings })}\n`)
-    else process.stdout.write(formatCall(report, findings))
+    else process.stdout.write(visibleText(formatCall(report, findings)))
     return findings.length ? 1 : 0
   } finally {
     await engine.dispose()

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { PRESET_PROFILES, parseProfile, type ClientProfile, type CompareResult } from '../shared/contract'
+import { visibleText, PRESET_PROFILES, parseProfile, type ClientProfile, type CompareResult } from '../shared/contract'
 import { COMPARE_FORMAT, hasDifference } from '../shared/compare/compare'
-import { Engine } from '../shared/engine/engine'
 import { resolveTarget } from './resolveTarget'
+import { cliEngine } from './connect'
 import { UsageError } from './usage'
 
 /** `parallax compare <targetA> [<targetB>] [--profile-a P] [--profile-b P]`: did the agent honour the hint? */
@@ -16,6 +16,7 @@ export async function compare(argv: string[]): Promise<number> {
       'profile-b': { type: 'string' },
       'fail-on': { type: 'string', default: 'any' },
       config: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
       json: { type: 'boolean', default: false },
     },
   })
@@ -26,7 +27,7 @@ export async function compare(argv: string[]): Promise<number> {
   const profileA = await loadProfile(values['profile-a'])
   const profileB = await loadProfile(values['profile-b'])
   const [targetA, targetB] = await Promise.all([resolveTarget(positionals[0], values.config), resolveTarget(positionals[1] ?? positionals[0], values.config)])
-  const engine = new Engine({ host: 'cli', defaults: { reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const engine = cliEngine({ yes: values.yes, configFile: values.config, defaults: { reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   let result: CompareResult
   try {
     result = await engine.compare({ target: targetA, profile: profileA }, { target: targetB, profile: profileB }).catch((error: Error) => {
@@ -38,7 +39,7 @@ export async function compare(argv: string[]): Promise<number> {
   const { a, b, handshake, catalog } = result
   const side = (s: typeof a) => ({ target: s.targetName, ...(s.profile && { profile: s.profile }) })
   if (values.json) process.stdout.write(`${JSON.stringify({ format: COMPARE_FORMAT, a: side(a), b: side(b), handshake, catalog })}\n`)
-  else process.stdout.write(formatCompare(result))
+  else process.stdout.write(visibleText(formatCompare(result)))
   return hasDifference(result, failOn) ? 1 : 0
 }
 

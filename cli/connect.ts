@@ -1,7 +1,10 @@
 import type { LogEvent, SavedTarget } from '../shared/contract'
-import type { Engine } from '../shared/engine/engine'
+import { join } from 'node:path'
+import { Engine, type EngineOptions } from '../shared/engine/engine'
 import type { SupervisedConnection } from '../shared/engine/supervisedConnection'
 import { UsageError } from './usage'
+import { dataDir } from './web'
+import { cliApprover } from './approve'
 
 /** Opens a connection for a CLI command, or fails with one line saying why (exit 2), stderr included. */
 export async function connectOrExplain(engine: Engine, target: SavedTarget): Promise<SupervisedConnection> {
@@ -19,4 +22,9 @@ export function wholeNumber(text: string | undefined, flag: string, min: number,
   const n = Number(text)
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}`)
   return n
+}
+
+/** The CLI's engine: no saved targets, but the approvals the user granted (in the app or an earlier run), and a terminal to ask on. */
+export function cliEngine({ yes, configFile, ...options }: Omit<EngineOptions, 'host'> & { yes: boolean; configFile?: string }): Engine {
+  return new Engine({ host: 'cli', approvalsFile: join(dataDir(), 'approvals.json'), approver: cliApprover({ yes, configFile }), ...options })
 }

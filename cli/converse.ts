@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util'
-import { lastUserMessage, summary, type ConversationMessage, type SavedTarget, type Turn, type TurnResult } from '../shared/contract'
-import { Engine } from '../shared/engine/engine'
-import { connectOrExplain, wholeNumber } from './connect'
+import { visibleText, lastUserMessage, summary, type ConversationMessage, type SavedTarget, type Turn, type TurnResult } from '../shared/contract'
+import { cliEngine, connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -40,6 +39,7 @@ export async function converse(argv: string[]): Promise<number> {
       stream: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       config: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
       timeout: { type: 'string', default: '30000' },
     },
   })
@@ -50,13 +50,13 @@ export async function converse(argv: string[]): Promise<number> {
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
 
-  const engine = new Engine({ host: 'cli', defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const engine = cliEngine({ yes: values.yes, configFile: values.config, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   const history: ConversationMessage[] = []
   engine.events.subscribe((e) => {
     if (e.type === 'conversation') history.push(e.message)
   })
   const progress = (line: string) => {
-    if (!values.json) process.stderr.write(`${line}\n`)
+    if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
   }
   const results: (TurnResult | { turn: number; request: Turn; error: string; state: 'error' })[] = []
   let failed = false
@@ -88,7 +88,7 @@ export async function converse(argv: string[]): Promise<number> {
   }
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
   else {
-    process.stdout.write(`${summary({ contextId: report.contextId, history }, history.length)}\n`)
+    process.stdout.write(`${visibleText(summary({ contextId: report.contextId, history }, history.length))}\n`)
     const last = lastUserMessage({ history })
     if (last) progress(`last user message: ${last.content}`)
   }

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util'
-import type { EngineEvent } from '../shared/contract'
+import { visibleText, type EngineEvent } from '../shared/contract'
 import { describeSpec } from '../shared/contract'
-import { Engine } from '../shared/engine/engine'
 import type { SupervisedConnection } from '../shared/engine/supervisedConnection'
 import { buildReport, formatReport } from './inspectReport'
-import { connectOrExplain, wholeNumber } from './connect'
+import { cliEngine, connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -15,6 +14,7 @@ export async function inspect(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       config: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
       json: { type: 'boolean', default: false },
       frames: { type: 'boolean', default: false },
       probes: { type: 'string', default: '1' },
@@ -29,11 +29,11 @@ export async function inspect(argv: string[]): Promise<number> {
   const target = await resolveTarget(positionals[0], values.config)
 
   // One connection, no reconnects: inspect reports what it saw rather than retrying for minutes.
-  const engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: intervalMs, requestTimeoutMs, reconnectAttempts: 0 } })
+  const engine = cliEngine({ yes: values.yes, configFile: values.config, defaults: { keepaliveIntervalMs: intervalMs, requestTimeoutMs, reconnectAttempts: 0 } })
   const events: EngineEvent[] = []
   engine.events.subscribe((event) => events.push(event))
   const progress = (text: string) => {
-    if (!values.json) process.stderr.write(`${text}\n`)
+    if (!values.json) process.stderr.write(`${visibleText(text)}\n`)
   }
   try {
     progress(`connecting to ${target.origin === 'demo' ? target.name : describeSpec(target.spec)} …`)
@@ -45,7 +45,7 @@ export async function inspect(argv: string[]): Promise<number> {
 
   const report = buildReport(target, events, intervalMs, values.frames)
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
-  else process.stdout.write(formatReport(report))
+  else process.stdout.write(visibleText(formatReport(report)))
   return 0
 }
 

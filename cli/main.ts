@@ -1,3 +1,4 @@
+import { visibleText } from '../shared/contract'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { APP_ROOT } from '../shared/bundles.mjs'
@@ -34,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // Usage mistakes (UsageError, bad flags) and unexpected failures alike: one line, exit 2.
     const prefix = error instanceof UsageError ? '' : 'unexpected error: '
-    process.stderr.write(`parallax ${command}: ${prefix}${(error as Error).message}\n`)
+    process.stderr.write(`parallax ${command}: ${prefix}${visibleText((error as Error).message)}\n`)
     return 2
   }
 }

@@ -1,7 +1,7 @@
+import { visibleText } from '../shared/contract'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { Engine } from '../shared/engine/engine'
-import { connectOrExplain, wholeNumber } from './connect'
+import { cliEngine, connectOrExplain, wholeNumber } from './connect'
 import { parseTurn } from './converse'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
@@ -16,6 +16,7 @@ export async function record(argv: string[]): Promise<number> {
       out: { type: 'string' },
       stream: { type: 'boolean', default: false },
       config: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
       'secret-key': { type: 'string', multiple: true, default: [] },
       timeout: { type: 'string', default: '30000' },
     },
@@ -26,7 +27,7 @@ export async function record(argv: string[]): Promise<number> {
   const target = await resolveTarget(positionals[0], values.config)
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
-  const engine = new Engine({ host: 'cli', secretKeys: values['secret-key'], defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const engine = cliEngine({ yes: values.yes, configFile: values.config, secretKeys: values['secret-key'], defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   let failed = 0
   try {
     const connection = await connectOrExplain(engine, target)
@@ -38,7 +39,7 @@ export async function record(argv: string[]): Promise<number> {
         process.stderr.write(`turn ${i + 1}: ${result.state}\n`)
       } catch (error) {
         failed++
-        process.stderr.write(`turn ${i + 1}: error: ${(error as Error).message}\n`)
+        process.stderr.write(`turn ${i + 1}: error: ${visibleText((error as Error).message)}\n`)
       }
     }
     const { lines } = engine.stopRecording(connection.id)

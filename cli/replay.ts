@@ -1,11 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import type { TurnParity } from '../shared/contract'
-import { Engine } from '../shared/engine/engine'
+import { visibleText, type TurnParity } from '../shared/contract'
 import { parseRecording } from '../shared/session/recording'
 import { Redactor } from '../shared/session/redaction'
 import { turnsFromEvents } from '../shared/session/turns'
-import { wholeNumber } from './connect'
+import { cliEngine, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -22,6 +21,7 @@ export async function replay(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       junit: { type: 'string' },
       config: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
       timeout: { type: 'string', default: '30000' },
     },
   })
@@ -41,14 +41,14 @@ export async function replay(argv: string[]): Promise<number> {
   if (turns.length === 0) throw new UsageError(`${file} holds no turns to replay`)
   const targets = await Promise.all(values.target.map((t) => resolveTarget(t, values.config)))
 
-  const engine = new Engine({ host: 'cli', defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const engine = cliEngine({ yes: values.yes, configFile: values.config, defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   try {
     const run = await engine.startReplay({ targets, turns, ignore: values.ignore, mapping: loaded.header?.mapping, recording: file }).catch((error: Error) => {
       throw new UsageError(error.message)
     })
     while (!run.done) {
       const parity = (await run.step())!
-      if (!values.json) process.stderr.write(`turn ${parity.index}: ${parity.status}${parity.reason ? ` (${parity.reason})` : ''}${parity.errors ? ` ${Object.values(parity.errors).join('; ')}` : ''}\n`)
+      if (!values.json) process.stderr.write(visibleText(`turn ${parity.index}: ${parity.status}${parity.reason ? ` (${parity.reason})` : ''}${parity.errors ? ` ${Object.values(parity.errors).join('; ')}` : ''}\n`))
     }
     const summary = {
       total: run.results.length,
@@ -68,7 +68,7 @@ export async function replay(argv: string[]): Promise<number> {
     }
     if (values.junit) await writeFile(values.junit, junit(report.turns, labels, file))
     if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
-    else process.stdout.write(formatReplay(report.turns, labels, summary))
+    else process.stdout.write(visibleText(formatReplay(report.turns, labels, summary)))
     return summary.differs || summary.errors ? 1 : 0
   } finally {
     await engine.dispose()

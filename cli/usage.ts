@@ -28,6 +28,10 @@ Targets:
   demo:a2a                                     the built-in demo agent over A2A
   <name>                                       a server or agent from --config ("mcpServers" / "a2aAgents")
 
+Consent: a command you type (stdio:…, --hooks FILE) runs for that run. A command from a --config file
+that you have not approved (in the app or an earlier run), or that changed since, is asked about on the
+terminal, or needs --yes (-y); approvals are remembered in the data folder.
+
 Exit codes: 0 ok, 1 finding, 2 usage or connection error.`
 
 /** A usage or connection problem: the CLI prints the message on one line and exits 2. */

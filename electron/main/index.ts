@@ -1,6 +1,6 @@
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron'
-import { IpcChannels } from '../../shared/contract'
+import { CommandError, IpcChannels, type CommandReply } from '../../shared/contract'
 import { EventBatcher } from '../../shared/engine/batcher'
 import { Engine } from '../../shared/engine/engine'
 import { boundForUi, MAX_DEPTH, safeStringify } from '../../shared/engine/safeJson'
@@ -69,9 +69,15 @@ function createWindow(): BrowserWindow {
 
 ipcMain.handle(IpcChannels.invoke, async (event, command: unknown, input: unknown) => {
   const frame = event.senderFrame
-  const checked = guardInvoke({ url: frame?.url ?? '', isMainFrame: frame?.parent === null }, rendererUrl, command, input)
-  // Answers are bounded by the engine already; a text export is whole by design.
-  return engine.execute(checked.command, checked.input)
+  // Answers are bounded by the engine already; a text export is whole by design. Errors travel as a reply,
+  // so their code and details (an approval to ask for) reach the renderer; a thrown error would lose them.
+  try {
+    const checked = guardInvoke({ url: frame?.url ?? '', isMainFrame: frame?.parent === null }, rendererUrl, command, input)
+    return { ok: true, result: await engine.execute(checked.command, checked.input) } satisfies CommandReply
+  } catch (error) {
+    const code = error instanceof CommandError ? error.code : 'failed'
+    return { ok: false, error: { message: (error as Error).message, code, details: error instanceof CommandError ? ipcSafe(error.details) : undefined } } satisfies CommandReply
+  }
 })
 
 /** A value Electron's serialiser can always carry: cut at a sane depth, plain JSON only. */

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { ConnectionPage } from './components/ConnectionPage'
-import { ConfirmSpawn, Shortcuts, Toast } from './components/Dialogs'
+import { ApprovalDialog, Shortcuts, Toast } from './components/Dialogs'
 import { CompareView } from './components/CompareView'
 import { ReplayView } from './components/ReplayView'
 import { SideBySide } from './components/SideBySide'
@@ -40,7 +40,7 @@ export function App() {
         )}
       </div>
       {editing && <TargetEditor target={editing === 'new' ? undefined : editing} />}
-      <ConfirmSpawn />
+      <ApprovalDialog />
       <Shortcuts />
       <Toast />
     </>

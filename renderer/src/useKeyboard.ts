@@ -9,7 +9,7 @@ export function useKeyboard(): void {
       const el = e.target as HTMLElement
       if (el.closest('input, textarea, select, [contenteditable="true"]') || e.ctrlKey || e.metaKey) return
       const s = useStore.getState()
-      if (s.editing || s.confirming || s.shortcutsOpen) return
+      if (s.editing || s.approval || s.shortcutsOpen) return
       const target = s.targets.find((t) => t.id === s.selectedTargetId)
       const view = target && s.connections[s.latestByTarget[target.id]]
       const live = view && (view.state === 'connected' || view.state === 'degraded')

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { Role, type AgentCard, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk'
+import { Role, type AgentCard, type AgentInterface, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk'
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -15,6 +15,7 @@ import { now } from '../engine/eventLog'
 import { errorMessage, ProbeError, SupervisedConnection, type ProbeOutcome } from '../engine/supervisedConnection'
 import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
 import { createTappedFetch, type WireError } from './httpTap'
+import { chooseInterface, type InterfaceChoice } from './interfaceChoice'
 import { AWAITING_STATES, isTask, partsData, partsText, plainMessage, plainTask, stateName } from './plain'
 
 type A2aSpec = Extract<TargetSpec, { kind: 'a2a' }>
@@ -43,6 +44,19 @@ export class A2aCallError extends Error {
   }
 }
 
+/** Whether this target may talk to an origin other than the one configured; `require` asks the user (or refuses). */
+export interface OriginGate {
+  isAllowed(origin: string): Promise<boolean>
+  require(origin: string, via: string): Promise<void>
+}
+
+const CONFIGURED_ORIGIN_ONLY: OriginGate = {
+  isAllowed: async () => false,
+  require: async (origin) => {
+    throw new Error(`the agent card points to ${origin}, another origin; Parallax sends nothing there`)
+  },
+}
+
 const legacyCompat = { enabled: true }
 const NO_CAPABILITIES = { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] }
 
@@ -55,6 +69,9 @@ export class A2aConnection extends SupervisedConnection {
   private client: Client | undefined
   private readonly fetcher: ReturnType<typeof createTappedFetch>
   private readonly cardUrl: string
+  private readonly configuredOrigin: string
+  /** The configured origin, and any other the user allowed this target to talk to. */
+  private readonly allowedOrigins = new Set<string>()
   private etag: string | undefined
   private cardText: string | undefined
   private streaming = false
@@ -73,14 +90,20 @@ export class A2aConnection extends SupervisedConnection {
     log: EventLog,
     options: ConnectionOptions,
     private readonly profile?: ClientProfile,
+    private readonly origins: OriginGate = CONFIGURED_ORIGIN_ONLY,
   ) {
     super(id, target, log, options, 'a2a')
     const spec = target.spec as A2aSpec
     this.cardUrl = cardUrlFor(spec.url)
+    this.configuredOrigin = new URL(spec.url).origin
+    this.allowedOrigins.add(this.configuredOrigin)
     this.transport = 'jsonrpc'
     const a2a = profile?.a2a
     // A profile's extensions are activated on every request through the A2A-Extensions header.
-    const headers = { ...spec.headers, ...a2a?.headers, ...(a2a?.extensions.length && { 'A2A-Extensions': a2a.extensions.join(', ') }) }
+    const configured = { ...spec.headers, ...a2a?.headers }
+    const extensions: Record<string, string> = a2a?.extensions.length ? { 'A2A-Extensions': a2a.extensions.join(', ') } : {}
+    // The user's headers (credentials among them) go only to origins the user allowed.
+    const headers = (url: URL) => (this.allowedOrigins.has(url.origin) ? { ...configured, ...extensions } : extensions)
     this.fetcher = createTappedFetch({ onFrame: (frame) => this.emit(frame), transport: () => this.transport ?? 'jsonrpc', headers, spill: this.spill })
   }
 
@@ -98,17 +121,35 @@ export class A2aConnection extends SupervisedConnection {
     const resolver = new DefaultAgentCardResolver({ fetchImpl: this.fetcher, legacyCompat })
     const handshake = { type: 'handshake', protocol: 'a2a', agentCard: raw, cardUrl: this.cardUrl, generation, generationReason: reason, interfaces } as const
     let card: AgentCard
+    let choice: InterfaceChoice
     try {
       card = resolver.normalizeAgentCard(raw)
+      const offered = new Set(card.supportedInterfaces.map((i) => (URL.canParse(i.url) ? new URL(i.url).origin : '')))
+      for (const origin of offered) if (origin && (await this.origins.isAllowed(origin))) this.allowedOrigins.add(origin)
+      choice = chooseInterface(card.supportedInterfaces, this.spec.binding, (origin) => this.allowedOrigins.has(origin))
+    } catch (error) {
+      // Still show the card and everything wrong with it: that is what the user came to see.
+      const why = `no usable interface: ${errorMessage(error)}`
+      this.emit({ ...handshake, transport: this.transport ?? 'jsonrpc', protocolVersion: '', interfaceReason: why, capabilities: NO_CAPABILITIES, skills: [], warnings: [...warnings, why], durationMs: now() - started })
+      throw new Error(`the agent card cannot be used: ${errorMessage(error)}`)
+    }
+    const { chosen, foreignOrigin } = choice
+    if (foreignOrigin) {
+      // Nothing is sent to an origin the user did not configure (least of all their headers) until they allow it.
+      const why = `the card sends Parallax to ${foreignOrigin}, not ${this.configuredOrigin} where you configured this agent; nothing is sent there until you allow it`
+      this.emit({ ...handshake, transport: this.transport ?? 'jsonrpc', protocolVersion: chosen.protocolVersion, chosenInterface: plainInterface(chosen), interfaceReason: `${choice.reason}; ${why}`, capabilities: NO_CAPABILITIES, skills: [], warnings: [...warnings, why], durationMs: now() - started })
+      await this.origins.require(foreignOrigin, `${chosen.protocolBinding} ${chosen.url}`)
+      this.allowedOrigins.add(foreignOrigin)
+    }
+    try {
+      // The SDK is handed a card with just the chosen interface, so what it uses is what the card view names.
       this.client = await new ClientFactory(
         ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
           transports: [new JsonRpcTransportFactory({ fetchImpl: this.fetcher, legacyCompat }), new RestTransportFactory({ fetchImpl: this.fetcher, legacyCompat })],
           cardResolver: resolver,
-          ...(this.spec.binding !== 'auto' && { preferredTransports: [this.spec.binding] }),
         }),
-      ).createFromAgentCard(card)
+      ).createFromAgentCard({ ...card, supportedInterfaces: [chosen] })
     } catch (error) {
-      // Still show the card and everything wrong with it: that is what the user came to see.
       const why = `no usable interface: ${errorMessage(error)}`
       this.emit({ ...handshake, transport: this.transport ?? 'jsonrpc', protocolVersion: '', interfaceReason: why, capabilities: NO_CAPABILITIES, skills: [], warnings: [...warnings, why], durationMs: now() - started })
       throw new Error(`the agent card cannot be used: ${errorMessage(error)}`)
@@ -116,15 +157,14 @@ export class A2aConnection extends SupervisedConnection {
     const binding = this.client.transport.protocolName
     const version = this.client.protocolVersion
     this.transport = binding === 'HTTP+JSON' ? 'rest' : 'jsonrpc'
-    const chosen = card.supportedInterfaces.find((i) => i.protocolBinding === binding && i.protocolVersion === version)
     const capabilities = card.capabilities
     this.streaming = capabilities?.streaming === true
     this.emit({
       ...handshake,
       transport: this.transport,
       protocolVersion: version,
-      chosenInterface: { url: chosen?.url ?? '', protocolBinding: binding, protocolVersion: version },
-      interfaceReason: interfaceReason(binding, version, this.spec.binding, interfaces),
+      chosenInterface: plainInterface(chosen),
+      interfaceReason: choice.reason,
       capabilities: {
         streaming: this.streaming,
         pushNotifications: capabilities?.pushNotifications === true,
@@ -489,10 +529,6 @@ function dataPart(data: unknown): Part {
   return { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }
 }
 
-function interfaceReason(binding: string, version: string, preferred: A2aSpec['binding'], interfaces: A2aInterface[]): string {
-  const legacy = version.startsWith('0.') ? '; it speaks v0.3, so calls go through the SDK’s v0.3 compatibility layer' : ''
-  if (preferred !== 'auto') return `${binding} ${version} because this target prefers ${preferred}${legacy}`
-  const usable = interfaces.filter((i) => i.protocolBinding === 'JSONRPC' || i.protocolBinding === 'HTTP+JSON')
-  const skipped = interfaces.length - usable.length
-  return `${binding} ${version}: the first of the card's ${interfaces.length} interface(s) that Parallax can use${skipped ? ` (${skipped} gRPC or unknown skipped)` : ''}${legacy}`
+function plainInterface(i: AgentInterface): A2aInterface {
+  return { url: i.url, protocolBinding: i.protocolBinding, protocolVersion: i.protocolVersion }
 }

@@ -19,8 +19,8 @@ export interface HttpTapOptions {
   onFrame: (frame: TappedFrame) => void
   /** The transport label for frames that are not the agent card. */
   transport: () => TransportKind
-  /** Headers added to every request (a target's auth headers, for example). */
-  headers?: Record<string, string>
+  /** Headers added to a request, by its URL: a target's own headers go only to the origins the user allowed. */
+  headers?: (url: URL) => Record<string, string>
   base?: typeof fetch
   /** Oversized bodies are kept truncated, whole in a file. */
   spill?: FrameSpill
@@ -142,15 +142,15 @@ function servingText(response: Response, text: string, parsed: unknown): Respons
 }
 
 /** What the tap needs of an outgoing request, without building a Request (and cloning its body) when fetch got a URL and a string. */
-async function outgoing(input: string | URL | Request, init: RequestInit | undefined, extra: Record<string, string> = {}) {
+async function outgoing(input: string | URL | Request, init: RequestInit | undefined, headersFor: (url: URL) => Record<string, string> = () => ({})) {
   if (!(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string')) {
     const headers = new Headers(init?.headers)
-    for (const [name, value] of Object.entries(extra)) if (!headers.has(name)) headers.set(name, value)
+    for (const [name, value] of Object.entries(headersFor(new URL(input)))) if (!headers.has(name)) headers.set(name, value)
     const sent = { ...init, headers }
     return { url: new URL(input), httpMethod: (init?.method ?? 'GET').toUpperCase(), headers, bodyText: (init?.body as string | undefined) ?? '', send: (base: typeof fetch) => base(input, sent) }
   }
   const request = new Request(input, init)
-  for (const [name, value] of Object.entries(extra)) if (!request.headers.has(name)) request.headers.set(name, value)
+  for (const [name, value] of Object.entries(headersFor(new URL(request.url)))) if (!request.headers.has(name)) request.headers.set(name, value)
   const bodyText = request.body ? await request.clone().text() : ''
   return { url: new URL(request.url), httpMethod: request.method, headers: request.headers, bodyText, send: (base: typeof fetch) => base(request) }
 }

@@ -17,9 +17,27 @@ export const IpcChannels = {
   events: 'parallax:events',
 } as const
 
+/** A command's answer as both hosts carry it: its result, or the engine's error with its code and details. */
+export type CommandReply = { ok: true; result: unknown } | { ok: false; error: { message: string; code: string; details?: unknown } }
+
 /** Web host wire messages (JSON over one WebSocket). */
 export type ClientMessage = { id: number; command: string; input: unknown }
-export type ServerMessage =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: { message: string; code: string; details?: unknown } }
-  | { events: EngineEvent[] }
+export type ServerMessage = ({ id: number } & CommandReply) | { events: EngineEvent[] }
+
+/** A failed command as a host's client sees it: the engine's code (e.g. `approval-required`) and details survive the trip. */
+export class EngineCommandError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly details?: unknown,
+  ) {
+    super(message)
+    this.name = 'EngineCommandError'
+  }
+}
+
+/** The result of a reply, or its error thrown. */
+export function unwrapReply(reply: CommandReply): unknown {
+  if (reply.ok) return reply.result
+  throw new EngineCommandError(reply.error.message, reply.error.code, reply.error.details)
+}

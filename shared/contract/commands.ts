@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ConnectionOptions, SavedTarget, TargetDraft } from './targets'
 import type { ConversationContext } from './conversation'
 import type { ClientProfile } from './profiles'
+import type { ApprovalRecord } from './approvals'
 import type { CallReport, EngineEvent, ReplaySummary, TurnParity } from './events'
 
 /**
@@ -33,7 +34,8 @@ export interface TurnResult {
 export const CommandInputs = {
   'app.info': z.object({}),
   'targets.list': z.object({}),
-  'targets.save': TargetDraft,
+  /** `approve`: the user typed or reviewed this command in the editor, so saving approves running it. */
+  'targets.save': TargetDraft.extend({ approve: z.boolean().optional() }),
   'targets.remove': z.object({ id: z.string().min(1).max(200) }),
   /** The text of an `mcpServers` config file; nothing is spawned on import. */
   'targets.import': z.object({ text: z.string().max(5_000_000), fileName: z.string().max(500).optional() }),
@@ -71,6 +73,10 @@ export const CommandInputs = {
   'replay.stop': z.object({ replayId: z.string().min(1).max(100) }),
   /** The whole payload of a frame that was kept truncated for its size. */
   'frames.export': ConnectionRef.extend({ seq: z.number().int().min(1) }),
+  'approvals.list': z.object({}),
+  /** Approves exactly what an `approval-required` refusal asked about (its fingerprint). */
+  'approvals.grant': z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'a fingerprint from an approval request') }),
+  'approvals.revoke': z.object({ fingerprint: z.string().min(1).max(100) }),
   'profiles.list': z.object({}),
   /** Validated against the profile schema: an invalid profile is refused with every problem named. */
   'profiles.save': z.object({ profile: z.unknown() }),
@@ -130,6 +136,9 @@ export interface CommandOutputs {
   'replay.run': ReplaySummary
   'replay.stop': { stopped: boolean }
   'frames.export': { text: string; bytes: number }
+  'approvals.list': ApprovalRecord[]
+  'approvals.grant': ApprovalRecord
+  'approvals.revoke': { revoked: boolean }
   'profiles.list': (ClientProfile & { preset: boolean })[]
   'profiles.save': ClientProfile
   'profiles.remove': { removed: boolean }
@@ -174,11 +183,18 @@ export function isCommandName(name: unknown): name is CommandName {
 
 /** Thrown (and carried across hosts) when a command's input does not match its schema. */
 export class CommandError extends Error {
-  constructor(message: string, readonly code: 'invalid-input' | 'unknown-command' | 'not-found' | 'failed' = 'failed') {
+  constructor(
+    message: string,
+    readonly code: CommandErrorCode = 'failed',
+    /** Structured detail a host can act on (for `approval-required`: the ApprovalRequest to confirm). */
+    readonly details?: unknown,
+  ) {
     super(message)
     this.name = 'CommandError'
   }
 }
+
+export type CommandErrorCode = 'invalid-input' | 'unknown-command' | 'not-found' | 'failed' | 'approval-required'
 
 /** Parses a command's input against its schema, with a message a person can act on. */
 export function parseCommandInput<C extends CommandName>(command: C, input: unknown): z.output<(typeof CommandInputs)[C]> {

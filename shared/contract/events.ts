@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from './approvals'
 import type { ConversationMessage } from './conversation'
 
 /**
@@ -136,6 +137,8 @@ export interface ConnectionEvent extends EventBase {
   maxAttempts?: number
   delayMs?: number
   pid?: number
+  /** On `failed`: what the user must approve before this can connect (an origin the agent card points to). */
+  approval?: ApprovalRequest
 }
 
 export interface ConversationEvent extends EventBase {

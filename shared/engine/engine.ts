@@ -1,8 +1,11 @@
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { extname, join, resolve, sep } from 'node:path'
+import { APP_ROOT } from '../bundles.mjs'
 import {
   CommandError,
   ConnectionOptions,
   DEFAULT_CONNECTION_OPTIONS,
+  isApprovalRequired,
   isCommandName,
   parseCommandInput,
   type AppInfo,
@@ -12,10 +15,11 @@ import {
   type CommandName,
   type CommandOutput,
   type SavedTarget,
+  type TargetDraft,
   type Turn,
   type TurnResult,
 } from '../contract'
-import { A2aConnection } from '../a2a/a2aConnection'
+import { A2aConnection, type OriginGate } from '../a2a/a2aConnection'
 import { inspectCall } from '../hooks/callInspector'
 import type { HookSet } from '../hooks/hooks'
 import { loadHooks } from '../hooks/loadHooks'
@@ -29,11 +33,12 @@ import { demoRecordings, demoTargets } from '../demo/targets'
 import { McpConnection } from '../mcp/mcpConnection'
 import { PARALLAX_VERSION } from '../version'
 import { EventLog } from './eventLog'
+import { answerForUi, deeperThan, MAX_DEPTH } from './safeJson'
 import type { SupervisedConnection } from './supervisedConnection'
 import { compareSnapshots, snapshotOf } from '../compare/compare'
 import { ProfileStore } from './profileStore'
 import { TargetStore } from './targetStore'
-import { answerForUi, deeperThan, MAX_DEPTH } from './safeJson'
+import { ApprovalStore, type Approver } from './approvals'
 
 export interface EngineOptions {
   host: AppInfo['host'] | 'cli'
@@ -49,6 +54,10 @@ export interface EngineOptions {
   recordingsDir?: string
   /** Extra key names redacted from recordings, besides authorization, cookies, tokens and keys. */
   secretKeys?: string[]
+  /** Where approvals persist; defaults to `<dataDir>/approvals.json` (in memory without either). */
+  approvalsFile?: string
+  /** Answers approval requests on the spot (the CLI asks on its terminal); without it they are refused for the host to confirm. */
+  approver?: Approver
 }
 
 /**
@@ -59,6 +68,7 @@ export class Engine {
   readonly events = new EventLog()
   readonly targets: TargetStore
   readonly profiles: ProfileStore
+  readonly approvals: ApprovalStore
   private readonly connections = new Map<string, SupervisedConnection>()
   private readonly defaults: ConnectionOptions
   private readonly demoAgents = new DemoAgents()
@@ -75,6 +85,7 @@ export class Engine {
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
     this.targets = new TargetStore(demoTargets(options.appRoot), options.dataDir && join(options.dataDir, 'targets.json'))
     this.profiles = new ProfileStore(options.dataDir && join(options.dataDir, 'profiles.json'))
+    this.approvals = new ApprovalStore(options.approvalsFile ?? (options.dataDir && join(options.dataDir, 'approvals.json')), options.approver)
     const recordings = options.recordingsDir ?? (options.dataDir && join(options.dataDir, 'recordings'))
     this.library = recordings ? new RecordingLibrary(recordings, demoRecordings(options.appRoot)) : undefined
   }
@@ -93,7 +104,11 @@ export class Engine {
     const handlers: { [K in CommandName]: (input: never) => Promise<CommandOutput<K>> | CommandOutput<K> } = {
       'app.info': () => this.info(),
       'targets.list': () => this.targets.list(),
-      'targets.save': (draft) => this.targets.save(draft),
+      'targets.save': async ({ approve, ...draft }: TargetDraft & { approve?: boolean }) => {
+        const saved = await this.targets.save(draft)
+        if (approve) await this.approveTarget(saved)
+        return saved
+      },
       'targets.remove': async ({ id }: { id: string }) => {
         for (const c of this.connections.values()) if (c.target.id === id) await this.closeConnection(c.id)
         return { removed: await this.targets.remove(id) }
@@ -180,6 +195,9 @@ export class Engine {
         if (!frame.truncated?.file) throw new CommandError(frame.truncated ? 'the whole payload could not be kept (the disk refused it)' : 'this frame is shown whole already', 'invalid-input')
         return { text: connection.spill.read(frame.truncated.file), bytes: frame.bytes }
       },
+      'approvals.list': () => this.approvals.list(),
+      'approvals.grant': ({ fingerprint }: { fingerprint: string }) => this.approvals.grant(fingerprint),
+      'approvals.revoke': async ({ fingerprint }: { fingerprint: string }) => ({ revoked: await this.approvals.revoke(fingerprint) }),
       'profiles.list': () => this.profiles.list(),
       'profiles.save': ({ profile }: { profile: unknown }) => this.profiles.save(profile),
       'profiles.remove': async ({ name }: { name: string }) => ({ removed: await this.profiles.remove(name) }),
@@ -212,15 +230,39 @@ export class Engine {
     return connection
   }
 
-  /** Creates (without opening) a connection for a target, saved or ad hoc (the CLI's). */
+  /**
+   * Creates (without opening) a connection for a target, saved or ad hoc (the CLI's). A command the
+   * user has not approved is refused here, whoever asks (connect, compare, replay): `approval-required`.
+   */
   async createConnection(target: SavedTarget, profile?: ClientProfile): Promise<SupervisedConnection> {
+    if (target.origin !== 'demo' && target.spec.kind === 'mcp-stdio') await this.approvals.requireCommand(target.spec, target)
     const resolved = await this.demoAgents.resolve(target)
     const id = `${target.id}#${++this.nextConnection}`
     const options = ConnectionOptions.parse({ ...this.defaults, ...target.options })
     const connection =
-      resolved.spec.kind === 'a2a' ? new A2aConnection(id, resolved, this.events, options, profile) : new McpConnection(id, resolved, this.events, options, { profile })
+      resolved.spec.kind === 'a2a'
+        ? new A2aConnection(id, resolved, this.events, options, profile, this.originGate(target, resolved.spec.url))
+        : new McpConnection(id, resolved, this.events, options, { profile })
     this.connections.set(id, connection)
     return connection
+  }
+
+  /** An A2A target may talk to an origin other than its configured one only once the user allowed it. */
+  private originGate(target: SavedTarget, url: string): OriginGate {
+    const configured = new URL(url).origin
+    return {
+      isAllowed: (origin) => this.approvals.isOriginAllowed(target.id, configured, origin),
+      require: (origin, via) => this.approvals.requireOrigin(target, configured, origin, via),
+    }
+  }
+
+  /** Approves a target's command as it is now (the user typed or reviewed it); nothing to approve for the rest. */
+  async approveTarget(target: SavedTarget, options: { persist?: boolean } = {}): Promise<void> {
+    if (target.spec.kind !== 'mcp-stdio') return
+    await this.approvals.requireCommand(target.spec, target).catch(async (error) => {
+      if (!(error instanceof CommandError) || !isApprovalRequired(error.details)) throw error
+      await this.approvals.grant(error.details.approval.fingerprint, options)
+    })
   }
 
   /**
@@ -228,11 +270,12 @@ export class Engine {
    * and diffs what the two exposed. The connections close afterwards; their frames stay.
    */
   async compare(a: { target: SavedTarget; profile?: ClientProfile }, b: { target: SavedTarget; profile?: ClientProfile }): Promise<CompareResult> {
-    const sides = await Promise.all([a, b].map(({ target, profile }) => this.createConnection(target, profile)))
+    const sides: SupervisedConnection[] = []
     try {
+      for (const { target, profile } of [a, b]) sides.push(await this.createConnection(target, profile))
       const opened = await Promise.all(sides.map((c) => c.open()))
       opened.forEach((ok, i) => {
-        if (!ok) throw new CommandError(`cannot connect to ${sides[i].target.name}: ${this.failureReason(sides[i].id)}`, 'failed')
+        if (!ok) throw this.connectFailure(sides[i])
       })
       await Promise.all(sides.map((c) => c.settled()))
       const events = this.events.since(0)
@@ -244,9 +287,12 @@ export class Engine {
     }
   }
 
-  private failureReason(connectionId: string): string {
-    const failed = this.events.since(0).findLast((e) => e.connectionId === connectionId && e.type === 'connection' && e.state === 'failed')
-    return failed && failed.type === 'connection' ? (failed.reason ?? 'unknown error') : 'unknown error'
+  /** Why a connection could not open, as a command error; an approval it needs is kept, for the host to ask. */
+  connectFailure(connection: SupervisedConnection): CommandError {
+    const failed = this.events.since(0).findLast((e) => e.connectionId === connection.id && e.type === 'connection' && e.state === 'failed')
+    const event = failed?.type === 'connection' ? failed : undefined
+    const message = `cannot connect to ${connection.target.name}: ${event?.reason ?? 'unknown error'}`
+    return event?.approval ? new CommandError(message, 'approval-required', { approval: event.approval }) : new CommandError(message, 'failed')
   }
 
   /** One turn on any connection: an A2A message, or an MCP tool call. */
@@ -262,6 +308,7 @@ export class Engine {
   /** Loads (or reloads) a hooks file for the connection's target. A bad file leaves the old hooks in place. */
   async loadHooks(connectionId: string, path: string): Promise<{ source: string; kind: HookSet['kind']; tools: string[] }> {
     const { target } = this.connection(connectionId)
+    await this.requireHooksApproval(path)
     let set: HookSet
     try {
       set = await loadHooks(path)
@@ -274,6 +321,19 @@ export class Engine {
     const tools = Object.keys(set.hooks)
     this.events.emit({ type: 'hooks', connectionId, targetId: target.id, source: set.source, kind: set.kind, tools })
     return { source: set.source, kind: set.kind, tools }
+  }
+
+  /**
+   * A hooks module runs inside Parallax, so its exact content must be approved (a declarative `.json`
+   * file is data and needs none; the examples that ship with Parallax are its own).
+   */
+  async requireHooksApproval(file: string): Promise<void> {
+    const path = resolve(file)
+    if (extname(path) === '.json' || path.startsWith(join(this.options.appRoot ?? APP_ROOT, 'shared', 'demo', 'hooks') + sep)) return
+    const content = await readFile(path, 'utf8').catch((error: Error) => {
+      throw new CommandError(`cannot read hooks file ${path}: ${error.message}`, 'invalid-input')
+    })
+    await this.approvals.requireHooks(path, content)
   }
 
   /** One inspected call: hooks, validation, lint, send, context echo. An A2A skill is called with a data part {skill, input}. */
@@ -381,7 +441,7 @@ export class Engine {
     } catch (error) {
       await replay.close()
       this.replays.delete(replay.id)
-      throw new CommandError((error as Error).message, 'failed')
+      throw error instanceof CommandError ? error : new CommandError((error as Error).message, 'failed')
     }
     return replay
   }

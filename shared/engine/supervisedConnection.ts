@@ -1,13 +1,15 @@
-import type {
-  ConnectionEvent,
-  ConnectionOptions,
-  ConnectionState,
-  EngineEvent,
-  EventInput,
-  Health,
-  Protocol,
-  SavedTarget,
-  TransportKind,
+import {
+  CommandError,
+  isApprovalRequired,
+  type ConnectionEvent,
+  type ConnectionOptions,
+  type ConnectionState,
+  type EngineEvent,
+  type EventInput,
+  type Health,
+  type Protocol,
+  type SavedTarget,
+  type TransportKind,
 } from '../contract'
 import type { EventLog } from './eventLog'
 import { FrameSpill } from './frameSpill'
@@ -25,7 +27,7 @@ export class ProbeError extends Error {
   }
 }
 
-type ConnectionExtras = Partial<Pick<ConnectionEvent, 'reason' | 'attempt' | 'maxAttempts' | 'delayMs' | 'pid'>>
+type ConnectionExtras = Partial<Pick<ConnectionEvent, 'reason' | 'attempt' | 'maxAttempts' | 'delayMs' | 'pid' | 'approval'>>
 type OwnEventInput = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<EventInput<E>, 'connectionId'> : never) : never
 
 export function errorMessage(error: unknown): string {
@@ -111,7 +113,8 @@ export abstract class SupervisedConnection {
       await this.establish()
     } catch (error) {
       await this.teardownQuietly()
-      if (!this.closed) this.setState('failed', { reason: errorMessage(error) })
+      const details = error instanceof CommandError ? error.details : undefined
+      if (!this.closed) this.setState('failed', { reason: errorMessage(error), ...(isApprovalRequired(details) && { approval: details.approval }) })
       return false
     }
     if (this.closed) return false

@@ -39,7 +39,7 @@ export class Replay {
     for (const target of this.options.targets) {
       const connection = await this.engine.createConnection(target)
       this.sides.push(connection)
-      if (!(await connection.open())) throw new Error(`cannot connect to ${target.name} for the replay`)
+      if (!(await connection.open())) throw this.engine.connectFailure(connection)
     }
     const [a, b] = this.options.targets
     this.emit({

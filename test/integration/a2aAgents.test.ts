@@ -6,6 +6,7 @@ import { Engine } from '../../shared/engine/engine'
 import { slowExecutor, startA2aAgent, startRawServer, type RunningHttp } from '../fixtures/a2aAgents'
 import { startV03Agent } from '../fixtures/a2aV03Agent'
 import { EventRecorder } from '../fixtures/events'
+import { approveAll } from '../fixtures/targets'
 
 let engine: Engine
 let recorder: EventRecorder
@@ -16,7 +17,7 @@ function a2aTarget(url: string, binding: 'auto' | 'JSONRPC' | 'HTTP+JSON' = 'aut
 }
 
 async function connect(url: string, binding?: 'auto' | 'JSONRPC' | 'HTTP+JSON', defaults = {}): Promise<A2aConnection> {
-  engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
+  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
   recorder = new EventRecorder(engine)
   const connection = (await engine.createConnection(a2aTarget(url, binding))) as A2aConnection
   expect(await connection.open()).toBe(true)
@@ -180,7 +181,7 @@ describe('A2A v0.3 agent (built with the 0.3 SDK)', () => {
     const agent = await serve(startV03Agent())
     const connection = await connect(agent.url)
     const handshake = handshakeOf(connection.id)
-    expect(handshake).toMatchObject({ generation: '0.3', protocolVersion: '0.3', chosenInterface: { protocolBinding: 'JSONRPC', protocolVersion: '0.3' } })
+    expect(handshake).toMatchObject({ generation: '0.3', protocolVersion: '0.3', chosenInterface: { protocolBinding: 'JSONRPC', protocolVersion: '0.3.0' } }) // the card's own words for the interface used
     expect(handshake.generationReason).toMatch(/top-level url/)
     expect(handshake.interfaceReason).toMatch(/v0\.3 compatibility layer/)
     const first = await connection.send({ text: 'greet' })
@@ -200,7 +201,7 @@ describe('A2A v0.3 agent (built with the 0.3 SDK)', () => {
 describe('A2A agents that misbehave', () => {
   it('fails clearly when the card is not JSON, and when it is not there', async () => {
     const raw = await serve(startRawServer({ '/.well-known/agent-card.json': () => ({ body: '<html>hello</html>', type: 'text/html' }) }))
-    engine = new Engine({ host: 'cli' })
+    engine = new Engine({ host: 'cli', approver: approveAll })
     recorder = new EventRecorder(engine)
     const bad = await engine.createConnection(a2aTarget(raw.url))
     expect(await bad.open()).toBe(false)
@@ -239,7 +240,7 @@ describe('A2A agents that misbehave', () => {
 
   it('still shows an unusable card, with everything wrong with it, when no client can be made from it', async () => {
     const raw = await serve(startRawServer({ '/.well-known/agent-card.json': () => ({ body: JSON.stringify({ name: 'Empty', skills: [{ id: 's' }] }) }) }))
-    engine = new Engine({ host: 'cli' })
+    engine = new Engine({ host: 'cli', approver: approveAll })
     recorder = new EventRecorder(engine)
     const connection = await engine.createConnection(a2aTarget(raw.url))
     expect(await connection.open()).toBe(false)

@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c) => (stdout += c))

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Engine } from '../../shared/engine/engine'
 import { callFindings } from '../../shared/hooks/callInspector'
 import { EventRecorder } from '../fixtures/events'
-import { fixtureTarget } from '../fixtures/targets'
+import { approveAll, fixtureTarget } from '../fixtures/targets'
 
 const FILL_BUYING_MODE = fileURLToPath(new URL('../../shared/demo/hooks/fill-buying-mode.json', import.meta.url))
 const MODULE_HOOKS = fileURLToPath(new URL('../../shared/demo/hooks/media-sales-hooks.ts', import.meta.url))
@@ -16,7 +16,7 @@ let engine: Engine
 let recorder: EventRecorder
 
 async function open(targetId: string) {
-  engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: 60_000 } })
+  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
   recorder = new EventRecorder(engine)
   const connection = await engine.openTarget(targetId)
   await recorder.waitFor((e) => e.type === 'connection' && e.state === 'connected' && e.connectionId === connection.id, 20_000)
@@ -85,7 +85,7 @@ describe('raw vs hooked arguments against real servers', () => {
   })
 
   it('lints a protocol field declared as a domain argument, and checks structuredContent against the output schema', async () => {
-    engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: 60_000 } })
+    engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     recorder = new EventRecorder(engine)
     const connection = await engine.createConnection(fixtureTarget('protocolFieldTool'))
     expect(await connection.open()).toBe(true)

@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { DiscoveryEvent, FrameEvent } from '../../shared/contract'
 import { Engine } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
-import { fixtureTarget } from '../fixtures/targets'
+import { approveAll, fixtureTarget } from '../fixtures/targets'
 
 let engine: Engine
 let recorder: EventRecorder
 
 function start(defaults: ConstructorParameters<typeof Engine>[0]['defaults'] = {}) {
-  engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
+  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
   recorder = new EventRecorder(engine)
 }
 

@@ -5,14 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { ConnectionEvent } from '../../shared/contract'
 import { Engine } from '../../shared/engine/engine'
 import { EventRecorder, processGone } from '../fixtures/events'
-import { fixtureTarget } from '../fixtures/targets'
+import { approveAll, fixtureTarget } from '../fixtures/targets'
 
 let engine: Engine
 let recorder: EventRecorder
 const temp: string[] = []
 
 function start(defaults: ConstructorParameters<typeof Engine>[0]['defaults'] = {}) {
-  engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: 200, reconnectBaseDelayMs: 50, reconnectMaxDelayMs: 200, ...defaults } })
+  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 200, reconnectBaseDelayMs: 50, reconnectMaxDelayMs: 200, ...defaults } })
   recorder = new EventRecorder(engine)
 }
 

@@ -8,7 +8,7 @@ import { Engine } from '../../shared/engine/engine'
 import { parseRecording } from '../../shared/session/recording'
 import { turnsFromEvents } from '../../shared/session/turns'
 import { EventRecorder } from '../fixtures/events'
-import { fixtureTarget } from '../fixtures/targets'
+import { approveAll, fixtureTarget } from '../fixtures/targets'
 
 const DEMO_RECORDING = fileURLToPath(new URL('../../shared/demo/recordings/media-buying.jsonl', import.meta.url))
 const demoTurns = () => {
@@ -21,7 +21,7 @@ let dir: string
 
 function start() {
   dir = mkdtempSync(join(tmpdir(), 'parallax-replay-'))
-  engine = new Engine({ host: 'cli', recordingsDir: join(dir, 'recordings'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
+  engine = new Engine({ host: 'cli', approver: approveAll, recordingsDir: join(dir, 'recordings'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
   return new EventRecorder(engine)
 }
 

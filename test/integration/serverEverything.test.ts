@@ -4,6 +4,7 @@ import { afterEach, expect, it } from 'vitest'
 import type { SavedTarget } from '../../shared/contract'
 import { Engine } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
+import { approveAll } from '../fixtures/targets'
 
 const require = createRequire(import.meta.url)
 const entry = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
@@ -15,7 +16,7 @@ afterEach(async () => {
 
 // A third-party server from npm. Its tools are never called: one default fetches an internet URL.
 it('inspects @modelcontextprotocol/server-everything over stdio: every capability, every list', async () => {
-  engine = new Engine({ host: 'cli', defaults: { keepaliveIntervalMs: 300 } })
+  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 300 } })
   const recorder = new EventRecorder(engine)
   const target: SavedTarget = {
     id: 'everything',

@@ -2,6 +2,7 @@ import type { A2aHandshakeEvent } from '../../../shared/contract'
 import { CopyButton } from './CopyButton'
 import { ms } from './format'
 import { JsonView } from './JsonView'
+import { Name } from './Name'
 
 /** The agent card as fetched: generation, chosen interface and why, capabilities, warnings, the card itself. */
 export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent }) {
@@ -25,7 +26,9 @@ export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent })
           <h3>Agent</h3>
           <dl className="kv">
             <dt>Name</dt>
-            <dd>{String((h.agentCard as { name?: unknown }).name ?? '—')}</dd>
+            <dd>
+              <Name value={String((h.agentCard as { name?: unknown }).name ?? '—')} />
+            </dd>
             <dt>Generation</dt>
             <dd>
               <span className={`version ${h.generation === '1.0' ? 'match' : 'differs'}`} data-testid="generation">

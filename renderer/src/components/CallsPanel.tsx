@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { CallEvent, ValidationResult } from '../../../shared/contract'
+import { visibleName, type CallEvent, type ValidationResult } from '../../../shared/contract'
 import type { ConnectionView } from '../store/connectionView'
 import { command } from '../store/store'
 import { CopyButton } from './CopyButton'
@@ -114,7 +114,9 @@ function Composer({ view, callables, live }: { view: ConnectionView; callables: 
       <div className="composer-row">
         <select className="input" value={tool} onChange={(e) => (setTool(e.target.value), setArgs({}), setJson('{}'))} aria-label="Tool to call">
           {callables.map((c) => (
-            <option key={c.name}>{c.name}</option>
+            <option key={c.name} value={c.name}>
+              {visibleName(c.name)}
+            </option>
           ))}
         </select>
         <div className="segmented">

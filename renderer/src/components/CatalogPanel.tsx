@@ -1,6 +1,7 @@
 import type { ConnectionView } from '../store/connectionView'
 import { CopyButton } from './CopyButton'
 import { JsonView } from './JsonView'
+import { AgentText, Name } from './Name'
 
 interface Tool { name: string; title?: string; description?: string; inputSchema?: { properties?: Record<string, unknown>; required?: string[] }; outputSchema?: unknown }
 interface Prompt { name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }
@@ -77,8 +78,8 @@ export function CatalogItem({ name, description, open, children }: { name: strin
   return (
     <details className="item" open={open}>
       <summary>
-        <span className="item-name">{name}</span>
-        <span className="item-desc">{description}</span>
+        <Name value={name} className="item-name" />
+        <span className="item-desc">{typeof description === 'string' ? <AgentText value={description} /> : description}</span>
       </summary>
       <div className="item-body">{children}</div>
     </details>
@@ -91,7 +92,7 @@ function Fields({ fields }: { fields: { name: string; required: boolean; title?:
     <div className="fields">
       {fields.map((f) => (
         <span key={f.name} className={`field${f.required ? ' required' : ''}`} title={f.title ?? (f.required ? 'required' : 'optional')}>
-          {f.name}
+          <Name value={f.name} />
           {f.required ? '*' : ''}
         </span>
       ))}

@@ -3,6 +3,7 @@ import type { ClientProfile, CompareResult } from '../../../shared/contract'
 import { command, showFrame, useStore } from '../store/store'
 import { JsonView } from './JsonView'
 import { ProfilesDialog } from './ProfilesDialog'
+import { Name } from './Name'
 
 type Profiles = (ClientProfile & { preset: boolean })[]
 
@@ -138,20 +139,20 @@ function CompareResultView({ result }: { result: CompareResult }) {
       <div className="compare-catalog" data-testid="compare-catalog">
         {catalog.added.map((x) => (
           <div key={`+${x.kind}${x.name}`} className="compare-item added" data-name={x.name}>
-            <span className="diff-op">+</span> <span className="muted">{x.kind}</span> <span className="mono">{x.name}</span> <span className="muted">only in B</span>
+            <span className="diff-op">+</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" /> <span className="muted">only in B</span>
             <Frames result={result} frames={x.frames} />
           </div>
         ))}
         {catalog.removed.map((x) => (
           <div key={`-${x.kind}${x.name}`} className="compare-item removed" data-name={x.name}>
-            <span className="diff-op">−</span> <span className="muted">{x.kind}</span> <span className="mono">{x.name}</span> <span className="muted">only in A</span>
+            <span className="diff-op">−</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" /> <span className="muted">only in A</span>
             <Frames result={result} frames={x.frames} />
           </div>
         ))}
         {catalog.changed.map((x) => (
           <div key={`~${x.kind}${x.name}`} className="compare-item changed" data-name={x.name}>
             <div>
-              <span className="diff-op">~</span> <span className="muted">{x.kind}</span> <span className="mono">{x.name}</span> <span className={`badge ${x.breaking ? 'bad' : 'ok'}`}>{x.breaking ? 'breaking' : 'compatible'}</span>
+              <span className="diff-op">~</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" /> <span className={`badge ${x.breaking ? 'bad' : 'ok'}`}>{x.breaking ? 'breaking' : 'compatible'}</span>
               <Frames result={result} frames={x.frames} />
             </div>
             <ul className="diff">

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react'
-import type { A2aHandshakeEvent, Turn } from '../../../shared/contract'
+import { visibleName, type A2aHandshakeEvent, type Turn } from '../../../shared/contract'
 import type { ConnectionView } from '../store/connectionView'
 import { command, useStore } from '../store/store'
 import { ConversationTimeline } from './ConversationTimeline'
@@ -173,7 +173,9 @@ function McpComposer({ view, live }: { view: ConnectionView; live: boolean }) {
           aria-label="Tool"
         >
           {tools.map((t) => (
-            <option key={t.name}>{t.name}</option>
+            <option key={t.name} value={t.name}>
+              {visibleName(t.name)}
+            </option>
           ))}
         </select>
         <button className="btn small ghost" onClick={() => setArgs(JSON.stringify(template, null, 2))}>

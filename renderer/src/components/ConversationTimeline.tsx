@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react'
 import type { ConversationEvent, ConversationMessage } from '../../../shared/contract'
 import { clock } from './format'
 import { JsonView } from './JsonView'
+import { AgentText } from './Name'
 
 /**
  * A conversation as two lanes (user left, agent right), with task state changes, artifacts and
@@ -50,7 +51,7 @@ export function MessageView({ message }: { message: ConversationMessage }) {
     return (
       <div className="msg agent status-msg" data-kind="status" data-state={meta?.state}>
         <span className={`state-chip ${meta?.state ?? ''}`}>{meta?.state}</span>
-        {message.content && <span className="msg-text">{firstLine(message.content)}</span>}
+        {message.content && <AgentText value={firstLine(message.content)} className="msg-text" />}
         {time}
       </div>
     )
@@ -66,7 +67,7 @@ export function MessageView({ message }: { message: ConversationMessage }) {
       {data !== undefined && kind !== 'message' ? (
         <JsonView value={data} openDepth={2} />
       ) : (
-        <div className="msg-text">{message.content || <span className="muted">(empty)</span>}</div>
+        <div className="msg-text">{message.content ? <AgentText value={message.content} /> : <span className="muted">(empty)</span>}</div>
       )}
       {data !== undefined && kind === 'message' && <JsonView value={data} openDepth={1} />}
     </div>

@@ -1,44 +1,87 @@
 import { useEffect } from 'react'
-import { describeSpec, redactMap } from '../../../shared/contract'
+import { describeSpec } from '../../../shared/contract'
 import { useStore } from '../store/store'
-import { connect } from './actions'
 import { Modal } from './Modal'
 
-/** Shown before Parallax spawns a command that came from an imported file. */
-export function ConfirmSpawn() {
-  const target = useStore((s) => s.confirming)
-  if (!target || target.spec.kind !== 'mcp-stdio') return null
-  const close = () => useStore.setState({ confirming: undefined })
-  const env = Object.entries(redactMap(target.spec.env)).map(([k, v]) => `${k}=${v}`)
+/**
+ * Asked whenever the engine refuses to run something the user has not approved: a command it would spawn
+ * (from Connect, Compare, Replay or Side by side alike), a hooks module, or an origin an agent card points
+ * to. It shows exactly what would run and what changed since an earlier approval.
+ */
+export function ApprovalDialog() {
+  const pending = useStore((s) => s.approval)
+  if (!pending) return null
+  const { request, answer } = pending
+  const env = Object.entries(request.command?.env ?? {}).map(([k, v]) => `${k}=${v}`)
   return (
     <Modal
-      title="Run this command?"
+      title={request.title}
       role="alertdialog"
-      onClose={close}
+      onClose={() => answer(false)}
       footer={
         <>
-          <button className="btn" onClick={close} autoFocus>
+          <button className="btn" onClick={() => answer(false)} autoFocus>
             Cancel
           </button>
-          <button className="btn primary" onClick={() => connect(target, true)}>
-            Run and connect
+          <button className="btn primary" onClick={() => answer(true)} data-testid="approve">
+            {request.kind === 'command' ? 'Run it' : request.kind === 'hooks' ? 'Load it' : 'Allow'}
           </button>
         </>
       }
     >
-          <p>
-            <strong>{target.name}</strong> came from an imported config file. Connecting starts this program on your machine with your permissions:
-          </p>
-          <div className="cmdline" data-testid="spawn-command">
-            {describeSpec(target.spec)}
+      <div data-testid="approval" data-kind={request.kind}>
+        {request.changes?.length ? (
+          <div className="card warnings" style={{ marginBottom: 12 }}>
+            <h3>Changed since you approved it{request.previouslyApprovedAt ? ` on ${new Date(request.previouslyApprovedAt).toLocaleString()}` : ''}</h3>
+            <ul data-testid="approval-changes">
+              {request.changes.map((change) => (
+                <li key={change}>{change}</li>
+              ))}
+            </ul>
           </div>
-          {env.length > 0 && (
-            <>
-              <p className="muted">with these environment variables:</p>
-              <div className="cmdline">{env.join('\n')}</div>
-            </>
-          )}
-          {target.spec.cwd && <p className="muted">in {target.spec.cwd}</p>}
+        ) : null}
+        {request.command && (
+          <>
+            <p>
+              <strong>{request.targetName}</strong> starts this program on your machine, with your permissions:
+            </p>
+            <div className="cmdline" data-testid="spawn-command">
+              {describeSpec({ kind: 'mcp-stdio', ...request.command })}
+            </div>
+            {env.length > 0 && (
+              <>
+                <p className="muted">with these environment variables:</p>
+                <div className="cmdline">{env.join('\n')}</div>
+              </>
+            )}
+            {request.command.cwd && <p className="muted">in {request.command.cwd}</p>}
+          </>
+        )}
+        {request.hooks && (
+          <>
+            <p>A hooks module runs inside Parallax, with your permissions, on every call it hooks:</p>
+            <div className="cmdline">{request.hooks.path}</div>
+            <p className="muted mono">sha256 {request.hooks.sha256}</p>
+          </>
+        )}
+        {request.origin && (
+          <>
+            <p>
+              The agent card of <strong>{request.targetName}</strong> points to another origin than the one you configured. Allowing it sends this
+              target&apos;s requests there, with the headers you configured.
+            </p>
+            <dl className="kv">
+              <dt>Configured</dt>
+              <dd className="mono">{request.origin.configured}</dd>
+              <dt>Card points to</dt>
+              <dd className="mono">{request.origin.requested}</dd>
+              <dt>Interface</dt>
+              <dd className="mono">{request.origin.via}</dd>
+            </dl>
+          </>
+        )}
+        <p className="muted">Approval covers exactly this; any change asks again.</p>
+      </div>
     </Modal>
   )
 }

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
-import type { FrameEvent } from '../../../shared/contract'
+import { visibleName, type FrameEvent } from '../../../shared/contract'
 import type { ConnectionView } from '../store/connectionView'
 import { command, useStore } from '../store/store'
 import { CopyButton } from './CopyButton'
@@ -138,7 +138,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                         {f.direction === 'out' ? '▲' : '▼'}
                       </span>
                       <span className={`kind ${f.kind}`}>{f.kind}</span>
-                      <span>{f.method ?? ''}</span>
+                      <span>{visibleName(f.method ?? '')}</span>
                       <span className="muted">{f.id ?? ''}</span>
                       <span className="num muted">{bytes(f.bytes)}</span>
                       <span className="num">{ms(f.latencyMs)}</span>
@@ -154,7 +154,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
             <>
               <div className="detail-head">
                 <span className={`dir ${frame.direction}`}>{frame.direction === 'out' ? '▲ sent' : '▼ received'}</span>
-                <span className="mono">{frame.method ?? frame.kind}</span>
+                <span className="mono">{visibleName(frame.method ?? frame.kind)}</span>
                 <span className="muted meta">
                   {bytes(frame.bytes)}
                   {frame.latencyMs !== undefined ? ` · ${ms(frame.latencyMs)}` : ''} · {frame.transport}

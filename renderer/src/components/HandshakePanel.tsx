@@ -1,7 +1,9 @@
+import { useState } from 'react'
 import type { ConnectionView } from '../store/connectionView'
 import { CopyButton } from './CopyButton'
 import { ms } from './format'
 import { JsonView } from './JsonView'
+import { AgentText, Name } from './Name'
 
 const CLIENT_CAPS = ['roots', 'sampling', 'elicitation', 'experimental']
 const SERVER_CAPS = ['tools', 'prompts', 'resources', 'logging', 'completions', 'tasks', 'experimental']
@@ -59,7 +61,7 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
             </dd>
             <dt>Server</dt>
             <dd>
-              {h.serverInfo ? `${h.serverInfo.title ?? h.serverInfo.name} (${h.serverInfo.name} ${h.serverInfo.version})` : '—'}
+              {h.serverInfo ? <Name value={`${h.serverInfo.title ?? h.serverInfo.name} (${h.serverInfo.name} ${h.serverInfo.version})`} /> : '—'}
             </dd>
             <dt>Transport</dt>
             <dd>
@@ -75,7 +77,7 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
           {h.instructions && (
             <>
               <div className="section-title">Instructions</div>
-              <div className="instructions">{h.instructions}</div>
+              <Instructions text={h.instructions} />
             </>
           )}
           <div className="section-title">Capabilities as sent</div>
@@ -97,5 +99,21 @@ function Caps({ names, caps }: { names: string[]; caps: Record<string, unknown> 
         </span>
       ))}
     </span>
+  )
+}
+
+/** Server instructions: shown whole when short; long ones collapse to a few lines, with a way to see all. */
+function Instructions({ text }: { text: string }) {
+  const long = text.length > 600 || text.split('\n').length > 8
+  const [open, setOpen] = useState(!long)
+  return (
+    <div className="instructions-box" data-testid="instructions">
+      <AgentText value={text} className={`instructions${open ? '' : ' collapsed'}`} />
+      {long && (
+        <button className="btn ghost small" onClick={() => setOpen(!open)}>
+          {open ? 'Show less' : `Show all (${text.length.toLocaleString()} characters)`}
+        </button>
+      )}
+    </div>
   )
 }

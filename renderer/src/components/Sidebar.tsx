@@ -1,7 +1,8 @@
 import { useRef } from 'react'
-import { describeSpec, type SavedTarget } from '../../../shared/contract'
+import { describeSpec, visibleName, type SavedTarget } from '../../../shared/contract'
 import { statusTone } from '../store/connectionView'
 import { command, reloadTargets, setTheme, showToast, useStore } from '../store/store'
+import { Name } from './Name'
 
 export function Sidebar() {
   const targets = useStore((s) => s.targets)
@@ -104,7 +105,9 @@ function TargetRow({ target }: { target: SavedTarget }) {
     <button className={`target${selected ? ' selected' : ''}`} onClick={() => useStore.setState({ selectedTargetId: target.id, mainView: { kind: 'target' } })} data-target={target.id}>
       <span className={`dot ${tone}${view?.state === 'reconnecting' ? ' pulse' : ''}`} title={view ? `${view.state}, ${view.health}` : 'not connected'} />
       <span style={{ minWidth: 0 }}>
-        <div className="target-name">{target.name}</div>
+        <div className="target-name" title={visibleName(target.name)}>
+          <Name value={target.name} />
+        </div>
         <div className="target-sub">{sub}</div>
       </span>
       {view && view.oddities > 0 ? <span className="count warn" title="protocol oddities seen">{view.oddities}</span> : <span />}

@@ -47,7 +47,8 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
     }
     const api = useStore.getState().api
     try {
-      const saved = await api!.invoke('targets.save', draft)
+      // The user wrote (or reviewed) this command here, so saving it approves it; any later change to it asks again.
+      const saved = await api!.invoke('targets.save', { ...draft, approve: draft.spec.kind === 'mcp-stdio' })
       await reloadTargets()
       useStore.setState({ editing: undefined, selectedTargetId: saved.id })
     } catch (e) {
@@ -101,7 +102,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
               <>
                 <label htmlFor="t-cmd">Command</label>
                 <input id="t-cmd" className="input mono" value={commandLine} onChange={(e) => setCommandLine(e.target.value)} placeholder="npx -y @modelcontextprotocol/server-everything" />
-                <div className="hint">Run directly, never through a shell. Quote arguments that contain spaces.</div>
+                <div className="hint">Run directly, never through a shell. Quote arguments that contain spaces. Saving approves running exactly this command, with the environment and folder below.</div>
                 <label htmlFor="t-env">Environment</label>
                 <textarea id="t-env" value={env} onChange={(e) => setEnv(e.target.value)} placeholder={'API_KEY=…\nLOG_LEVEL=debug'} />
                 <label htmlFor="t-cwd">Working folder</label>

@@ -1,20 +1,8 @@
-import type { ClientMessage, EngineEvent, ParallaxApi, ServerMessage } from '../../../shared/contract'
+import { EngineCommandError, type ClientMessage, type EngineEvent, type ParallaxApi, type ServerMessage } from '../../../shared/contract'
 
 export type LinkState = 'connecting' | 'open' | 'lost'
 
 const TOKEN_KEY = 'parallax.token'
-
-/** A failed command as the engine reported it: its code (e.g. `approval-required`) and details. */
-export class EngineCommandError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly details?: unknown,
-  ) {
-    super(message)
-    this.name = 'EngineCommandError'
-  }
-}
 
 /**
  * The web host's implementation of the contract: one WebSocket to the engine, requests matched by id,

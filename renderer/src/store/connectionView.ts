@@ -1,4 +1,5 @@
 import type {
+  ApprovalRequest,
   CallEvent,
   HooksEvent,
   ConnectionEvent,
@@ -30,6 +31,8 @@ export interface ConnectionView {
   transport?: TransportKind
   pid?: number
   reason?: string
+  /** Why the last attempt failed, when it was for want of the user's approval. */
+  approval?: ApprovalRequest
   attempt?: number
   maxAttempts?: number
   openedAt: number
@@ -114,6 +117,7 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       view.targetName = event.targetName
       view.transport = event.transport ?? view.transport
       view.reason = event.reason
+      view.approval = event.approval
       view.attempt = event.attempt
       view.maxAttempts = event.maxAttempts
       if (event.pid !== undefined) view.pid = event.pid

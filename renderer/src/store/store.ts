@@ -1,5 +1,6 @@
 import { create } from 'zustand'
-import type { AppInfo, EngineEvent, ParallaxApi, ReplayEvent, ReplaySummary, SavedTarget, TurnParity } from '../../../shared/contract'
+import type { ApprovalRequest, AppInfo, EngineEvent, ParallaxApi, ReplayEvent, ReplaySummary, SavedTarget, TurnParity } from '../../../shared/contract'
+import { isApprovalRequired } from '../../../shared/contract'
 import type { LinkState } from '../host'
 import { applyEvent, newConnectionView, type ConnectionView } from './connectionView'
 
@@ -52,10 +53,8 @@ interface UiSlice {
   theme: Theme
   editing: SavedTarget | 'new' | undefined
   toast: { text: string; tone: 'info' | 'error' } | undefined
-  /** Commands of imported targets the user has already confirmed this session. */
-  confirmedSpawns: Record<string, true>
-  /** A target waiting for the user to confirm the command it would spawn. */
-  confirming: SavedTarget | undefined
+  /** What the engine refused until the user approves it (a command, a hooks module, an origin), and who waits for the answer. */
+  approval: { request: ApprovalRequest; answer: (approved: boolean) => void } | undefined
   shortcutsOpen: boolean
   /** A frame to show when the Frames tab opens (a link from Compare or Replay). */
   focusFrame: { connectionId: string; seq: number } | undefined
@@ -112,8 +111,7 @@ export const useStore = create<Store>()((set, get) => ({
   theme: initialTheme(),
   editing: undefined,
   toast: undefined,
-  confirmedSpawns: {},
-  confirming: undefined,
+  approval: undefined,
   shortcutsOpen: false,
   focusFrame: undefined,
 }))
@@ -131,16 +129,40 @@ export function showToast(text: string, tone: 'info' | 'error' = 'info'): void {
   useStore.setState({ toast: { text, tone } })
 }
 
-/** Runs a command, turning a failure into a visible message instead of an unhandled rejection. */
+/**
+ * Runs a command, turning a failure into a visible message instead of an unhandled rejection. When the
+ * engine refuses for want of the user's approval, the user is asked; once approved, the command runs again.
+ */
 export async function command<T>(run: (api: ParallaxApi) => Promise<T>): Promise<T | undefined> {
   const api = useStore.getState().api
   if (!api) return undefined
   try {
     return await run(api)
   } catch (error) {
+    const details = (error as { code?: string; details?: unknown }).details
+    if ((error as { code?: string }).code === 'approval-required' && isApprovalRequired(details)) {
+      return (await askApproval(details.approval)) ? command(run) : undefined
+    }
     showToast((error as Error).message, 'error')
     return undefined
   }
+}
+
+/** Shows the approval dialog; resolves true once the user approved and the engine recorded it. */
+export function askApproval(request: ApprovalRequest): Promise<boolean> {
+  useStore.getState().approval?.answer(false) // one question at a time: a newer one replaces an unanswered one
+  return new Promise((resolve) => {
+    useStore.setState({
+      approval: {
+        request,
+        answer: (approved) => {
+          useStore.setState({ approval: undefined })
+          if (!approved) return resolve(false)
+          void command((api) => api.invoke('approvals.grant', { fingerprint: request.fingerprint })).then((granted) => resolve(granted !== undefined))
+        },
+      },
+    })
+  })
 }
 
 export async function reloadTargets(): Promise<void> {
