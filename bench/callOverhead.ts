@@ -1,3 +1,4 @@
+import { builtInDemos } from '../shared/demo/builtIns'
 import { randomUUID } from 'node:crypto'
 import { Role } from '@a2a-js/sdk'
 import { type Client as A2aClient, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client'
@@ -8,7 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { SavedTarget } from '../shared/contract'
 import { demoTargets } from '../shared/demo/targets'
-import { EventBatcher } from '../shared/engine/batcher'
+import { EventBatcher } from '../shared/runtime/batcher'
 import { Engine } from '../shared/engine/engine'
 import { figure, interleave, median, type BenchOptions, type Figure } from './harness'
 import { startBenchServers } from './servers'
@@ -17,7 +18,7 @@ const CALL = { name: 'list_creative_formats', arguments: { channel: 'display' } 
 
 /** An engine as the app runs it: frame tap and events on, a UI client subscribed through the batcher. */
 export function engineWithUi(dataDir?: string): Engine {
-  const engine = new Engine({ host: 'web', dataDir, defaults: { keepaliveIntervalMs: 3_600_000 } })
+  const engine = new Engine({ host: 'web', builtIns: builtInDemos(), dataDir, defaults: { keepaliveIntervalMs: 3_600_000 } })
   const batcher = new EventBatcher((events) => void JSON.stringify({ events })) // what the web host sends
   engine.events.subscribe((event) => batcher.push(event))
   return engine

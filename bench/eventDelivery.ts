@@ -2,10 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { fileURLToPath } from 'node:url'
 import type { EngineEvent, FrameEvent, SavedTarget } from '../shared/contract'
-import { startWebHostProcess } from '../test/fixtures/webHostProcess'
+import { startWebHostProcess } from '../web/launch'
 import { figure, percentile, type BenchOptions, type Figure } from './harness'
 import { rawStdioTransport } from './callOverhead'
-import { openApprovedTarget } from '../test/fixtures/uiClient'
+import { openApprovedTarget } from '../web/client'
 import { connectToHost } from './hostClient'
 
 const FLOOD_SERVER = fileURLToPath(new URL('floodServer.ts', import.meta.url))

@@ -31,7 +31,7 @@ export async function startBenchServers(): Promise<BenchServers> {
 }
 
 if (process.argv.includes('--serve')) {
-  const { startStreamableServer } = await import('../test/fixtures/httpServers')
+  const { startStreamableServer } = await import('../shared/demo/httpServers')
   const { createToolServer } = await import('../shared/demo/mcpServers')
   const { startMediaSalesAgent } = await import('../shared/demo/a2aAgent')
   const [mcp, a2a] = await Promise.all([startStreamableServer(createToolServer), startMediaSalesAgent()])

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { demoTargets } from '../shared/demo/targets'
-import { ROOT, startWebHostProcess } from '../test/fixtures/webHostProcess'
+import { ROOT, startWebHostProcess } from '../web/launch'
 import { figure, median, type BenchOptions, type Figure } from './harness'
 
 const PARALLAX = fileURLToPath(new URL('../cli/parallax.mjs', import.meta.url))

@@ -1,10 +1,10 @@
 /// <reference lib="dom" /> // the functions under "run inside the page" are evaluated in Chromium
 import { chromium, type Browser } from '@playwright/test'
-import { CHROMIUM_LAUNCH } from '../test/fixtures/chromium'
-import { startWebHostProcess, type RunningWebHost } from '../test/fixtures/webHostProcess'
+import { CHROMIUM_LAUNCH } from './chromium'
+import { startWebHostProcess, type RunningWebHost } from '../web/launch'
 import { floodTarget, isFloodFrame } from './eventDelivery'
 import { figure, median, percentile, round, type BenchOptions, type Figure } from './harness'
-import { openApprovedTarget } from '../test/fixtures/uiClient'
+import { openApprovedTarget } from '../web/client'
 import { connectToHost } from './hostClient'
 
 

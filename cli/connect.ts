@@ -1,7 +1,8 @@
 import type { LogEvent, SavedTarget } from '../shared/contract'
 import { join } from 'node:path'
 import { Engine, type EngineOptions } from '../shared/engine/engine'
-import type { SupervisedConnection } from '../shared/engine/supervisedConnection'
+import { builtInDemos } from '../shared/demo/builtIns'
+import type { SupervisedConnection } from '../shared/runtime/supervisedConnection'
 import { UsageError } from './usage'
 import { dataDir } from './web'
 import { cliApprover } from './approve'
@@ -26,5 +27,5 @@ export function wholeNumber(text: string | undefined, flag: string, min: number,
 
 /** The CLI's engine: no saved targets, but the approvals the user granted (in the app or an earlier run), and a terminal to ask on. */
 export function cliEngine({ yes, configFile, ...options }: Omit<EngineOptions, 'host'> & { yes: boolean; configFile?: string }): Engine {
-  return new Engine({ host: 'cli', approvalsFile: join(dataDir(), 'approvals.json'), approver: cliApprover({ yes, configFile }), ...options })
+  return new Engine({ host: 'cli', builtIns: builtInDemos(), approvalsFile: join(dataDir(), 'approvals.json'), approver: cliApprover({ yes, configFile }), ...options })
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { visibleText, type EngineEvent } from '../shared/contract'
 import { describeSpec } from '../shared/contract'
-import type { SupervisedConnection } from '../shared/engine/supervisedConnection'
+import type { SupervisedConnection } from '../shared/runtime/supervisedConnection'
 import { buildReport, formatReport } from './inspectReport'
 import { cliEngine, connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'

@@ -10,7 +10,7 @@ async function fromSources() {
   return import('./main.ts')
 }
 
-const bundle = freshBundle('cli/main.js', ['cli', 'shared'])
+const bundle = freshBundle('cli/main.js', ['cli', 'web', 'shared'])
 const { main } = bundle
   ? await import(pathToFileURL(bundle).href).catch((error) => {
       process.stderr.write(`parallax: the built CLI would not load (${error.message}); running from source\n`)

@@ -4,9 +4,10 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { APP_ROOT } from '../shared/bundles.mjs'
 import { Engine } from '../shared/engine/engine'
-import { ensurePrivateDir } from '../shared/engine/privateFiles'
+import { builtInDemos } from '../shared/demo/builtIns'
+import { ensurePrivateDir } from '../shared/runtime/privateFiles'
 import { UsageError } from './usage'
-import { startWebHost } from './webHost'
+import { startWebHost } from '../web/webHost'
 
 /** Where the app keeps its saved targets, profiles and recordings. */
 export function dataDir(): string {
@@ -26,7 +27,7 @@ export async function web(argv: string[]): Promise<number> {
   await ensurePrivateDir(dataDir()).catch((error: Error) => {
     throw new UsageError(`cannot use the data folder ${dataDir()}: ${error.message}`)
   })
-  const engine = new Engine({ host: 'web', dataDir: dataDir() })
+  const engine = new Engine({ host: 'web', dataDir: dataDir(), builtIns: builtInDemos() })
   const host = await startWebHost({
     engine,
     staticDir,

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test'
-import { CHROMIUM_LAUNCH } from './fixtures/chromium'
+import { CHROMIUM_LAUNCH } from '../bench/chromium'
 
 export default defineConfig({
   testDir: 'e2e',

@@ -1,16 +1,17 @@
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron'
 import { CommandError, IpcChannels, type CommandReply } from '../../shared/contract'
-import { EventBatcher } from '../../shared/engine/batcher'
+import { EventBatcher } from '../../shared/runtime/batcher'
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine } from '../../shared/engine/engine'
-import { boundForUi, MAX_DEPTH, safeStringify } from '../../shared/engine/safeJson'
-import { ensurePrivateDir } from '../../shared/engine/privateFiles'
+import { boundForUi, MAX_DEPTH, safeStringify } from '../../shared/runtime/safeJson'
+import { ensurePrivateDir } from '../../shared/runtime/privateFiles'
 import { guardInvoke, isAppUrl } from './ipcGuard'
 
 const rendererUrl =
   process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(fileURLToPath(new URL('../../renderer/index.html', import.meta.url))).href
 
-const engine = new Engine({ host: 'electron', dataDir: app.getPath('userData'), appRoot: app.getAppPath() })
+const engine = new Engine({ host: 'electron', dataDir: app.getPath('userData'), builtIns: builtInDemos(app.getAppPath()) })
 // The data folder (targets, profiles, recordings, and Chromium's own storage) is the user's alone.
 void ensurePrivateDir(app.getPath('userData')).catch(() => {})
 

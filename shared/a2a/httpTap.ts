@@ -1,10 +1,10 @@
 import { parseSseStream } from '@a2a-js/sdk'
 import type { FrameKind, TransportKind } from '../contract'
 import { redactMap } from '../contract'
-import { now } from '../engine/eventLog'
-import type { FrameSpill } from '../engine/frameSpill'
-import { textPreview, type TappedFrame } from '../engine/jsonRpcTap'
-import { deeperThan, MAX_DEPTH, noteWholeInFrame } from '../engine/safeJson'
+import { now } from '../runtime/clock'
+import type { FrameSpill } from '../runtime/frameSpill'
+import { textPreview, type TappedFrame } from '../runtime/jsonRpcTap'
+import { deeperThan, MAX_DEPTH, noteWholeInFrame } from '../runtime/safeJson'
 
 /** The agent's own error, as read off the wire: JSON-RPC `error`, or a REST error body and status. */
 export interface WireError {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { CommandError, redactArgs, redactMap, type ApprovalRecord, type ApprovalRequest, type TargetSpec } from '../contract'
-import { writePrivateFile } from './privateFiles'
+import { writePrivateFile } from '../runtime/privateFiles'
 
 type StdioSpec = Extract<TargetSpec, { kind: 'mcp-stdio' }>
 

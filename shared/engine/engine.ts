@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises'
 import { extname, join, resolve, sep } from 'node:path'
-import { APP_ROOT } from '../bundles.mjs'
 import {
   CommandError,
   ConnectionOptions,
@@ -28,13 +27,12 @@ import { RecordingLibrary } from '../session/library'
 import { RecordingWriter } from '../session/recording'
 import { Replay } from '../session/replay'
 import { turnsFromEvents } from '../session/turns'
-import { DemoAgents } from '../demo/demoAgents'
-import { demoRecordings, demoTargets } from '../demo/targets'
+import { NO_BUILT_INS, type BuiltIns } from '../runtime/builtIns'
 import { McpConnection } from '../mcp/mcpConnection'
 import { PARALLAX_VERSION } from '../version'
-import { EventLog } from './eventLog'
-import { answerForUi, deeperThan, MAX_DEPTH } from './safeJson'
-import type { SupervisedConnection } from './supervisedConnection'
+import { EventLog } from '../runtime/eventLog'
+import { answerForUi, deeperThan, MAX_DEPTH } from '../runtime/safeJson'
+import type { SupervisedConnection } from '../runtime/supervisedConnection'
 import { compareSnapshots, snapshotOf } from '../compare/compare'
 import { ProfileStore } from './profileStore'
 import { TargetStore } from './targetStore'
@@ -44,8 +42,8 @@ export interface EngineOptions {
   host: AppInfo['host'] | 'cli'
   /** Where saved targets persist; omit for an in-memory engine. */
   dataDir?: string
-  /** Where `shared/` and `node_modules/` live, for spawning the demo servers (Electron passes its app path). */
-  appRoot?: string
+  /** The demos and examples that ship with Parallax, provided by the host (shared/demo's `builtInDemos`). */
+  builtIns?: BuiltIns
   /** Connection defaults for every target (a target's own options override them). */
   defaults?: Partial<ConnectionOptions>
   /** Envelope fields flagged when found in domain arguments or input schemas. */
@@ -71,7 +69,7 @@ export class Engine {
   readonly approvals: ApprovalStore
   private readonly connections = new Map<string, SupervisedConnection>()
   private readonly defaults: ConnectionOptions
-  private readonly demoAgents = new DemoAgents()
+  private readonly builtIns: BuiltIns
   /** Hooks per target, so they survive reconnects. */
   private readonly hooks = new Map<string, HookSet>()
   private readonly validator = new SchemaValidator()
@@ -83,11 +81,12 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
-    this.targets = new TargetStore(demoTargets(options.appRoot), options.dataDir && join(options.dataDir, 'targets.json'))
+    this.builtIns = options.builtIns ?? NO_BUILT_INS
+    this.targets = new TargetStore(this.builtIns.targets, options.dataDir && join(options.dataDir, 'targets.json'))
     this.profiles = new ProfileStore(options.dataDir && join(options.dataDir, 'profiles.json'))
     this.approvals = new ApprovalStore(options.approvalsFile ?? (options.dataDir && join(options.dataDir, 'approvals.json')), options.approver)
     const recordings = options.recordingsDir ?? (options.dataDir && join(options.dataDir, 'recordings'))
-    this.library = recordings ? new RecordingLibrary(recordings, demoRecordings(options.appRoot)) : undefined
+    this.library = recordings ? new RecordingLibrary(recordings, this.builtIns.recordings) : undefined
   }
 
   /** Validates a command's input against the contract, then runs it. */
@@ -236,7 +235,7 @@ export class Engine {
    */
   async createConnection(target: SavedTarget, profile?: ClientProfile): Promise<SupervisedConnection> {
     if (target.origin !== 'demo' && target.spec.kind === 'mcp-stdio') await this.approvals.requireCommand(target.spec, target)
-    const resolved = await this.demoAgents.resolve(target)
+    const resolved = await this.builtIns.resolve(target)
     const id = `${target.id}#${++this.nextConnection}`
     const options = ConnectionOptions.parse({ ...this.defaults, ...target.options })
     const connection =
@@ -329,7 +328,8 @@ export class Engine {
    */
   async requireHooksApproval(file: string): Promise<void> {
     const path = resolve(file)
-    if (extname(path) === '.json' || path.startsWith(join(this.options.appRoot ?? APP_ROOT, 'shared', 'demo', 'hooks') + sep)) return
+    const own = this.builtIns.hooksDir
+    if (extname(path) === '.json' || (own && path.startsWith(own + sep))) return
     const content = await readFile(path, 'utf8').catch((error: Error) => {
       throw new CommandError(`cannot read hooks file ${path}: ${error.message}`, 'invalid-input')
     })
@@ -482,7 +482,7 @@ export class Engine {
     for (const replay of this.replays.values()) replay.stop()
     await Promise.all([...this.connections.values()].map((c) => c.close()))
     for (const connection of this.connections.values()) connection.spill.dispose()
-    await this.demoAgents.dispose()
+    await this.builtIns.dispose()
   }
 }
 

@@ -1,5 +1,5 @@
 import { readFile, rename } from 'node:fs/promises'
-import { writePrivateFile } from './privateFiles'
+import { writePrivateFile } from '../runtime/privateFiles'
 import { ClientProfile, CommandError, parseProfile, PRESET_PROFILES } from '../contract'
 
 /** Client profiles: the presets (read-only) and the user's own, persisted next to the targets. */

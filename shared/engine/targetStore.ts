@@ -1,6 +1,6 @@
 import { readFile, rename } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
-import { writePrivateFile } from './privateFiles'
+import { writePrivateFile } from '../runtime/privateFiles'
 import { CommandError, SavedTarget, TargetDraft, type ImportResult } from '../contract'
 import { parseTargetsConfig } from './configFile'
 

@@ -1,6 +1,6 @@
 import type { CallReport } from '../contract'
-import { errorMessage } from '../engine/supervisedConnection'
-import { now } from '../engine/eventLog'
+import { errorMessage } from '../runtime/errors'
+import { now } from '../runtime/clock'
 import { checkContextEcho } from './contextEcho'
 import { diffArguments } from './diff'
 import { applyHook, type Args, type HookSet } from './hooks'

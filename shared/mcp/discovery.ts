@@ -9,8 +9,8 @@ import {
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { DiscoveryEvent, DiscoveryMethod, DiscoveryTrigger } from '../contract'
-import { errorMessage } from '../engine/supervisedConnection'
-import { now } from '../engine/eventLog'
+import { errorMessage } from '../runtime/errors'
+import { now } from '../runtime/clock'
 
 export interface DiscoveryStep {
   method: DiscoveryMethod

@@ -1,6 +1,6 @@
 import type { Stream } from 'node:stream'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { detached } from '../engine/safeJson'
+import { detached } from '../runtime/safeJson'
 
 /** Longest stderr line kept whole; a server printing megabytes without a newline is cut, not buffered. */
 const MAX_LINE = 64 * 1024

@@ -1,8 +1,8 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
 
-import { now } from '../engine/eventLog'
-import { deeperThan, MAX_DEPTH } from '../engine/safeJson'
+import { now } from '../runtime/clock'
+import { deeperThan, MAX_DEPTH } from '../runtime/safeJson'
 
 /**
  * `ts`: when the message was handed to the transport, or received from it. `refused`: set when Parallax

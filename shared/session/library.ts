@@ -1,7 +1,7 @@
 import { chmod, lstat, open, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { CommandError, type RecordingInfo } from '../contract'
-import { copyPrivateFile, createPrivateFile, ensurePrivateDir, renameExclusive } from '../engine/privateFiles'
+import { copyPrivateFile, createPrivateFile, ensurePrivateDir, renameExclusive } from '../runtime/privateFiles'
 import { parseRecording, RECORDING_FORMAT, redactRecordingText } from './recording'
 
 export type { RecordingInfo }

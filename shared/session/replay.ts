@@ -1,8 +1,18 @@
 import type { ReplayEvent, ReplaySummary, SavedTarget, Turn, TurnParity, TurnResult } from '../contract'
-import type { Engine } from '../engine/engine'
-import { errorMessage, type SupervisedConnection } from '../engine/supervisedConnection'
+import type { EventLog } from '../runtime/eventLog'
+import type { SupervisedConnection } from '../runtime/supervisedConnection'
+import { errorMessage } from '../runtime/errors'
 import { compareOutcomes } from './parity'
 import { compact, type Outcome, type RecordedTurn, type ReplayTurn, type TurnMapping, DEFAULT_MAPPING } from './turns'
+
+/** What a replay needs of the engine: connections of its own, turns on them, and the event log to report on. */
+export interface ReplayHost {
+  readonly events: Pick<EventLog, 'emit'>
+  createConnection(target: SavedTarget): Promise<SupervisedConnection>
+  /** Why a connection could not open, as the error the replay's caller sees. */
+  connectFailure(connection: SupervisedConnection): Error
+  sendTurn(connectionId: string, turn: Turn): Promise<TurnResult>
+}
 
 export interface ReplayOptions {
   /** One target: compare with the recording; two: compare A with B. */
@@ -25,7 +35,7 @@ export class Replay {
   readonly results: TurnParity[] = []
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: ReplayHost,
     readonly id: string,
     private readonly options: ReplayOptions,
   ) {}

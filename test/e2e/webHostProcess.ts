@@ -1,7 +1,7 @@
 import { expect, test as base } from '@playwright/test'
-import { startWebHostProcess, type RunningWebHost } from '../fixtures/webHostProcess'
+import { startWebHostProcess, type RunningWebHost } from '../../web/launch'
 
-export { ROOT, startWebHostProcess, type RunningWebHost } from '../fixtures/webHostProcess'
+export { ROOT, startWebHostProcess, type RunningWebHost } from '../../web/launch'
 
 /** Playwright's test with a `host` fixture: a real `parallax web` of its own for each test, stopped after it. */
 export const test = base.extend<{ host: RunningWebHost }>({

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import WebSocket from 'ws'
 import { fixtureTarget } from '../fixtures/targets'
-import { openApprovedTarget, openUiClient, waitConnected } from '../fixtures/uiClient'
+import { openApprovedTarget, openUiClient, waitConnected } from '../../web/client'
 import { expect, test } from './webHostProcess'
 
 /** Opens the engine socket with the given headers; resolves with the HTTP status it was refused with, or 101. */

@@ -11,8 +11,8 @@ import type { ConnectionOptions, FrameEvent, TargetDraft } from '../../shared/co
 import { parseRecording } from '../../shared/session/recording'
 import { slowExecutor, startA2aAgent } from '../fixtures/a2aAgents'
 import { fixtureTarget, httpTarget } from '../fixtures/targets'
-import { openApproved, openApprovedTarget, openUiClient, UiCommandError, waitConnected, type UiClient } from '../fixtures/uiClient'
-import { startWebHostProcess, type RunningWebHost } from '../fixtures/webHostProcess'
+import { openApproved, openApprovedTarget, openUiClient, UiCommandError, waitConnected, type UiClient } from '../../web/client'
+import { startWebHostProcess, type RunningWebHost } from '../../web/launch'
 
 // Every misbehaving server here runs under the real `parallax web`, with a UI client attached (the same
 // socket and messages as the page), opened through the command API as the UI opens it, beside a healthy

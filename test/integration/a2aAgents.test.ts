@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { A2aHandshakeEvent, ConversationMessage, FrameEvent, SavedTarget } from '../../shared/contract'
 import { A2aConnection } from '../../shared/a2a/a2aConnection'
@@ -17,7 +18,7 @@ function a2aTarget(url: string, binding: 'auto' | 'JSONRPC' | 'HTTP+JSON' = 'aut
 }
 
 async function connect(url: string, binding?: 'auto' | 'JSONRPC' | 'HTTP+JSON', defaults = {}): Promise<A2aConnection> {
-  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
   recorder = new EventRecorder(engine)
   const connection = (await engine.createConnection(a2aTarget(url, binding))) as A2aConnection
   expect(await connection.open()).toBe(true)
@@ -201,7 +202,7 @@ describe('A2A v0.3 agent (built with the 0.3 SDK)', () => {
 describe('A2A agents that misbehave', () => {
   it('fails clearly when the card is not JSON, and when it is not there', async () => {
     const raw = await serve(startRawServer({ '/.well-known/agent-card.json': () => ({ body: '<html>hello</html>', type: 'text/html' }) }))
-    engine = new Engine({ host: 'cli', approver: approveAll })
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll })
     recorder = new EventRecorder(engine)
     const bad = await engine.createConnection(a2aTarget(raw.url))
     expect(await bad.open()).toBe(false)
@@ -240,7 +241,7 @@ describe('A2A agents that misbehave', () => {
 
   it('still shows an unusable card, with everything wrong with it, when no client can be made from it', async () => {
     const raw = await serve(startRawServer({ '/.well-known/agent-card.json': () => ({ body: JSON.stringify({ name: 'Empty', skills: [{ id: 's' }] }) }) }))
-    engine = new Engine({ host: 'cli', approver: approveAll })
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll })
     recorder = new EventRecorder(engine)
     const connection = await engine.createConnection(a2aTarget(raw.url))
     expect(await connection.open()).toBe(false)

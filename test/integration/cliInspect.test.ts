@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createToolServer } from '../../shared/demo/mcpServers'
-import { startStreamableServer } from '../fixtures/httpServers'
+import { startStreamableServer } from '../../shared/demo/httpServers'
 
 const CLI = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-'))

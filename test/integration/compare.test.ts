@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Engine } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
@@ -10,7 +11,7 @@ afterEach(async () => {
 
 describe('capability hints and compare', () => {
   it('the demo honours the tool-category hint: hinted vs minimal differ by exactly the hinted tools', async () => {
-    engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     const recorder = new EventRecorder(engine)
     const result = await engine.execute('compare.run', { a: { targetId: 'demo:tools', profile: 'minimal' }, b: { targetId: 'demo:tools', profile: 'hinted' } })
     const { a, b, handshake, catalog } = result as Awaited<ReturnType<Engine['compare']>>
@@ -27,7 +28,7 @@ describe('capability hints and compare', () => {
   })
 
   it('classifies a new version of a tool server: new required field and narrowed enum are breaking, a new optional field is not', async () => {
-    engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     const { catalog, handshake } = await engine.compare({ target: fixtureTarget('versionedTools', ['v1']) }, { target: { ...fixtureTarget('versionedTools', ['v2']), id: 'fixture:v2' } })
     expect(catalog.added.map((x) => x.name)).toEqual(['track_order'])
     expect(catalog.removed.map((x) => x.name)).toEqual(['cancel_order'])
@@ -42,7 +43,7 @@ describe('capability hints and compare', () => {
   })
 
   it('refuses an invalid profile before anything is sent', async () => {
-    engine = new Engine({ host: 'cli', approver: approveAll })
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll })
     const recorder = new EventRecorder(engine)
     await expect(
       engine.execute('compare.run', { a: { targetId: 'demo:tools' }, b: { targetId: 'demo:tools', profile: { name: 'bad', mcp: { protocolVersion: 'latest', capabilities: { telepathy: {} } } } } }),
@@ -52,7 +53,7 @@ describe('capability hints and compare', () => {
   })
 
   it('asks for the protocol version a profile names, and shows asked vs negotiated', async () => {
-    engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     const recorder = new EventRecorder(engine)
     const target = (await engine.targets.get('demo:prompts'))!
     const connection = await engine.createConnection(target, { name: 'old', mcp: { protocolVersion: '2025-03-26', capabilities: {} }, a2a: { extensions: [], headers: {}, metadata: {} } })
@@ -61,7 +62,7 @@ describe('capability hints and compare', () => {
   })
 
   it('activates a profile’s A2A extensions through the A2A-Extensions header and message metadata', async () => {
-    engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     const recorder = new EventRecorder(engine)
     const target = (await engine.targets.get('demo:a2a'))!
     const profile = { name: 'ext', mcp: { capabilities: {} }, a2a: { extensions: ['https://example.com/ext/tool-categories/v1'], headers: {}, metadata: { 'tool-categories': ['forecasting'] } } }

@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,7 +16,7 @@ const cleanups: (() => Promise<void> | void)[] = []
 
 function start(): Engine {
   dir = mkdtempSync(join(tmpdir(), 'parallax-consent-'))
-  engine = new Engine({ host: 'web', dataDir: join(dir, 'data'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
+  engine = new Engine({ host: 'web', builtIns: builtInDemos(), dataDir: join(dir, 'data'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
   return engine
 }
 
@@ -100,7 +101,7 @@ describe('the engine runs nothing the user has not approved', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(readFileSync(file, 'utf8')).not.toContain('ghp_supersecretvalue')
 
-    engine = new Engine({ host: 'web', dataDir: join(dir, 'data'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), dataDir: join(dir, 'data'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
     await engine.execute('connections.open', { targetId: imported[0].id })
     await expect.poll(() => existsSync(marker), { timeout: 10_000 }).toBe(true)
     expect(((await engine.execute('approvals.list', {})) as { subject: string }[]).map((a) => a.subject)).toEqual([`command:${imported[0].id}`])

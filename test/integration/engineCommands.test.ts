@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,7 +23,7 @@ afterEach(async () => {
 
 describe('engine commands', () => {
   it('refuses unknown commands and invalid input with a message that names the problem', async () => {
-    engine = new Engine({ host: 'web' })
+    engine = new Engine({ host: 'web', builtIns: builtInDemos() })
     await expect(engine.execute('process.spawn', {})).rejects.toThrow(/unknown command "process.spawn"/)
     await expect(engine.execute('connections.open', { targetId: 42 })).rejects.toThrow(/invalid input for connections.open: targetId/)
     await expect(engine.execute('targets.save', { name: 'x', spec: { kind: 'mcp-http', url: 'file:///etc/passwd' } })).rejects.toThrow(/url/)
@@ -30,7 +31,7 @@ describe('engine commands', () => {
   })
 
   it('lists the demo targets first and keeps them read-only', async () => {
-    engine = new Engine({ host: 'web' })
+    engine = new Engine({ host: 'web', builtIns: builtInDemos() })
     const targets = (await engine.execute('targets.list', {})) as SavedTarget[]
     expect(targets.map((t) => t.id)).toEqual(['demo:tools', 'demo:prompts', 'demo:resources', 'demo:tools-changed-context', 'demo:a2a'])
     await expect(engine.execute('targets.save', { id: 'demo:tools', name: 'mine', spec: { kind: 'mcp-stdio', command: 'evil' } })).rejects.toThrow(/demo targets cannot be changed/)
@@ -38,14 +39,14 @@ describe('engine commands', () => {
 
   it('saves, persists, reloads and removes a target in the data folder', async () => {
     const dataDir = tempDir()
-    engine = new Engine({ host: 'web', dataDir })
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), dataDir })
     const saved = (await engine.execute('targets.save', {
       name: 'remote',
       spec: { kind: 'mcp-http', url: 'http://127.0.0.1:3001/mcp', headers: { Authorization: 'Bearer x' } },
       options: { keepaliveIntervalMs: 5000 },
     })) as SavedTarget
     expect(saved).toMatchObject({ origin: 'user', spec: { transport: 'auto' }, options: { keepaliveIntervalMs: 5000 } })
-    const again = new Engine({ host: 'web', dataDir })
+    const again = new Engine({ host: 'web', builtIns: builtInDemos(), dataDir })
     expect(((await again.execute('targets.list', {})) as SavedTarget[]).find((t) => t.id === saved.id)?.name).toBe('remote')
     expect(await engine.execute('targets.remove', { id: saved.id })).toEqual({ removed: true })
     expect(JSON.parse(readFileSync(join(dataDir, 'targets.json'), 'utf8'))).toEqual([])
@@ -54,14 +55,14 @@ describe('engine commands', () => {
   it('keeps a corrupt targets file aside instead of losing the next save', async () => {
     const dataDir = tempDir()
     writeFileSync(join(dataDir, 'targets.json'), '{ not json')
-    engine = new Engine({ host: 'web', dataDir })
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), dataDir })
     expect(((await engine.execute('targets.list', {})) as SavedTarget[]).every((t) => t.origin === 'demo')).toBe(true)
     await engine.execute('targets.save', { name: 'a', spec: { kind: 'mcp-stdio', command: 'node' } })
     expect(JSON.parse(readFileSync(join(dataDir, 'targets.json'), 'utf8'))).toHaveLength(1)
   })
 
   it('imports an mcpServers config: good entries added, bad ones reported, nothing spawned', async () => {
-    engine = new Engine({ host: 'web' })
+    engine = new Engine({ host: 'web', builtIns: builtInDemos() })
     const recorder = new EventRecorder(engine)
     const config = {
       mcpServers: {
@@ -88,7 +89,7 @@ describe('engine commands', () => {
   })
 
   it('returns the live connection when a target is opened twice, and a backlog of its events', async () => {
-    engine = new Engine({ host: 'web', defaults: { keepaliveIntervalMs: 60_000 } })
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), defaults: { keepaliveIntervalMs: 60_000 } })
     const recorder = new EventRecorder(engine)
     const first = (await engine.execute('connections.open', { targetId: 'demo:prompts' })) as { connectionId: string }
     const second = (await engine.execute('connections.open', { targetId: 'demo:prompts' })) as { connectionId: string }

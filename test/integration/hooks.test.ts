@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,7 +17,7 @@ let engine: Engine
 let recorder: EventRecorder
 
 async function open(targetId: string) {
-  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
   recorder = new EventRecorder(engine)
   const connection = await engine.openTarget(targetId)
   await recorder.waitFor((e) => e.type === 'connection' && e.state === 'connected' && e.connectionId === connection.id, 20_000)
@@ -85,7 +86,7 @@ describe('raw vs hooked arguments against real servers', () => {
   })
 
   it('lints a protocol field declared as a domain argument, and checks structuredContent against the output schema', async () => {
-    engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     recorder = new EventRecorder(engine)
     const connection = await engine.createConnection(fixtureTarget('protocolFieldTool'))
     expect(await connection.open()).toBe(true)

@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { DiscoveryEvent, FrameEvent } from '../../shared/contract'
 import { Engine } from '../../shared/engine/engine'
@@ -8,7 +9,7 @@ let engine: Engine
 let recorder: EventRecorder
 
 function start(defaults: ConstructorParameters<typeof Engine>[0]['defaults'] = {}) {
-  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
   recorder = new EventRecorder(engine)
 }
 

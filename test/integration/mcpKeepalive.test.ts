@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +13,7 @@ let recorder: EventRecorder
 const temp: string[] = []
 
 function start(defaults: ConstructorParameters<typeof Engine>[0]['defaults'] = {}) {
-  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 200, reconnectBaseDelayMs: 50, reconnectMaxDelayMs: 200, ...defaults } })
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 200, reconnectBaseDelayMs: 50, reconnectMaxDelayMs: 200, ...defaults } })
   recorder = new EventRecorder(engine)
 }
 

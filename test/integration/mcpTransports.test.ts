@@ -1,9 +1,10 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LogEvent } from '../../shared/contract'
 import { createToolServer } from '../../shared/demo/mcpServers'
 import { Engine } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
-import { startSseServer, startStreamableServer, type RunningServer } from '../fixtures/httpServers'
+import { startSseServer, startStreamableServer, type RunningServer } from '../../shared/demo/httpServers'
 import { approveAll, httpTarget } from '../fixtures/targets'
 
 let engine: Engine
@@ -11,7 +12,7 @@ let recorder: EventRecorder
 let server: RunningServer | undefined
 
 function start() {
-  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 200 } })
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 200 } })
   recorder = new EventRecorder(engine)
 }
 
@@ -71,7 +72,7 @@ describe('HTTP transports', () => {
   it('moves a remote server that stops answering from healthy to degraded to down, then gives up after bounded reconnects', async () => {
     server = await startStreamableServer(createToolServer)
     const url = server.url
-    engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 150, requestTimeoutMs: 300, reconnectBaseDelayMs: 100, reconnectAttempts: 3 } })
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 150, requestTimeoutMs: 300, reconnectBaseDelayMs: 100, reconnectAttempts: 3 } })
     recorder = new EventRecorder(engine)
     const connection = await engine.createConnection(httpTarget(url, 'streamable-http'))
     expect(await connection.open()).toBe(true)

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RecordingInfo } from '../../shared/contract'
-import { FrameSpill } from '../../shared/engine/frameSpill'
-import { openUiClient, type UiClient } from '../fixtures/uiClient'
-import { startWebHostProcess, type RunningWebHost, type WebHostOptions } from '../fixtures/webHostProcess'
+import { FrameSpill } from '../../shared/runtime/frameSpill'
+import { openUiClient, type UiClient } from '../../web/client'
+import { startWebHostProcess, type RunningWebHost, type WebHostOptions } from '../../web/launch'
 
 // The recordings library against the real `parallax web`, driven over its socket as the UI drives it:
 // nothing the user has is overwritten, one bad file never hides the others, a full disk leaves nothing

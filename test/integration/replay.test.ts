@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,7 +22,7 @@ let dir: string
 
 function start() {
   dir = mkdtempSync(join(tmpdir(), 'parallax-replay-'))
-  engine = new Engine({ host: 'cli', approver: approveAll, recordingsDir: join(dir, 'recordings'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, recordingsDir: join(dir, 'recordings'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
   return new EventRecorder(engine)
 }
 

@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -44,7 +45,7 @@ let dir: string
 
 function start(): { engine: Engine; recorder: EventRecorder } {
   dir = mkdtempSync(join(tmpdir(), 'parallax-secrets-'))
-  engine = new Engine({ host: 'cli', dataDir: dir, approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), dataDir: dir, approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
   return { engine, recorder: new EventRecorder(engine) }
 }
 

@@ -1,3 +1,4 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
@@ -16,7 +17,7 @@ afterEach(async () => {
 
 // A third-party server from npm. Its tools are never called: one default fetches an internet URL.
 it('inspects @modelcontextprotocol/server-everything over stdio: every capability, every list', async () => {
-  engine = new Engine({ host: 'cli', approver: approveAll, defaults: { keepaliveIntervalMs: 300 } })
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 300 } })
   const recorder = new EventRecorder(engine)
   const target: SavedTarget = {
     id: 'everything',

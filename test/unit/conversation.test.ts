@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { Task } from '@a2a-js/sdk'
 import { describe, expect, it } from 'vitest'
 import { lastUserMessage, summary, type ConversationContext } from '../../shared/contract'
-import { conversationFromTask } from '../../shared/conversation/a2aHistory'
-import { mcpCallMessage, mcpResultMessage } from '../../shared/conversation/mcpTurns'
+import { conversationFromTask } from '../../shared/a2a/taskHistory'
+import { mcpCallMessage, mcpResultMessage } from '../../shared/mcp/conversationTurns'
 import { parseTurn } from '../../cli/converse'
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/payloads/${name}`, import.meta.url), 'utf8'))

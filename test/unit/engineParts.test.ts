@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import type { EngineEvent } from '../../shared/contract'
-import { EventBatcher } from '../../shared/engine/batcher'
+import { EventBatcher } from '../../shared/runtime/batcher'
 import { parseTargetsConfig } from '../../shared/engine/configFile'
-import { EventLog } from '../../shared/engine/eventLog'
-import { JsonRpcTap, type TappedFrame } from '../../shared/engine/jsonRpcTap'
-import { backoffDelay } from '../../shared/engine/supervisedConnection'
+import { EventLog } from '../../shared/runtime/eventLog'
+import { JsonRpcTap, type TappedFrame } from '../../shared/runtime/jsonRpcTap'
+import { backoffDelay } from '../../shared/runtime/supervisedConnection'
 import { PARALLAX_VERSION } from '../../shared/version'
 
 describe('EventLog', () => {

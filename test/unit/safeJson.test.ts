@@ -1,9 +1,10 @@
+import { builtInDemos } from '../../shared/demo/builtIns'
 import { describe, expect, it } from 'vitest'
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import { CommandError, type ConversationEvent, type EventInput } from '../../shared/contract'
 import { Engine } from '../../shared/engine/engine'
-import { EventLog } from '../../shared/engine/eventLog'
-import { boundForUi, deeperThan, detachedCut, MAX_DEPTH, noteWholeInFrame, safeStringify } from '../../shared/engine/safeJson'
+import { EventLog } from '../../shared/runtime/eventLog'
+import { boundForUi, deeperThan, detachedCut, MAX_DEPTH, noteWholeInFrame, safeStringify } from '../../shared/runtime/safeJson'
 import { JsonLineReader, wireText } from '../../shared/mcp/lines'
 
 /** `[[[…"bottom"…]]]`, `depth` levels deep, built without recursion. */
@@ -95,7 +96,7 @@ describe('the event log keeps large or deep agent data as a bounded preview', ()
   })
 
   it('the engine refuses a command whose input is nested deeper than it accepts from agents', async () => {
-    const engine = new Engine({ host: 'cli' })
+    const engine = new Engine({ host: 'cli', builtIns: builtInDemos() })
     const error = await engine.execute('tools.call', { connectionId: 'x', tool: 't', arguments: { a: nested(5000) } }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(CommandError)
     expect(error).toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/nested deeper than 256 levels; Parallax refused it/) })

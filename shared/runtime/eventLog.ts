@@ -1,10 +1,9 @@
 import type { EngineEvent, EventInput } from '../contract'
+import { now } from './clock'
 import { boundForUi } from './safeJson'
 
 export type EventListener = (event: EngineEvent) => void
 
-/** Epoch milliseconds with sub-millisecond resolution. */
-export const now = (): number => performance.timeOrigin + performance.now()
 
 /**
  * The engine's append-only event stream: stamps `seq`/`ts`, keeps history for late subscribers,

@@ -13,7 +13,8 @@ import {
 } from '../contract'
 import type { EventLog } from './eventLog'
 import { FrameSpill } from './frameSpill'
-import { now } from './eventLog'
+import { now } from './clock'
+import { errorMessage } from './errors'
 
 export interface ProbeOutcome {
   probe: string
@@ -29,11 +30,6 @@ export class ProbeError extends Error {
 
 type ConnectionExtras = Partial<Pick<ConnectionEvent, 'reason' | 'attempt' | 'maxAttempts' | 'delayMs' | 'pid' | 'approval'>>
 type OwnEventInput = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<EventInput<E>, 'connectionId'> : never) : never
-
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name
-  return String(error)
-}
 
 /** Bounded exponential backoff: base, 2×base, 4×base … capped at max. */
 export function backoffDelay(attempt: number, options: Pick<ConnectionOptions, 'reconnectBaseDelayMs' | 'reconnectMaxDelayMs'>): number {

@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { CommandError, type ClientMessage, type ServerMessage } from '../shared/contract'
-import { EventBatcher } from '../shared/engine/batcher'
+import { EventBatcher } from '../shared/runtime/batcher'
 import type { Engine } from '../shared/engine/engine'
-import { MAX_DEPTH, safeStringify } from '../shared/engine/safeJson'
+import { MAX_DEPTH, safeStringify } from '../shared/runtime/safeJson'
 
 export interface WebHostOptions {
   engine: Engine

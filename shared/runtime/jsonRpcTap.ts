@@ -1,5 +1,5 @@
 import type { FrameEvent, FrameKind, Protocol, TransportKind } from '../contract'
-import { now } from './eventLog'
+import { now } from './clock'
 import { SHOWN_BYTES, type FrameSpill } from './frameSpill'
 import { detachedCut, safeStringify } from './safeJson'
 

@@ -1,6 +1,6 @@
 import type { Task } from '@a2a-js/sdk'
 import type { ConversationContext, ConversationMessage } from '../contract'
-import { partsData, partsText, roleName, stateName } from '../a2a/plain'
+import { partsData, partsText, roleName, stateName } from './plain'
 
 /**
  * Builds the conversation of an A2A task from its `history` and artifacts. A2A history carries no
