@@ -1,19 +1,21 @@
 import { useEffect } from 'react'
-import { ConnectionPage } from './components/ConnectionPage'
-import { ApprovalDialog, Shortcuts, Toast } from './components/Dialogs'
-import { CompareView } from './components/CompareView'
-import { ReplayView } from './components/ReplayView'
-import { SideBySide } from './components/SideBySide'
-import { Sidebar } from './components/Sidebar'
-import { TargetEditor } from './components/TargetEditor'
-import { Welcome } from './components/Welcome'
 import { useEngineEvents } from './host/useEngineEvents'
-import { useKeyboard } from './useKeyboard'
+import { ApprovalDialog } from './shell/ApprovalDialog'
+import { ShortcutsDialog } from './shell/ShortcutsDialog'
+import { Sidebar } from './shell/Sidebar'
+import { TargetEditor } from './shell/TargetEditor'
+import { Toast } from './shell/Toast'
+import { useKeyboardShortcuts } from './shell/useKeyboardShortcuts'
+import { Welcome } from './shell/Welcome'
 import { useSelectedTarget, useStore } from './store/store'
+import { CompareView } from './views/compare/CompareView'
+import { ConnectionPage } from './views/connection/ConnectionPage'
+import { ReplayView } from './views/replay/ReplayView'
+import { SideBySide } from './views/sideBySide/SideBySide'
 
 export function App() {
   useEngineEvents()
-  useKeyboard()
+  useKeyboardShortcuts()
   const theme = useStore((s) => s.theme)
   const link = useStore((s) => s.link)
   const editing = useStore((s) => s.editing)
@@ -41,7 +43,7 @@ export function App() {
       </div>
       {editing && <TargetEditor target={editing === 'new' ? undefined : editing} />}
       <ApprovalDialog />
-      <Shortcuts />
+      <ShortcutsDialog />
       <Toast />
     </>
   )

@@ -1,7 +1,10 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { restoreTheme } from './store/actions'
 import './styles.css'
+
+restoreTheme()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import type { EngineEvent, ParallaxApi } from '../../../shared/contract'
-import { reloadTargets, useStore } from '../store/store'
+import { attachApi, reloadTargets, setAppInfo, setLink } from '../store/actions'
+import { useStore } from '../store/store'
 import { createApi, type LinkState } from '.'
 
 /**
@@ -24,7 +25,7 @@ export function useEngineEvents(): void {
     }
 
     const onLink = (link: LinkState) => {
-      useStore.setState({ link })
+      setLink(link)
       if (link !== 'open') {
         synced = false
         return
@@ -33,14 +34,14 @@ export function useEngineEvents(): void {
         const api = apiRef
         // Targets first: the sidebar is usable while a long backlog is still arriving.
         const [info] = await Promise.all([api.invoke('app.info', {}), reloadTargets()])
-        useStore.setState({ info })
+        setAppInfo(info)
         await catchUp(api)
         synced = true
         flush() // live events that arrived while the backlog was in flight
       })().catch(() => {})
     }
     const apiRef = createApi(onLink)
-    useStore.setState({ api: apiRef })
+    attachApi(apiRef)
     const unsubscribe = apiRef.onEvents(enqueue)
     return () => {
       unsubscribe()

@@ -19,7 +19,7 @@ export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
 export type MainView = { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string } | { kind: 'replay' } | { kind: 'compare' }
 
 /** One replay as its events tell it: sides, turns compared so far, the summary once finished. */
-export interface ReplayView {
+export interface ReplayState {
   id: string
   recording?: string
   sides?: ReplayEvent['sides']
@@ -40,7 +40,7 @@ interface EngineSlice {
   connections: Record<string, ConnectionView>
   /** The newest connection of each target. */
   latestByTarget: Record<string, string>
-  replays: Record<string, ReplayView>
+  replays: Record<string, ReplayState>
   lastSeq: number
   /** Folds a batch of events in; work is proportional to the batch, not to history. */
   applyEvents(events: EngineEvent[]): void
@@ -62,9 +62,12 @@ interface UiSlice {
 
 export type Store = EngineSlice & UiSlice
 
-const initialTheme = (): Theme =>
-  (localStorage.getItem('parallax.theme') as Theme | null) ?? (matchMedia('(prefers-color-scheme: light)').matches ? 'light' : 'dark')
-
+/**
+ * The UI's one store: what the engine told it (folded from events by `applyEvents`) and what the user is
+ * looking at. Beside it here: `command` and `askApproval`, the way every action reaches the engine, and
+ * `showToast`, which `command` reports failures with. Every other change is a named action in
+ * ./actions.ts; components call those, never `setState`.
+ */
 export const useStore = create<Store>()((set, get) => ({
   api: undefined,
   link: 'connecting',
@@ -79,7 +82,7 @@ export const useStore = create<Store>()((set, get) => ({
     let lastSeq = get().lastSeq
     const touched = new Map<string, ConnectionView>()
     let newTargets: Record<string, string> | undefined
-    let replays: Record<string, ReplayView> | undefined
+    let replays: Record<string, ReplayState> | undefined
     for (const event of events) {
       if (event.seq <= lastSeq) continue // already folded (backlog and live stream overlap)
       lastSeq = event.seq
@@ -108,7 +111,7 @@ export const useStore = create<Store>()((set, get) => ({
   selectedTargetId: undefined,
   mainView: { kind: 'target' },
   tab: 'handshake',
-  theme: initialTheme(),
+  theme: 'dark', // the saved or system theme is restored by the browser entry (restoreTheme) before the first render
   editing: undefined,
   toast: undefined,
   approval: undefined,
@@ -125,6 +128,7 @@ export function useSelectedTarget(): SavedTarget | undefined {
   return useStore((s) => s.targets.find((t) => t.id === s.selectedTargetId))
 }
 
+/** Shows a message for a moment (longer for an error). */
 export function showToast(text: string, tone: 'info' | 'error' = 'info'): void {
   useStore.setState({ toast: { text, tone } })
 }
@@ -165,34 +169,10 @@ export function askApproval(request: ApprovalRequest): Promise<boolean> {
   })
 }
 
-export async function reloadTargets(): Promise<void> {
-  const targets = await command((api) => api.invoke('targets.list', {}))
-  if (targets) useStore.setState({ targets })
-}
-
-export function setTheme(theme: Theme): void {
-  localStorage.setItem('parallax.theme', theme)
-  useStore.setState({ theme })
-}
-
-function foldReplay(current: ReplayView | undefined, event: ReplayEvent): ReplayView {
-  const view: ReplayView = current ? { ...current } : { id: event.replayId, total: 0, turns: [], finished: false }
-  if (event.phase === 'started') Object.assign(view, { recording: event.recording, sides: event.sides, total: event.total ?? 0 })
-  if (event.phase === 'turn' && event.turn) view.turns.push(event.turn) // appended in place; `turns.length` says it changed
-  if (event.phase === 'finished') Object.assign(view, { summary: event.summary, finished: true, stopped: event.stopped })
-  return view
-}
-
-/** Opens a connection's Frames tab on one frame. */
-export function showFrame(connectionId: string, seq?: number): void {
-  const state = useStore.getState()
-  const view = state.connections[connectionId]
-  if (!view) return
-  useStore.setState({
-    selectedTargetId: view.targetId,
-    latestByTarget: { ...state.latestByTarget, [view.targetId]: connectionId },
-    mainView: { kind: 'target' },
-    tab: 'frames',
-    focusFrame: seq === undefined ? undefined : { connectionId, seq },
-  })
+function foldReplay(current: ReplayState | undefined, event: ReplayEvent): ReplayState {
+  const replay: ReplayState = current ? { ...current } : { id: event.replayId, total: 0, turns: [], finished: false }
+  if (event.phase === 'started') Object.assign(replay, { recording: event.recording, sides: event.sides, total: event.total ?? 0 })
+  if (event.phase === 'turn' && event.turn) replay.turns.push(event.turn) // appended in place; `turns.length` says it changed
+  if (event.phase === 'finished') Object.assign(replay, { summary: event.summary, finished: true, stopped: event.stopped })
+  return replay
 }

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react'
-import type { ClientProfile, CompareResult } from '../../../shared/contract'
-import { command, showFrame, useStore } from '../store/store'
-import { JsonView } from './JsonView'
+import type { ClientProfile, CompareResult } from '../../../../shared/contract'
+import { JsonView } from '../../components/JsonView'
+import { Name } from '../../components/Name'
+import { PageHeader } from '../../components/PageHeader'
+import { showFrame, showTargetPage } from '../../store/actions'
+import { command, useStore } from '../../store/store'
 import { ProfilesDialog } from './ProfilesDialog'
-import { Name } from './Name'
 
 type Profiles = (ClientProfile & { preset: boolean })[]
 
@@ -46,20 +48,11 @@ export function CompareView() {
   )
   return (
     <section className="main" aria-label="Compare">
-      <header className="page-head">
-        <div>
-          <div className="page-title">Compare</div>
-          <div className="page-sub">Did the agent honour what the client asked? Connect under two profiles, or to two targets, and see what changed.</div>
-        </div>
-        <div className="page-actions">
-          <button className="btn" onClick={() => setEditing(true)}>
-            Profiles…
-          </button>
-          <button className="btn" onClick={() => useStore.setState({ mainView: { kind: 'target' } })}>
-            Close
-          </button>
-        </div>
-      </header>
+      <PageHeader title="Compare" sub="Did the agent honour what the client asked? Connect under two profiles, or to two targets, and see what changed." onClose={showTargetPage}>
+        <button className="btn" onClick={() => setEditing(true)}>
+          Profiles…
+        </button>
+      </PageHeader>
       <div className="compare-pickers">
         {picker('A', a, setA)}
         {picker('B', b, setB)}

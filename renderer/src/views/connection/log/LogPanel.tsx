@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef } from 'react'
-import type { ConnectionView } from '../store/connectionView'
-import { CopyButton } from './CopyButton'
-import { clock } from './format'
+import type { ConnectionView } from '../../../store/connectionView'
+import { CopyButton } from '../../../components/CopyButton'
+import { clock } from '../../../components/format'
 
 const ROW = 22
 

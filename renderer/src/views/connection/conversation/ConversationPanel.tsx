@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react'
-import { visibleName, type A2aHandshakeEvent, type Turn } from '../../../shared/contract'
-import type { ConnectionView } from '../store/connectionView'
-import { command, useStore } from '../store/store'
-import { ConversationTimeline } from './ConversationTimeline'
+import { visibleName, type A2aHandshakeEvent, type Turn } from '../../../../../shared/contract'
+import { ConversationTimeline } from '../../../components/ConversationTimeline'
+import { openSideBySide } from '../../../store/actions'
+import type { ConnectionView } from '../../../store/connectionView'
+import { command } from '../../../store/store'
 import { TasksDialog } from './TasksDialog'
 
 /** The conversation of one connection: a composer for the next turn, and the timeline. */
@@ -24,7 +25,7 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
             Tasks…
           </button>
         )}
-        <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'side-by-side', left: view.id } })}>
+        <button className="btn small" onClick={() => openSideBySide({ left: view.id })}>
           Side by side…
         </button>
       </div>

@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from 'react'
-import type { RecordingInfo, TurnParity } from '../../../shared/contract'
-import { command, showFrame, showToast, useStore, type ReplayView as Replay } from '../store/store'
-import { bytes } from './format'
-import { JsonView } from './JsonView'
+import type { RecordingInfo, TurnParity } from '../../../../shared/contract'
+import { bytes } from '../../components/format'
+import { PageHeader } from '../../components/PageHeader'
+import { showTargetPage } from '../../store/actions'
+import { command, showToast, useStore } from '../../store/store'
+import { ParitySummary, TurnTable } from './TurnResults'
 
-interface Loaded {
+/** A recording as loaded for replay: its turns, and the lines that could not be read. */
+interface LoadedRecording {
   name: string
   problems: { line: number; message: string }[]
   turns: { index: number; turn: TurnParity['turn'] }[]
@@ -15,7 +18,7 @@ export function ReplayView() {
   const targets = useStore((s) => s.targets)
   const replays = useStore((s) => s.replays)
   const [recordings, setRecordings] = useState<RecordingInfo[]>()
-  const [loaded, setLoaded] = useState<Loaded>()
+  const [loaded, setLoaded] = useState<LoadedRecording>()
   const [a, setA] = useState('demo:tools')
   const [b, setB] = useState('demo:a2a')
   const [ignore, setIgnore] = useState('')
@@ -87,17 +90,7 @@ export function ReplayView() {
 
   return (
     <section className="main" aria-label="Replay">
-      <header className="page-head">
-        <div>
-          <div className="page-title">Replay</div>
-          <div className="page-sub">Replay a recorded session against one target (compared with the recording) or two (A vs B), turn by turn.</div>
-        </div>
-        <div className="page-actions">
-          <button className="btn" onClick={() => useStore.setState({ mainView: { kind: 'target' } })}>
-            Close
-          </button>
-        </div>
-      </header>
+      <PageHeader title="Replay" sub="Replay a recorded session against one target (compared with the recording) or two (A vs B), turn by turn." onClose={showTargetPage} />
       <div className="replay-layout">
         <aside className="replay-library">
           <div className="toolbar">
@@ -191,8 +184,8 @@ export function ReplayView() {
                   {loaded.problems.length} line(s) could not be read and were skipped: {loaded.problems.map((p) => `line ${p.line} (${p.message})`).join('; ')}
                 </div>
               )}
-              {replay && <Summary replay={replay} />}
-              <TurnTable loaded={loaded} replay={replay} />
+              {replay && <ParitySummary replay={replay} />}
+              <TurnTable turns={loaded.turns} replay={replay} />
             </>
           )}
         </div>
@@ -207,108 +200,4 @@ function freeName(name: string, taken: Set<string>): string {
   let n = 2
   while (taken.has(`${base} (${n})`)) n++
   return `${base} (${n})`
-}
-
-function Summary({ replay }: { replay: Replay }) {
-  const s = replay.summary
-  const done = replay.turns.length
-  const count = (status: TurnParity['status']) => replay.turns.filter((t) => t.status === status).length
-  return (
-    <div className="replay-summary" data-testid="parity-summary">
-      <span>
-        <strong>{replay.sides?.a.label}</strong> vs <strong>{replay.sides?.b.label}</strong>
-      </span>
-      <span className="muted">
-        {done} of {replay.total} turn(s){replay.finished ? (replay.stopped ? ' · stopped' : ' · done') : ''}
-      </span>
-      <Chip n={s?.same ?? count('same')} label="same" tone="completed" />
-      <Chip n={s?.differs ?? count('differs')} label="differ" tone="input-required" />
-      <Chip n={s?.errors ?? count('error')} label="error" tone="failed" />
-      <Chip n={s?.skipped ?? count('skipped')} label="skipped" tone="" />
-      <span className="spacer" />
-      {replay.sides?.a.connectionId && replay.sides.b.connectionId && (
-        <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'side-by-side', left: replay.sides!.a.connectionId, right: replay.sides!.b.connectionId } })}>
-          Conversations side by side
-        </button>
-      )}
-    </div>
-  )
-}
-
-function Chip({ n, label, tone }: { n: number; label: string; tone: string }) {
-  return <span className={`state-chip ${n > 0 ? tone : ''}`}>{`${n} ${label}`}</span>
-}
-
-function describe(turn: TurnParity['turn']): string {
-  return turn.kind === 'call' ? `${turn.tool} ${JSON.stringify(turn.arguments)}` : turn.kind === 'data' ? JSON.stringify(turn.data) : turn.text
-}
-
-function TurnTable({ loaded, replay }: { loaded: Loaded; replay: Replay | undefined }) {
-  const [open, setOpen] = useState<number>()
-  const results = new Map(replay?.turns.map((t) => [t.index, t]))
-  return (
-    <div className="replay-turns" data-testid="replay-turns">
-      {loaded.turns.map(({ index, turn }) => {
-        const result = results.get(index)
-        const expanded = open === index || (open === undefined && result?.status === 'differs' && [...results.values()].find((r) => r.status === 'differs')?.index === index)
-        return (
-          <div key={index} className={`replay-row ${result?.status ?? 'pending'}`} data-turn={index} data-status={result?.status ?? 'pending'}>
-            <button className="replay-row-head" onClick={() => setOpen(expanded ? -1 : index)}>
-              <span className="muted">{index}</span>
-              <span className="mono replay-turn">{describe(turn)}</span>
-              <span className={`status ${result?.status ?? 'pending'}`}>{result?.status ?? 'pending'}</span>
-            </button>
-            {expanded && result && <TurnDetail result={result} replay={replay!} />}
-          </div>
-        )
-      })}
-    </div>
-  )
-}
-
-function TurnDetail({ result, replay }: { result: TurnParity; replay: Replay }) {
-  const goToFrames = (connectionId?: string) => connectionId && showFrame(connectionId)
-  return (
-    <div className="replay-detail">
-      {result.reason && <div className="muted">{result.reason}</div>}
-      {result.diff.length > 0 && (
-        <ul className="diff" data-testid="turn-diff">
-          {result.diff.map((d) => (
-            <li key={d.path} className={`diff-${d.op}`}>
-              <span className="diff-op">{d.op === 'add' ? '+' : d.op === 'remove' ? '−' : '~'}</span>
-              <span className="mono">{d.path}</span>
-              {d.op !== 'add' && <span className="mono diff-from">{JSON.stringify(d.a)}</span>}
-              {d.op !== 'remove' && <span className="mono diff-to">{JSON.stringify(d.b)}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className="cols">
-        <div className="card">
-          <h3>
-            {replay.sides?.a.label}
-            <span className="spacer" />
-            {result.connections.a && (
-              <button className="btn small" onClick={() => goToFrames(result.connections.a)}>
-                Frames
-              </button>
-            )}
-          </h3>
-          {result.errors?.a ? <div className="error-text">{result.errors.a}</div> : <JsonView value={result.a} openDepth={3} />}
-        </div>
-        <div className="card">
-          <h3>
-            {replay.sides?.b.label}
-            <span className="spacer" />
-            {result.connections.b && (
-              <button className="btn small" onClick={() => goToFrames(result.connections.b)}>
-                Frames
-              </button>
-            )}
-          </h3>
-          {result.errors?.b ? <div className="error-text">{result.errors.b}</div> : <JsonView value={result.b} openDepth={3} />}
-        </div>
-      </div>
-    </div>
-  )
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import type { KeepaliveEvent } from '../../../shared/contract'
-import type { ConnectionView } from '../store/connectionView'
-import { command, useSelectedTarget, useStore } from '../store/store'
-import { clock, ms } from './format'
+import type { KeepaliveEvent } from '../../../../../shared/contract'
+import type { ConnectionView } from '../../../store/connectionView'
+import { command, useSelectedTarget, useStore } from '../../../store/store'
+import { clock, ms } from '../../../components/format'
 
 const CHART_PROBES = 60
 const TABLE_PROBES = 200

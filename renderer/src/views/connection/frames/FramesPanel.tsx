@@ -1,11 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
-import { visibleName, type FrameEvent } from '../../../shared/contract'
-import type { ConnectionView } from '../store/connectionView'
-import { command, useStore } from '../store/store'
-import { CopyButton } from './CopyButton'
-import { bytes, clock, ms } from './format'
-import { JsonView } from './JsonView'
+import { visibleName, type FrameEvent } from '../../../../../shared/contract'
+import type { ConnectionView } from '../../../store/connectionView'
+import { CopyButton } from '../../../components/CopyButton'
+import { bytes, clock, ms } from '../../../components/format'
+import { JsonView } from '../../../components/JsonView'
+import { clearFrameFocus } from '../../../store/actions'
+import { command, useStore } from '../../../store/store'
 import { useIncrementalFilter } from './useIncrementalFilter'
 
 const ROW = 26
@@ -40,7 +41,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   useEffect(() => {
     if (focus === undefined) return
     if (selected !== undefined) virtualizer.scrollToIndex(selected, { align: 'center' })
-    useStore.setState({ focusFrame: undefined })
+    clearFrameFocus()
   }, [])
 
   useEffect(() => {

@@ -1,8 +1,8 @@
-import type { A2aHandshakeEvent } from '../../../shared/contract'
-import { CopyButton } from './CopyButton'
-import { ms } from './format'
-import { JsonView } from './JsonView'
-import { Name } from './Name'
+import type { A2aHandshakeEvent } from '../../../../../shared/contract'
+import { CopyButton } from '../../../components/CopyButton'
+import { ms } from '../../../components/format'
+import { JsonView } from '../../../components/JsonView'
+import { Name } from '../../../components/Name'
 
 /** The agent card as fetched: generation, chosen interface and why, capabilities, warnings, the card itself. */
 export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent }) {

@@ -1,10 +1,11 @@
 import { useState } from 'react'
-import { visibleName, type CallEvent, type ValidationResult } from '../../../shared/contract'
-import type { ConnectionView } from '../store/connectionView'
-import { command } from '../store/store'
-import { CopyButton } from './CopyButton'
-import { clock, ms } from './format'
-import { JsonView } from './JsonView'
+import { visibleName, type CallEvent, type ValidationResult } from '../../../../../shared/contract'
+import type { ConnectionView } from '../../../store/connectionView'
+import { command } from '../../../store/store'
+import { CopyButton } from '../../../components/CopyButton'
+import { DiffList } from '../../../components/DiffList'
+import { clock, ms } from '../../../components/format'
+import { JsonView } from '../../../components/JsonView'
 import { SchemaForm, type PropertySchema } from './SchemaForm'
 
 interface Callable {
@@ -207,16 +208,7 @@ function CallResult({ call }: { call: CallEvent }) {
           {call.diff.length === 0 ? (
             <div className="muted">{call.hook ? 'The hook changed nothing.' : 'No hook ran.'}</div>
           ) : (
-            <ul className="diff">
-              {call.diff.map((d) => (
-                <li key={d.path} className={`diff-${d.op}`}>
-                  <span className="diff-op">{d.op === 'add' ? '+' : d.op === 'remove' ? '−' : '~'}</span>
-                  <span className="mono">{d.path}</span>
-                  {d.op !== 'add' && <span className="mono diff-from">{JSON.stringify(d.from)}</span>}
-                  {d.op !== 'remove' && <span className="mono diff-to">{JSON.stringify(d.to)}</span>}
-                </li>
-              ))}
-            </ul>
+            <DiffList diff={call.diff} />
           )}
         </div>
       </div>

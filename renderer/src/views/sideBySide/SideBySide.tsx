@@ -1,9 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useMemo, useRef } from 'react'
-import type { ConversationEvent } from '../../../shared/contract'
-import type { ConnectionView } from '../store/connectionView'
-import { useStore } from '../store/store'
-import { MessageView } from './ConversationTimeline'
+import type { ConversationEvent } from '../../../../shared/contract'
+import { MessageView } from '../../components/ConversationTimeline'
+import { PageHeader } from '../../components/PageHeader'
+import { openSideBySide, showTargetPage } from '../../store/actions'
+import type { ConnectionView } from '../../store/connectionView'
+import { useStore } from '../../store/store'
 
 /** Two connections' conversations next to each other, one row per turn, so the same turn lines up. */
 export function SideBySide({ left, right }: { left?: string; right?: string }) {
@@ -11,20 +13,10 @@ export function SideBySide({ left, right }: { left?: string; right?: string }) {
   const views = Object.values(connections).sort((a, b) => b.openedAt - a.openedAt)
   const a = left ? connections[left] : undefined
   const b = right ? connections[right] : undefined
-  const choose = (side: 'left' | 'right', id: string) => useStore.setState({ mainView: { kind: 'side-by-side', left, right, [side]: id || undefined } })
+  const choose = (side: 'left' | 'right', id: string) => openSideBySide({ left, right, [side]: id || undefined })
   return (
     <section className="main" aria-label="Side by side">
-      <header className="page-head">
-        <div>
-          <div className="page-title">Side by side</div>
-          <div className="page-sub">Two conversations aligned by turn, e.g. the same agent over MCP and over A2A.</div>
-        </div>
-        <div className="page-actions">
-          <button className="btn" onClick={() => useStore.setState({ mainView: { kind: 'target' } })}>
-            Close
-          </button>
-        </div>
-      </header>
+      <PageHeader title="Side by side" sub="Two conversations aligned by turn, e.g. the same agent over MCP and over A2A." onClose={showTargetPage} />
       <div className="sbs-pickers">
         <Picker label="Left" value={left} views={views} onChange={(id) => choose('left', id)} />
         <Picker label="Right" value={right} views={views} onChange={(id) => choose('right', id)} />

@@ -1,7 +1,7 @@
-import type { ConnectionView } from '../store/connectionView'
-import { CopyButton } from './CopyButton'
-import { JsonView } from './JsonView'
-import { AgentText, Name } from './Name'
+import type { ConnectionView } from '../../../store/connectionView'
+import { CopyButton } from '../../../components/CopyButton'
+import { JsonView } from '../../../components/JsonView'
+import { AgentText, Name } from '../../../components/Name'
 
 interface Tool { name: string; title?: string; description?: string; inputSchema?: { properties?: Record<string, unknown>; required?: string[] }; outputSchema?: unknown }
 interface Prompt { name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }

@@ -1,9 +1,9 @@
 import { useEffect } from 'react'
-import { connect, disconnect, probe, refresh } from './components/actions'
-import { setTheme, TABS, useStore } from './store/store'
+import { connect, disconnect, openShortcuts, openTab, probe, refresh, selectTarget, startEditing, toggleTheme } from '../store/actions'
+import { TABS, useStore } from '../store/store'
 
 /** App-wide single-key shortcuts; ignored while typing in a field or when a dialog is open. */
-export function useKeyboard(): void {
+export function useKeyboardShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement
@@ -16,16 +16,16 @@ export function useKeyboard(): void {
       if (e.altKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
         const i = s.targets.findIndex((t) => t.id === s.selectedTargetId)
         const next = s.targets[Math.max(0, Math.min(s.targets.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))]
-        if (next) useStore.setState({ selectedTargetId: next.id })
+        if (next) selectTarget(next.id)
         e.preventDefault()
         return
       }
       if (e.altKey) return
       const tab = Number(e.key)
-      if (tab >= 1 && tab <= TABS.length) useStore.setState({ tab: TABS[tab - 1].id })
-      else if (e.key === '?') useStore.setState({ shortcutsOpen: true })
-      else if (e.key === 't') setTheme(s.theme === 'dark' ? 'light' : 'dark')
-      else if (e.key === 'n') useStore.setState({ editing: 'new' })
+      if (tab >= 1 && tab <= TABS.length) openTab(TABS[tab - 1].id)
+      else if (e.key === '?') openShortcuts()
+      else if (e.key === 't') toggleTheme()
+      else if (e.key === 'n') startEditing('new')
       else if (e.key === 'c' && target) live || view?.state === 'reconnecting' || view?.state === 'connecting' ? disconnect(view!.id) : connect(target)
       else if (e.key === 'p' && live) probe(view.id)
       else if (e.key === 'r' && live) refresh(view.id)

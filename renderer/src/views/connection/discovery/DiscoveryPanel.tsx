@@ -1,5 +1,5 @@
-import type { ConnectionView } from '../store/connectionView'
-import { clock, ms } from './format'
+import type { ConnectionView } from '../../../store/connectionView'
+import { clock, ms } from '../../../components/format'
 
 /** Every discovery step in order: called, skipped or failed, why, how many items and how long. */
 export function DiscoveryPanel({ view }: { view: ConnectionView }) {

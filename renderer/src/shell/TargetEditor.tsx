@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { quoteArg, splitCommandLine, type SavedTarget, type TargetDraft } from '../../../shared/contract'
-import { reloadTargets, useStore } from '../store/store'
-import { Modal } from './Modal'
+import { Modal } from '../components/Modal'
+import { closeEditor, reloadTargets } from '../store/actions'
+import { useStore } from '../store/store'
 
 type Kind = 'mcp-stdio' | 'mcp-http' | 'a2a'
 
@@ -21,7 +22,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   const [interval, setIntervalText] = useState(String((target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000) / 1000))
   const [timeout, setTimeoutText] = useState(String((target?.options.requestTimeoutMs ?? defaults?.requestTimeoutMs ?? 30000) / 1000))
   const [error, setError] = useState<string>()
-  const close = () => useStore.setState({ editing: undefined })
+  const close = () => closeEditor()
 
   const save = async () => {
     setError(undefined)
@@ -50,7 +51,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
       // The user wrote (or reviewed) this command here, so saving it approves it; any later change to it asks again.
       const saved = await api!.invoke('targets.save', { ...draft, approve: draft.spec.kind === 'mcp-stdio' })
       await reloadTargets()
-      useStore.setState({ editing: undefined, selectedTargetId: saved.id })
+      closeEditor({ select: saved.id })
     } catch (e) {
       setError((e as Error).message)
     }
@@ -60,7 +61,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
     if (!target) return
     await useStore.getState().api!.invoke('targets.remove', { id: target.id })
     await reloadTargets()
-    useStore.setState({ editing: undefined, selectedTargetId: useStore.getState().targets[0]?.id })
+    closeEditor({ select: useStore.getState().targets[0]?.id })
   }
 
   return (

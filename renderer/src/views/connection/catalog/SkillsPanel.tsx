@@ -1,6 +1,6 @@
-import type { A2aHandshakeEvent } from '../../../shared/contract'
+import type { A2aHandshakeEvent } from '../../../../../shared/contract'
 import { CatalogItem } from './CatalogPanel'
-import { CopyButton } from './CopyButton'
+import { CopyButton } from '../../../components/CopyButton'
 
 /** The agent's skills, the A2A counterpart of an MCP catalog. */
 export function SkillsPanel({ handshake }: { handshake: A2aHandshakeEvent | undefined }) {

@@ -1,7 +1,6 @@
-import { useEffect } from 'react'
 import { describeSpec } from '../../../shared/contract'
+import { Modal } from '../components/Modal'
 import { useStore } from '../store/store'
-import { Modal } from './Modal'
 
 /**
  * Asked whenever the engine refuses to run something the user has not approved: a command it would spawn
@@ -83,63 +82,5 @@ export function ApprovalDialog() {
         <p className="muted">Approval covers exactly this; any change asks again.</p>
       </div>
     </Modal>
-  )
-}
-
-const SHORTCUTS: [string, string][] = [
-  ['1 – 8', 'switch tab'],
-  ['Alt ↑ / Alt ↓', 'previous / next server'],
-  ['c', 'connect or disconnect'],
-  ['p', 'probe now'],
-  ['r', 'run discovery again'],
-  ['n', 'add a server'],
-  ['/', 'filter frames'],
-  ['↑ ↓ or j k', 'move through frames'],
-  ['t', 'toggle light / dark'],
-  ['?', 'this list'],
-]
-
-export function Shortcuts() {
-  const open = useStore((s) => s.shortcutsOpen)
-  if (!open) return null
-  const close = () => useStore.setState({ shortcutsOpen: false })
-  return (
-    <Modal
-      title="Keyboard shortcuts"
-      width={420}
-      onClose={close}
-      footer={
-        <button className="btn" onClick={close} autoFocus>
-          Close
-        </button>
-      }
-    >
-      <div className="shortcuts">
-        {SHORTCUTS.map(([keys, what]) => (
-          <div key={keys} style={{ display: 'contents' }}>
-            <kbd style={{ justifySelf: 'start' }}>{keys}</kbd>
-            <span>{what}</span>
-          </div>
-        ))}
-      </div>
-    </Modal>
-  )
-}
-
-export function Toast() {
-  const toast = useStore((s) => s.toast)
-  useEffect(() => {
-    if (!toast) return
-    const timer = setTimeout(() => useStore.setState({ toast: undefined }), toast.tone === 'error' ? 8000 : 4000)
-    return () => clearTimeout(timer)
-  }, [toast])
-  if (!toast) return null
-  return (
-    <div className={`toast ${toast.tone}`} role="status">
-      <span style={{ flex: 1 }}>{toast.text}</span>
-      <button className="btn ghost small" onClick={() => useStore.setState({ toast: undefined })} aria-label="Dismiss">
-        ✕
-      </button>
-    </div>
   )
 }

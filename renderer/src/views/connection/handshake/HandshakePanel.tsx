@@ -1,9 +1,9 @@
 import { useState } from 'react'
-import type { ConnectionView } from '../store/connectionView'
-import { CopyButton } from './CopyButton'
-import { ms } from './format'
-import { JsonView } from './JsonView'
-import { AgentText, Name } from './Name'
+import type { ConnectionView } from '../../../store/connectionView'
+import { CopyButton } from '../../../components/CopyButton'
+import { ms } from '../../../components/format'
+import { JsonView } from '../../../components/JsonView'
+import { AgentText, Name } from '../../../components/Name'
 
 const CLIENT_CAPS = ['roots', 'sampling', 'elicitation', 'experimental']
 const SERVER_CAPS = ['tools', 'prompts', 'resources', 'logging', 'completions', 'tasks', 'experimental']

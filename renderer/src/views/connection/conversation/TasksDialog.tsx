@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react'
-import type { ConversationContext } from '../../../shared/contract'
-import { command } from '../store/store'
-import { MessageView } from './ConversationTimeline'
-import { JsonView } from './JsonView'
-import { Modal } from './Modal'
+import type { ConversationContext } from '../../../../../shared/contract'
+import { command } from '../../../store/store'
+import { MessageView } from '../../../components/ConversationTimeline'
+import { JsonView } from '../../../components/JsonView'
+import { Modal } from '../../../components/Modal'
 
 interface PlainTask {
   id: string

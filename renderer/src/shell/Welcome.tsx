@@ -1,5 +1,5 @@
+import { connect, selectTarget, startEditing } from '../store/actions'
 import { useStore } from '../store/store'
-import { connect } from './actions'
 
 /** The first screen: what Parallax is and the demo servers, one click each. */
 export function Welcome() {
@@ -18,14 +18,14 @@ export function Welcome() {
                   <strong>{t.name}</strong>
                   <div className="muted">{t.description}</div>
                 </div>
-                <button className="btn primary" onClick={() => (useStore.setState({ selectedTargetId: t.id }), connect(t))}>
+                <button className="btn primary" onClick={() => (selectTarget(t.id), connect(t))}>
                   Open
                 </button>
               </div>
             ))}
           </div>
           <div className="actions">
-            <button className="btn" onClick={() => useStore.setState({ editing: 'new' })}>
+            <button className="btn" onClick={() => startEditing('new')}>
               + Add your own server
             </button>
           </div>

@@ -1,7 +1,7 @@
 import { useState } from 'react'
-import type { ClientProfile } from '../../../shared/contract'
-import { command } from '../store/store'
-import { Modal } from './Modal'
+import type { ClientProfile } from '../../../../shared/contract'
+import { command } from '../../store/store'
+import { Modal } from '../../components/Modal'
 
 const TEMPLATE = {
   name: 'my-profile',

@@ -1,9 +1,11 @@
 import { useRef } from 'react'
 import { describeSpec, visibleName, type SavedTarget } from '../../../shared/contract'
+import { Name } from '../components/Name'
+import { openCompare, openReplay, openShortcuts, openSideBySide, openTarget, reloadTargets, selectTarget, startEditing, toggleTheme } from '../store/actions'
 import { statusTone } from '../store/connectionView'
-import { command, reloadTargets, setTheme, showToast, useStore } from '../store/store'
-import { Name } from './Name'
+import { command, showToast, useStore } from '../store/store'
 
+/** The targets (demos, then the user's own) with their state, the other pages, the link to the engine and the theme. */
 export function Sidebar() {
   const targets = useStore((s) => s.targets)
   const theme = useStore((s) => s.theme)
@@ -21,7 +23,7 @@ export function Sidebar() {
     const names = result.imported.map((t) => t.name).join(', ')
     const problems = result.errors.length ? ` · ${result.errors.length} skipped: ${result.errors.join('; ')}` : ''
     showToast(result.imported.length ? `Imported ${names}${problems}` : `Nothing imported${problems}`, result.errors.length ? 'error' : 'info')
-    if (result.imported[0]) useStore.setState({ selectedTargetId: result.imported[0].id })
+    if (result.imported[0]) selectTarget(result.imported[0].id)
   }
 
   return (
@@ -34,7 +36,7 @@ export function Sidebar() {
         </div>
       </div>
       <div className="sidebar-actions">
-        <button className="btn small" onClick={() => useStore.setState({ editing: 'new' })} title="Add a server (n)">
+        <button className="btn small" onClick={() => startEditing('new')} title="Add a server (n)">
           + Add server
         </button>
         <button className="btn small" onClick={() => fileInput.current?.click()} title="Import an mcpServers config file">
@@ -53,13 +55,13 @@ export function Sidebar() {
         />
       </div>
       <div className="sidebar-actions" style={{ paddingTop: 0 }}>
-        <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'side-by-side' } })} title="Two conversations aligned by turn">
+        <button className="btn small" onClick={() => openSideBySide()} title="Two conversations aligned by turn">
           ⇆ Side by side
         </button>
-        <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'replay' } })} title="Replay a recording against one or two targets">
+        <button className="btn small" onClick={openReplay} title="Replay a recording against one or two targets">
           ▶ Replay
         </button>
-        <button className="btn small" onClick={() => useStore.setState({ mainView: { kind: 'compare' } })} title="Compare profiles or targets: did the agent honour the hint?">
+        <button className="btn small" onClick={openCompare} title="Compare profiles or targets: did the agent honour the hint?">
           ≠ Compare
         </button>
       </div>
@@ -79,10 +81,10 @@ export function Sidebar() {
           <span className={`dot ${link === 'open' ? 'ok' : link === 'lost' ? 'bad' : 'busy'}`} /> {info ? `${info.host} · v${info.version}` : 'engine…'}
         </span>
         <span>
-          <button className="btn ghost small" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} title="Toggle theme (t)">
+          <button className="btn ghost small" onClick={toggleTheme} title="Toggle theme (t)">
             {theme === 'dark' ? '☀ Light' : '☾ Dark'}
           </button>
-          <button className="btn ghost small" onClick={() => useStore.setState({ shortcutsOpen: true })} title="Keyboard shortcuts (?)">
+          <button className="btn ghost small" onClick={openShortcuts} title="Keyboard shortcuts (?)">
             ?
           </button>
         </span>
@@ -102,7 +104,7 @@ function TargetRow({ target }: { target: SavedTarget }) {
         ? `built-in demo · ${target.spec.kind === 'a2a' ? 'A2A' : 'MCP stdio'}`
         : describeSpec(target.spec)
   return (
-    <button className={`target${selected ? ' selected' : ''}`} onClick={() => useStore.setState({ selectedTargetId: target.id, mainView: { kind: 'target' } })} data-target={target.id}>
+    <button className={`target${selected ? ' selected' : ''}`} onClick={() => openTarget(target.id)} data-target={target.id}>
       <span className={`dot ${tone}${view?.state === 'reconnecting' ? ' pulse' : ''}`} title={view ? `${view.state}, ${view.health}` : 'not connected'} />
       <span style={{ minWidth: 0 }}>
         <div className="target-name" title={visibleName(target.name)}>

@@ -1,18 +1,19 @@
-import { describeSpec, type SavedTarget } from '../../../shared/contract'
-import { statusTone, type ConnectionView } from '../store/connectionView'
-import { command, TABS, useSelectedConnection, useStore, type Tab } from '../store/store'
-import { connect, disconnect, probe, refresh } from './actions'
-import { A2aCardPanel } from './A2aCardPanel'
-import { CallsPanel } from './CallsPanel'
-import { CatalogPanel, catalogCount } from './CatalogPanel'
-import { ConversationPanel } from './ConversationPanel'
-import { DiscoveryPanel } from './DiscoveryPanel'
-import { FramesPanel } from './FramesPanel'
-import { HandshakePanel } from './HandshakePanel'
-import { KeepalivePanel } from './KeepalivePanel'
-import { LogPanel } from './LogPanel'
-import { SkillsPanel } from './SkillsPanel'
+import { describeSpec, type SavedTarget } from '../../../../shared/contract'
+import { connect, disconnect, openTab, probe, refresh, startEditing } from '../../store/actions'
+import { statusTone, type ConnectionView } from '../../store/connectionView'
+import { command, TABS, useSelectedConnection, useStore, type Tab } from '../../store/store'
+import { A2aCardPanel } from './handshake/A2aCardPanel'
+import { CallsPanel } from './calls/CallsPanel'
+import { CatalogPanel, catalogCount } from './catalog/CatalogPanel'
+import { ConversationPanel } from './conversation/ConversationPanel'
+import { DiscoveryPanel } from './discovery/DiscoveryPanel'
+import { FramesPanel } from './frames/FramesPanel'
+import { HandshakePanel } from './handshake/HandshakePanel'
+import { KeepalivePanel } from './keepalive/KeepalivePanel'
+import { LogPanel } from './log/LogPanel'
+import { SkillsPanel } from './catalog/SkillsPanel'
 
+/** A target's page: its newest connection's state and actions, then one tab per aspect of it. */
 export function ConnectionPage({ target }: { target: SavedTarget }) {
   const view = useSelectedConnection()
   const tab = useStore((s) => s.tab)
@@ -52,7 +53,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
           ) : (
             <>
               {target.origin !== 'demo' && (
-                <button className="btn" onClick={() => useStore.setState({ editing: target })}>
+                <button className="btn" onClick={() => startEditing(target)}>
                   Edit
                 </button>
               )}
@@ -71,7 +72,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
         <>
           <nav className="tabs" role="tablist">
             {TABS.map((t, i) => (
-              <button key={t.id} role="tab" aria-selected={tab === t.id} className={`tab${tab === t.id ? ' active' : ''}`} onClick={() => useStore.setState({ tab: t.id })} title={`${view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label} (${i + 1})`}>
+              <button key={t.id} role="tab" aria-selected={tab === t.id} className={`tab${tab === t.id ? ' active' : ''}`} onClick={() => openTab(t.id)} title={`${view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label} (${i + 1})`}>
                 {view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label}
                 <TabCount view={view} tab={t.id} />
               </button>

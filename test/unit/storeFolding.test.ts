@@ -1,0 +1,87 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { ConnectionState, EngineEvent, ReplayEvent, TurnParity } from '../../shared/contract'
+import { useStore } from '../../renderer/src/store/store'
+
+// The UI store is plain zustand: it folds events in Node as it does in the browser.
+const initial = useStore.getState()
+let seq = 0
+beforeEach(() => {
+  useStore.setState(initial, true)
+  seq = 0
+})
+
+const at = (n?: number) => (n === undefined ? ++seq : (seq = n))
+const connection = (connectionId: string, state: ConnectionState, n?: number) =>
+  ({ type: 'connection', seq: at(n), ts: seq, connectionId, state, targetId: connectionId.replace(/#\d+$/, ''), targetName: 'Demo', protocol: 'mcp' }) as EngineEvent
+const frame = (connectionId: string, method: string, n?: number) =>
+  ({ type: 'frame', seq: at(n), ts: seq, connectionId, direction: 'out', protocol: 'mcp', transport: 'stdio', kind: 'request', method, payload: {}, bytes: 2 }) as EngineEvent
+const replay = (replayId: string, fields: Omit<ReplayEvent, 'type' | 'seq' | 'ts' | 'connectionId' | 'replayId'>) =>
+  ({ type: 'replay', seq: at(), ts: seq, connectionId: `replay:${replayId}`, replayId, ...fields }) as EngineEvent
+const turn = (index: number, status: TurnParity['status']): TurnParity => ({ index, status, turn: { kind: 'text', text: `turn ${index}` }, diff: [], connections: {} })
+
+const fold = (events: EngineEvent[]) => useStore.getState().applyEvents(events)
+const state = () => useStore.getState()
+
+describe('the UI store folds engine events', () => {
+  it('skips what it has already folded where the backlog and the live stream overlap', () => {
+    fold([connection('demo:tools#1', 'connecting', 1), frame('demo:tools#1', 'initialize', 2), frame('demo:tools#1', 'tools/list', 3)])
+    // Live events that arrived while the backlog was in flight: 2 and 3 again, then 4.
+    fold([frame('demo:tools#1', 'initialize', 2), frame('demo:tools#1', 'tools/list', 3), frame('demo:tools#1', 'ping', 4)])
+    const view = state().connections['demo:tools#1']
+    expect(view.frames.map((f) => f.method)).toEqual(['initialize', 'tools/list', 'ping'])
+    expect(state().lastSeq).toBe(4)
+
+    // A batch with nothing new leaves the store as it was: no new objects, no re-render.
+    const before = state()
+    fold([frame('demo:tools#1', 'ping', 4), connection('demo:tools#1', 'connected', 1)])
+    expect(state()).toBe(before)
+  })
+
+  it('folds a batch that touches two connections into both, once each, and leaves the others alone', () => {
+    fold([connection('demo:tools#1', 'connected'), connection('demo:a2a#2', 'connecting'), connection('demo:prompts#3', 'connected')])
+    const [tools, a2a, prompts] = ['demo:tools#1', 'demo:a2a#2', 'demo:prompts#3'].map((id) => state().connections[id])
+    fold([frame('demo:tools#1', 'tools/call'), connection('demo:a2a#2', 'connected'), frame('demo:a2a#2', 'SendMessage'), frame('demo:tools#1', 'ping')])
+
+    const next = state().connections
+    expect(next['demo:tools#1'].frames.map((f) => f.method)).toEqual(['tools/call', 'ping'])
+    expect(next['demo:a2a#2'].state).toBe('connected')
+    expect(next['demo:a2a#2'].frames).toHaveLength(1)
+    // A touched view is a new object with its `rev` moved on once per batch, so selectors see the change;
+    // its arrays are the same ones, appended in place.
+    expect(next['demo:tools#1']).not.toBe(tools)
+    expect(next['demo:tools#1'].rev).toBe(tools.rev + 1)
+    expect(next['demo:a2a#2'].rev).toBe(a2a.rev + 1)
+    expect(next['demo:tools#1'].frames).toBe(tools.frames)
+    expect(next['demo:prompts#3']).toBe(prompts)
+  })
+
+  it('makes a target’s newest connection the one its page shows', () => {
+    fold([connection('demo:tools#1', 'connecting'), connection('demo:tools#1', 'connected')])
+    expect(state().latestByTarget).toEqual({ 'demo:tools': 'demo:tools#1' })
+
+    fold([connection('demo:tools#1', 'closed'), connection('demo:tools#2', 'connecting')])
+    expect(state().latestByTarget).toEqual({ 'demo:tools': 'demo:tools#2' })
+    // The older connection keeps its view (its frames stay readable); only which one is shown moves on.
+    expect(state().connections['demo:tools#1'].state).toBe('closed')
+
+    // Traffic on a connection that is already the newest does not copy the map.
+    const latest = state().latestByTarget
+    fold([connection('demo:tools#2', 'connected'), frame('demo:tools#2', 'initialize')])
+    expect(state().latestByTarget).toBe(latest)
+  })
+
+  it('folds replay progress into its replay, not into a connection', () => {
+    const sides = { a: { label: 'Demo (MCP)', connectionId: 'demo:tools#1' }, b: { label: 'Demo (A2A)', connectionId: 'demo:a2a#2' } }
+    fold([replay('r1', { phase: 'started', recording: 'media-buying', sides, total: 3 }), replay('r1', { phase: 'turn', turn: turn(1, 'same') })])
+    expect(state().replays.r1).toMatchObject({ id: 'r1', recording: 'media-buying', sides, total: 3, finished: false })
+    expect(state().replays.r1.turns.map((t) => t.status)).toEqual(['same'])
+
+    const first = state().replays
+    fold([replay('r1', { phase: 'turn', turn: turn(2, 'differs') }), replay('r1', { phase: 'finished', stopped: true, summary: { total: 3, same: 1, differs: 1, errors: 0, skipped: 0 } })])
+    expect(state().replays).not.toBe(first)
+    expect(state().replays.r1).toMatchObject({ finished: true, stopped: true, summary: { same: 1, differs: 1 } })
+    expect(state().replays.r1.turns.map((t) => t.index)).toEqual([1, 2])
+    expect(state().connections).toEqual({})
+    expect(state().lastSeq).toBe(seq)
+  })
+})
