@@ -1,8 +1,7 @@
-import { visibleText } from '../shared/contract'
+import { visibleText, type CallReport } from '../shared/contract'
 import { parseArgs } from 'node:util'
-import type { Engine } from '../shared/engine/engine'
 import { callFindings } from '../shared/hooks/callInspector'
-import { cliEngine, connectOrExplain, wholeNumber } from './connect'
+import { cliHost, connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -36,27 +35,27 @@ export async function call(argv: string[]): Promise<number> {
   const target = await resolveTarget(targetText, values.config)
 
   const protocolFields = values['protocol-fields']?.split(',').map((f) => f.trim()).filter(Boolean)
-  const engine = cliEngine({ yes: values.yes, configFile: values.config, protocolFields, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const host = cliHost({ yes: values.yes, configFile: values.config, protocolFields, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   try {
-    const connection = await connectOrExplain(engine, target)
+    const connectionId = await connectOrExplain(host, target)
     if (values.hooks) {
       try {
-        await engine.loadHooks(connection.id, values.hooks)
+        await host.invoke('hooks.load', { connectionId, path: values.hooks })
       } catch (error) {
         throw new UsageError((error as Error).message)
       }
     }
-    const report = await engine.callTool(connection.id, tool, args as Record<string, unknown>)
+    const report = await host.invoke('tools.call', { connectionId, tool, arguments: args as Record<string, unknown> })
     const findings = callFindings(report)
     if (values.json) process.stdout.write(`${JSON.stringify({ format: CALL_FORMAT, ...report, findings })}\n`)
     else process.stdout.write(visibleText(formatCall(report, findings)))
     return findings.length ? 1 : 0
   } finally {
-    await engine.dispose()
+    await host.close()
   }
 }
 
-function formatCall(report: Awaited<ReturnType<Engine['callTool']>>, findings: string[]): string {
+function formatCall(report: CallReport, findings: string[]): string {
   const lines = [`${report.tool} (${report.protocol})${report.hook ? ` with hook "${report.hook.name}" from ${report.hook.source}` : ''}`]
   lines.push(`  raw     ${JSON.stringify(report.raw)}`)
   lines.push(`  hooked  ${JSON.stringify(report.hooked)}`)

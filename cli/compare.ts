@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { visibleText, PRESET_PROFILES, parseProfile, type ClientProfile, type CompareResult } from '../shared/contract'
 import { COMPARE_FORMAT, hasDifference } from '../shared/compare/compare'
 import { resolveTarget } from './resolveTarget'
-import { cliEngine } from './connect'
+import { cliHost, targetRef } from './connect'
 import { UsageError } from './usage'
 
 /** `parallax compare <targetA> [<targetB>] [--profile-a P] [--profile-b P]`: did the agent honour the hint? */
@@ -27,14 +27,14 @@ export async function compare(argv: string[]): Promise<number> {
   const profileA = await loadProfile(values['profile-a'])
   const profileB = await loadProfile(values['profile-b'])
   const [targetA, targetB] = await Promise.all([resolveTarget(positionals[0], values.config), resolveTarget(positionals[1] ?? positionals[0], values.config)])
-  const engine = cliEngine({ yes: values.yes, configFile: values.config, defaults: { reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const host = cliHost({ yes: values.yes, configFile: values.config, defaults: { reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   let result: CompareResult
   try {
-    result = await engine.compare({ target: targetA, profile: profileA }, { target: targetB, profile: profileB }).catch((error: Error) => {
+    result = await host.invoke('compare.run', { a: { ...targetRef(targetA), profile: profileA }, b: { ...targetRef(targetB), profile: profileB } }).catch((error: Error) => {
       throw new UsageError(error.message)
     })
   } finally {
-    await engine.dispose()
+    await host.close()
   }
   const { a, b, handshake, catalog } = result
   const side = (s: typeof a) => ({ target: s.targetName, ...(s.profile && { profile: s.profile }) })

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { visibleText, lastUserMessage, summary, type ConversationMessage, type SavedTarget, type Turn, type TurnResult } from '../shared/contract'
-import { cliEngine, connectOrExplain, wholeNumber } from './connect'
+import { cliHost, connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -50,10 +50,10 @@ export async function converse(argv: string[]): Promise<number> {
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
 
-  const engine = cliEngine({ yes: values.yes, configFile: values.config, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const host = cliHost({ yes: values.yes, configFile: values.config, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   const history: ConversationMessage[] = []
-  engine.events.subscribe((e) => {
-    if (e.type === 'conversation') history.push(e.message)
+  host.onEvents((events) => {
+    for (const e of events) if (e.type === 'conversation') history.push(e.message)
   })
   const progress = (line: string) => {
     if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
@@ -61,10 +61,10 @@ export async function converse(argv: string[]): Promise<number> {
   const results: (TurnResult | { turn: number; request: Turn; error: string; state: 'error' })[] = []
   let failed = false
   try {
-    const connection = await connectOrExplain(engine, target)
+    const connectionId = await connectOrExplain(host, target)
     for (const [i, turn] of turns.entries()) {
       try {
-        const result = await engine.sendTurn(connection.id, turn, { stream: values.stream })
+        const result = await host.invoke('conversation.send', { connectionId, turn, stream: values.stream })
         results.push(result)
         if (FAILED_STATES.has(result.state)) failed = true
         progress(`turn ${i + 1}: ${result.state}${result.taskId ? ` (task ${result.taskId})` : ''}`)
@@ -75,7 +75,7 @@ export async function converse(argv: string[]): Promise<number> {
       }
     }
   } finally {
-    await engine.dispose()
+    await host.close()
   }
   const contextId = results.findLast((r) => 'contextId' in r && r.contextId) as TurnResult | undefined
   const report = {

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util'
 import { visibleText, type EngineEvent } from '../shared/contract'
 import { describeSpec } from '../shared/contract'
-import type { SupervisedConnection } from '../shared/runtime/supervisedConnection'
 import { buildReport, formatReport } from './inspectReport'
-import { cliEngine, connectOrExplain, wholeNumber } from './connect'
+import { cliHost, connectOrExplain, wholeNumber, type CliHost } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -29,18 +28,18 @@ export async function inspect(argv: string[]): Promise<number> {
   const target = await resolveTarget(positionals[0], values.config)
 
   // One connection, no reconnects: inspect reports what it saw rather than retrying for minutes.
-  const engine = cliEngine({ yes: values.yes, configFile: values.config, defaults: { keepaliveIntervalMs: intervalMs, requestTimeoutMs, reconnectAttempts: 0 } })
+  const host = cliHost({ yes: values.yes, configFile: values.config, defaults: { keepaliveIntervalMs: intervalMs, requestTimeoutMs, reconnectAttempts: 0 } })
   const events: EngineEvent[] = []
-  engine.events.subscribe((event) => events.push(event))
+  host.onEvents((batch) => events.push(...batch))
   const progress = (text: string) => {
     if (!values.json) process.stderr.write(`${visibleText(text)}\n`)
   }
   try {
     progress(`connecting to ${target.origin === 'demo' ? target.name : describeSpec(target.spec)} …`)
-    const connection = await connectOrExplain(engine, target)
-    if (probes > 0) await runProbes(connection, probes, events)
+    const connectionId = await connectOrExplain(host, target)
+    if (probes > 0) await runProbes(host, connectionId, probes, events)
   } finally {
-    await engine.dispose()
+    await host.close()
   }
 
   const report = buildReport(target, events, intervalMs, values.frames)
@@ -50,10 +49,14 @@ export async function inspect(argv: string[]): Promise<number> {
 }
 
 /** The first probe runs at once; the rest follow the keepalive loop at the chosen interval. */
-async function runProbes(connection: SupervisedConnection, count: number, events: EngineEvent[]): Promise<void> {
+async function runProbes(host: CliHost, connectionId: string, count: number, events: EngineEvent[]): Promise<void> {
   const probesSoFar = () => events.filter((e) => e.type === 'keepalive').length
-  await connection.probeNow()
-  while (probesSoFar() < count && connection.isLive) {
+  const isLive = () => {
+    const last = events.findLast((e) => e.type === 'connection' && e.connectionId === connectionId)
+    return last?.type === 'connection' && (last.state === 'connected' || last.state === 'degraded')
+  }
+  await host.invoke('connections.probe', { connectionId })
+  while (probesSoFar() < count && isLive()) {
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }

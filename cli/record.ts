@@ -1,7 +1,7 @@
 import { visibleText } from '../shared/contract'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { cliEngine, connectOrExplain, wholeNumber } from './connect'
+import { cliHost, connectOrExplain, wholeNumber } from './connect'
 import { parseTurn } from './converse'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
@@ -27,25 +27,25 @@ export async function record(argv: string[]): Promise<number> {
   const target = await resolveTarget(positionals[0], values.config)
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
-  const engine = cliEngine({ yes: values.yes, configFile: values.config, secretKeys: values['secret-key'], defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const host = cliHost({ yes: values.yes, configFile: values.config, secretKeys: values['secret-key'], defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   let failed = 0
   try {
-    const connection = await connectOrExplain(engine, target)
+    const connectionId = await connectOrExplain(host, target)
     const out = resolve(values.out)
-    engine.startRecording(connection.id, out)
+    await host.invoke('recordings.start', { connectionId, file: out })
     for (const [i, turn] of turns.entries()) {
       try {
-        const result = await engine.sendTurn(connection.id, turn, { stream: values.stream })
+        const result = await host.invoke('conversation.send', { connectionId, turn, stream: values.stream })
         process.stderr.write(`turn ${i + 1}: ${result.state}\n`)
       } catch (error) {
         failed++
         process.stderr.write(`turn ${i + 1}: error: ${visibleText((error as Error).message)}\n`)
       }
     }
-    const { lines } = engine.stopRecording(connection.id)
+    const { lines } = await host.invoke('recordings.stop', { connectionId })
     process.stderr.write(`recorded ${turns.length} turn(s), ${lines} line(s), to ${out}\n`)
   } finally {
-    await engine.dispose()
+    await host.close()
   }
   return failed ? 1 : 0
 }

@@ -4,7 +4,7 @@ import { visibleText, type TurnParity } from '../shared/contract'
 import { parseRecording } from '../shared/session/recording'
 import { Redactor } from '../shared/session/redaction'
 import { turnsFromEvents } from '../shared/session/turns'
-import { cliEngine, wholeNumber } from './connect'
+import { cliHost, targetRef, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -41,20 +41,23 @@ export async function replay(argv: string[]): Promise<number> {
   if (turns.length === 0) throw new UsageError(`${file} holds no turns to replay`)
   const targets = await Promise.all(values.target.map((t) => resolveTarget(t, values.config)))
 
-  const engine = cliEngine({ yes: values.yes, configFile: values.config, defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const host = cliHost({ yes: values.yes, configFile: values.config, defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   try {
-    const run = await engine.startReplay({ targets, turns, ignore: values.ignore, mapping: loaded.header?.mapping, recording: file }).catch((error: Error) => {
+    // The engine reads the recording as it was given (its problems were reported above) and opens its own connections.
+    const { replayId } = await host.invoke('replay.start', { recording: { label: file, text }, targets: targets.map(targetRef), ignore: values.ignore }).catch((error: Error) => {
       throw new UsageError(error.message)
     })
-    while (!run.done) {
-      const parity = (await run.step())!
+    const step = () => host.invoke('replay.step', { replayId })
+    const results: TurnParity[] = []
+    for (let parity = await step(); parity; parity = await step()) {
+      results.push(parity)
       if (!values.json) process.stderr.write(visibleText(`turn ${parity.index}: ${parity.status}${parity.reason ? ` (${parity.reason})` : ''}${parity.errors ? ` ${Object.values(parity.errors).join('; ')}` : ''}\n`))
     }
     const summary = {
-      total: run.results.length,
-      same: run.results.filter((r) => r.status === 'same').length,
-      differs: run.results.filter((r) => r.status === 'differs').length,
-      errors: run.results.filter((r) => r.status === 'error').length,
+      total: results.length,
+      same: results.filter((r) => r.status === 'same').length,
+      differs: results.filter((r) => r.status === 'differs').length,
+      errors: results.filter((r) => r.status === 'error').length,
     }
     const labels = targets.length === 2 ? values.target : ['recording', values.target[0]]
     const report = {
@@ -63,7 +66,7 @@ export async function replay(argv: string[]): Promise<number> {
       targets: values.target,
       problems: loaded.problems,
       // What the targets answered goes to files and CI logs: secrets are taken out, as in recordings.
-      turns: new Redactor().redact(run.results.map(({ index, status, diff, a, b, errors, reason, turn }) => ({ index, status, turn, diff, a, b, ...(errors && { errors }), ...(reason && { reason }) }))),
+      turns: new Redactor().redact(results.map(({ index, status, diff, a, b, errors, reason, turn }) => ({ index, status, turn, diff, a, b, ...(errors && { errors }), ...(reason && { reason }) }))),
       summary,
     }
     if (values.junit) await writeFile(values.junit, junit(report.turns, labels, file))
@@ -71,7 +74,7 @@ export async function replay(argv: string[]): Promise<number> {
     else process.stdout.write(visibleText(formatReplay(report.turns, labels, summary)))
     return summary.differs || summary.errors ? 1 : 0
   } finally {
-    await engine.dispose()
+    await host.close()
   }
 }
 

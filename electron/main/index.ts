@@ -6,7 +6,7 @@ import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine } from '../../shared/engine/engine'
 import { boundForUi, MAX_DEPTH, safeStringify } from '../../shared/runtime/safeJson'
 import { ensurePrivateDir } from '../../shared/runtime/privateFiles'
-import { guardInvoke, isAppUrl } from './ipcGuard'
+import { guardSender, isAppUrl } from './ipcGuard'
 
 const rendererUrl =
   process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(fileURLToPath(new URL('../../renderer/index.html', import.meta.url))).href
@@ -73,8 +73,8 @@ ipcMain.handle(IpcChannels.invoke, async (event, command: unknown, input: unknow
   // Answers are bounded by the engine already; a text export is whole by design. Errors travel as a reply,
   // so their code and details (an approval to ask for) reach the renderer; a thrown error would lose them.
   try {
-    const checked = guardInvoke({ url: frame?.url ?? '', isMainFrame: frame?.parent === null }, rendererUrl, command, input)
-    return { ok: true, result: await engine.execute(checked.command, checked.input) } satisfies CommandReply
+    guardSender({ url: frame?.url ?? '', isMainFrame: frame?.parent === null }, rendererUrl)
+    return { ok: true, result: await engine.execute(command, input) } satisfies CommandReply
   } catch (error) {
     const code = error instanceof CommandError ? error.code : 'failed'
     return { ok: false, error: { message: (error as Error).message, code, details: error instanceof CommandError ? ipcSafe(error.details) : undefined } } satisfies CommandReply

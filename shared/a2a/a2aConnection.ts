@@ -8,27 +8,37 @@ import {
   RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client'
-import type { A2aInterface, ClientProfile, ConnectionOptions, ConversationContext, ConversationMessage, SavedTarget, TargetSpec, Turn } from '../contract'
+import type {
+  A2aInterface,
+  A2aMessage,
+  A2aPart,
+  A2aTask,
+  ClientProfile,
+  ConnectionOptions,
+  ConversationContext,
+  ConversationMessage,
+  SavedTarget,
+  TargetSpec,
+  Turn,
+  TurnResult,
+} from '../contract'
 import { conversationFromTask } from './taskHistory'
+import { StreamProjection } from './streamProjection'
 import type { EventLog } from '../runtime/eventLog'
 import { now } from '../runtime/clock'
-import { ProbeError, SupervisedConnection, type ProbeOutcome } from '../runtime/supervisedConnection'
+import { ProbeError, SupervisedConnection, type CallEndpoint, type ProbeOutcome, type TaskOperations, type TurnOptions } from '../runtime/supervisedConnection'
 import { errorMessage } from '../runtime/errors'
 import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
 import { createTappedFetch, type WireError } from './httpTap'
 import { chooseInterface, type InterfaceChoice } from './interfaceChoice'
-import { AWAITING_STATES, isTask, partsData, partsText, plainMessage, plainTask, stateName } from './plain'
+import { isTask, plainMessage, plainPart, plainTask, stateName } from './plain'
 
 type A2aSpec = Extract<TargetSpec, { kind: 'a2a' }>
 
-export interface A2aTurnResult {
-  turn: number
-  request: { parts: unknown[]; taskId?: string; contextId?: string }
+export interface A2aTurnResult extends TurnResult {
+  request: { parts: A2aPart[]; taskId?: string; contextId?: string }
   /** The final task or message, as plain JSON. */
-  response: unknown
-  state: string
-  taskId?: string
-  contextId?: string
+  response: A2aTask | A2aMessage | null
   streamed: boolean
 }
 
@@ -64,9 +74,10 @@ const NO_CAPABILITIES = { streaming: false, pushNotifications: false, extendedAg
 /**
  * One A2A agent: the card (fetched, checked, generation detected), a client for the interface the SDK
  * picks (v1.0, or v0.3 through its compatibility layer), every HTTP exchange tapped as frames, a
- * conversation that threads taskId/contextId across turns, and keepalive by conditional card re-fetch.
+ * conversation that threads taskId/contextId across turns (told as it arrives by a StreamProjection),
+ * tasks, and keepalive by conditional card re-fetch.
  */
-export class A2aConnection extends SupervisedConnection {
+export class A2aConnection extends SupervisedConnection implements TaskOperations {
   private client: Client | undefined
   private readonly fetcher: ReturnType<typeof createTappedFetch>
   private readonly cardUrl: string
@@ -75,15 +86,13 @@ export class A2aConnection extends SupervisedConnection {
   private readonly allowedOrigins = new Set<string>()
   private etag: string | undefined
   private cardText: string | undefined
+  /** The card this connection was made with (a refresh says whether the agent's card still is). */
+  private connectedCardText: string | undefined
   private streaming = false
   private abort = new AbortController()
-  /** The conversation's thread: the context it is in, and the last task and its state. */
-  private contextId: string | undefined
-  private lastTask: { id: string; contextId: string; state: string } | undefined
+  /** The conversation: its thread (context, last task), and what of it was said when. */
+  private readonly conversation = new StreamProjection((message) => this.say(message))
   private turn = 0
-  /** When each message and artifact was first seen, for history timestamps. */
-  private readonly observed = new Map<string, number>()
-  private readonly emitted = new Set<string>()
 
   constructor(
     id: string,
@@ -116,6 +125,7 @@ export class A2aConnection extends SupervisedConnection {
     const started = now()
     this.abort = new AbortController()
     const raw = await this.fetchCard()
+    this.connectedCardText = this.cardText
     const { generation, reason } = detectGeneration(raw)
     const warnings = checkCard(raw, generation, this.cardUrl)
     const interfaces = listInterfaces(raw, generation)
@@ -244,41 +254,72 @@ export class A2aConnection extends SupervisedConnection {
     this.client = undefined
   }
 
+  /**
+   * The user's "refresh": fetches the agent card again and says what it found — its skills, and whether
+   * it still is the card this connection was made with (the connection keeps using that one until it
+   * reconnects).
+   */
+  async rediscover(): Promise<void> {
+    if (!this.client) return
+    const started = now()
+    const step = { type: 'discovery', method: 'agent-card', trigger: 'refresh' } as const
+    try {
+      const card = new DefaultAgentCardResolver({ fetchImpl: this.fetcher, legacyCompat }).normalizeAgentCard(await this.fetchCard())
+      const changed = this.cardText !== this.connectedCardText
+      const reason = `fetched ${this.cardUrl}: ${changed ? 'the card changed since this connection was made; reconnect to use the new one' : 'the same card this connection was made with'}`
+      this.emit({ ...step, status: 'called', reason, count: card.skills.length, durationMs: now() - started, items: card.skills })
+    } catch (error) {
+      this.emit({ ...step, status: 'failed', reason: errorMessage(error), durationMs: now() - started })
+    }
+  }
+
   /** Forgets the thread: the next turn starts a new context. */
-  newContext(): void {
-    this.contextId = undefined
-    this.lastTask = undefined
+  override newContext(): void {
+    this.conversation.newContext()
+  }
+
+  sendTurn(turn: Turn, options?: TurnOptions): Promise<A2aTurnResult> {
+    return this.send(turn, options)
+  }
+
+  /** A skill, called the way the Calls panel calls a tool: a data part {skill, input}; its data is the first data an artifact holds. */
+  callEndpoint(skill: string): CallEndpoint {
+    return {
+      send: async (input) => {
+        const result = await this.send({ data: { skill, input } })
+        const artifacts = result.response && 'artifacts' in result.response ? result.response.artifacts : []
+        const data = artifacts.flatMap((a) => a.parts.map((p) => ('data' in p ? p.data : undefined))).find((d) => d !== undefined)
+        return { response: result.response, data }
+      },
+    }
+  }
+
+  override tasks(): TaskOperations {
+    return this
   }
 
   /**
    * Sends one turn. It continues the last task while that task awaits input, otherwise stays in the
    * same context; `stream` uses SendStreamingMessage when the agent advertises streaming.
    */
-  async send(turn: Turn, options: { stream?: boolean; newContext?: boolean } = {}): Promise<A2aTurnResult> {
+  async send(turn: Turn, options: TurnOptions = {}): Promise<A2aTurnResult> {
     const client = this.requireClient()
     if (options.newContext) this.newContext()
     if ('tool' in turn) throw new A2aCallError('an A2A turn is text or a JSON data object, not an MCP tool call')
-    const continuing = this.lastTask && AWAITING_STATES.has(this.lastTask.state) ? this.lastTask : undefined
+    const continuing = this.conversation.continuing
     const parts: Part[] = 'text' in turn ? [textPart(turn.text)] : [dataPart(turn.data)]
     const message: Message = {
       messageId: randomUUID(),
       role: Role.ROLE_USER,
       parts,
       taskId: continuing?.id ?? '',
-      contextId: continuing?.contextId ?? this.contextId ?? '',
+      contextId: continuing?.contextId ?? this.conversation.contextId ?? '',
       metadata: this.profile && Object.keys(this.profile.a2a.metadata).length ? this.profile.a2a.metadata : undefined,
       extensions: this.profile?.a2a.extensions ?? [],
       referenceTaskIds: [],
     }
     const number = ++this.turn
-    const sentAt = now()
-    this.observed.set(message.messageId, sentAt)
-    this.say({
-      role: 'user',
-      content: partsText(parts),
-      timestamp: sentAt,
-      metadata: { kind: 'message', timestampSource: 'observed', messageId: message.messageId, taskId: message.taskId || undefined, contextId: message.contextId || undefined, turn: number, data: partsData(parts) },
-    })
+    this.conversation.sent(message, number)
     const request = { tenant: '', message, configuration: undefined, metadata: undefined }
     const streamed = options.stream === true && this.streaming
     if (options.stream && !this.streaming) this.logLine('info', 'the agent does not advertise streaming; sent a blocking SendMessage instead')
@@ -288,7 +329,7 @@ export class A2aConnection extends SupervisedConnection {
         final = await this.follow((signal) => client.sendMessageStream(request, { signal }), number)
       } else {
         final = await this.bounded((signal) => client.sendMessage(request, { signal }))
-        this.observeResult(final, number)
+        this.conversation.answer(final, number)
       }
     } catch (error) {
       throw this.failTurn(error, number)
@@ -296,30 +337,30 @@ export class A2aConnection extends SupervisedConnection {
     const task = final && isTask(final) ? final : undefined
     return {
       turn: number,
-      request: { parts: parts.map((p) => (p.content?.$case === 'text' ? { text: p.content.value } : { data: (p.content as { value: unknown }).value })), ...(message.taskId && { taskId: message.taskId }), ...(message.contextId && { contextId: message.contextId }) },
+      request: { parts: parts.map(plainPart), ...(message.taskId && { taskId: message.taskId }), ...(message.contextId && { contextId: message.contextId }) },
       response: final ? (task ? plainTask(task) : plainMessage(final as Message)) : null,
       state: task ? stateName(task.status?.state) : final ? 'message' : 'unknown',
       taskId: task?.id,
-      contextId: task?.contextId ?? (final && !isTask(final) ? final.contextId : undefined) ?? this.contextId,
+      contextId: task?.contextId ?? (final && !isTask(final) ? final.contextId : undefined) ?? this.conversation.contextId,
       streamed,
     }
   }
 
   /** GetTask, with its history turned into the conversation model. */
-  async getTask(taskId: string, historyLength?: number): Promise<{ task: unknown; conversation: ConversationContext }> {
+  async getTask(taskId: string, historyLength?: number): Promise<{ task: A2aTask; conversation: ConversationContext }> {
     const client = this.requireClient()
     try {
       const task = await this.bounded((signal) => client.getTask({ tenant: '', id: taskId, historyLength }, { signal }))
-      return { task: plainTask(task), conversation: conversationFromTask(task, this.observed, now()) }
+      return { task: plainTask(task), conversation: conversationFromTask(task, this.conversation.observed, now()) }
     } catch (error) {
       throw this.failTurn(error)
     }
   }
 
-  async listTasks(contextId?: string): Promise<unknown[]> {
+  async listTasks(contextId?: string): Promise<A2aTask[]> {
     const client = this.requireClient()
     try {
-      const query = { tenant: '', contextId: contextId ?? this.contextId ?? '', status: 0, pageToken: '', statusTimestampAfter: undefined }
+      const query = { tenant: '', contextId: contextId ?? this.conversation.contextId ?? '', status: 0, pageToken: '', statusTimestampAfter: undefined }
       const result = await this.bounded((signal) => client.listTasks(query, { signal }))
       return result.tasks.map(plainTask)
     } catch (error) {
@@ -327,11 +368,11 @@ export class A2aConnection extends SupervisedConnection {
     }
   }
 
-  async cancelTask(taskId: string): Promise<unknown> {
+  async cancelTask(taskId: string): Promise<A2aTask> {
     const client = this.requireClient()
     try {
       const task = await this.bounded((signal) => client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal }))
-      this.observeResult(task, this.turn)
+      this.conversation.answer(task, this.turn)
       return plainTask(task)
     } catch (error) {
       throw this.failTurn(error)
@@ -339,7 +380,7 @@ export class A2aConnection extends SupervisedConnection {
   }
 
   /** SubscribeToTask: follows a running task's stream (it starts with a full snapshot of the task). */
-  async resubscribe(taskId: string): Promise<unknown> {
+  async resubscribe(taskId: string): Promise<A2aTask | A2aMessage | null> {
     const client = this.requireClient()
     let final: Message | Task | undefined
     try {
@@ -390,7 +431,7 @@ export class A2aConnection extends SupervisedConnection {
       for await (const event of stream) {
         clearTimeout(timer)
         timer = setTimeout(() => idle.abort(new Error(`no stream event for ${timeoutMs} ms`)), timeoutMs)
-        result = this.fold(event, result, turn)
+        result = this.conversation.fold(event, result, turn)
       }
     } catch (error) {
       throw idle.signal.aborted ? idle.signal.reason : error
@@ -398,112 +439,6 @@ export class A2aConnection extends SupervisedConnection {
       clearTimeout(timer)
     }
     return result
-  }
-
-  /** One stream event: shown in the timeline, and folded into the task it describes. */
-  private fold(event: StreamResponse, result: Task | Message | undefined, turn: number): Task | Message | undefined {
-    const payload = event.payload
-    switch (payload?.$case) {
-      case 'task':
-        result = { ...payload.value, artifacts: [...payload.value.artifacts] }
-        this.observeResult(payload.value, turn)
-        break
-      case 'message':
-        result = payload.value
-        this.observeResult(payload.value, turn)
-        break
-      case 'statusUpdate': {
-        const { taskId, contextId, status } = payload.value
-        if (result && isTask(result) && result.id === taskId) result.status = status
-        this.track(taskId, contextId, stateName(status?.state))
-        this.sayStatus(taskId, contextId, stateName(status?.state), status?.message, status?.timestamp, turn)
-        break
-      }
-      case 'artifactUpdate': {
-        const { taskId, contextId, artifact, append } = payload.value
-        if (!artifact) break
-        if (result && isTask(result) && result.id === taskId) {
-          const existing = result.artifacts.find((a) => a.artifactId === artifact.artifactId)
-          if (existing && append) existing.parts = [...existing.parts, ...artifact.parts]
-          else if (existing) Object.assign(existing, artifact)
-          else result.artifacts.push(artifact)
-        }
-        this.sayArtifact(taskId, contextId, artifact, turn)
-        break
-      }
-    }
-    return result
-  }
-
-  private observeResult(result: Message | Task, turn: number): void {
-    if (!isTask(result)) {
-      if (result.contextId) this.contextId = result.contextId
-      this.sayMessage(result, turn)
-      return
-    }
-    const state = stateName(result.status?.state)
-    this.track(result.id, result.contextId, state)
-    for (const message of result.history) if (message.role === Role.ROLE_AGENT) this.sayMessage(message, turn)
-    for (const artifact of result.artifacts) this.sayArtifact(result.id, result.contextId, artifact, turn)
-    this.sayStatus(result.id, result.contextId, state, result.status?.message, result.status?.timestamp, turn)
-  }
-
-  private track(taskId: string, contextId: string, state: string): void {
-    this.contextId = contextId || this.contextId
-    this.lastTask = { id: taskId, contextId, state }
-  }
-
-  private sayMessage(message: Message, turn: number): void {
-    if (!this.once(`m:${message.messageId}`)) return
-    const at = this.seen(message.messageId)
-    this.say({
-      role: 'agent',
-      content: partsText(message.parts),
-      timestamp: at,
-      metadata: { kind: 'message', timestampSource: 'observed', messageId: message.messageId, taskId: message.taskId || undefined, contextId: message.contextId || undefined, turn, data: partsData(message.parts) },
-    })
-  }
-
-  private sayStatus(taskId: string, contextId: string, state: string, message: Message | undefined, reported: string | undefined, turn: number): void {
-    if (!this.once(`s:${taskId}:${state}:${message?.messageId ?? reported ?? ''}`)) return
-    if (message) this.once(`m:${message.messageId}`)
-    this.say({
-      role: 'agent',
-      content: message ? partsText(message.parts) : '',
-      timestamp: message ? this.seen(message.messageId) : now(),
-      metadata: {
-        kind: 'status',
-        timestampSource: 'observed',
-        state,
-        taskId,
-        contextId,
-        turn,
-        ...(message && { messageId: message.messageId, data: partsData(message.parts) }),
-        ...(reported && { reportedAt: reported }),
-      },
-    })
-  }
-
-  private sayArtifact(taskId: string, contextId: string, artifact: { artifactId: string; name: string; parts: Part[] }, turn: number): void {
-    if (!this.once(`a:${taskId}:${artifact.artifactId}`)) return
-    this.say({
-      role: 'agent',
-      content: partsText(artifact.parts),
-      timestamp: this.seen(artifact.artifactId),
-      metadata: { kind: 'artifact', timestampSource: 'observed', taskId, contextId, turn, artifactId: artifact.artifactId, name: artifact.name, data: partsData(artifact.parts) },
-    })
-  }
-
-  private seen(key: string): number {
-    let at = this.observed.get(key)
-    if (at === undefined) this.observed.set(key, (at = now()))
-    return at
-  }
-
-  private once(key: string): boolean {
-    if (this.emitted.has(key)) return false
-    this.emitted.add(key)
-    return true
   }
 
   private say(message: ConversationMessage): void {

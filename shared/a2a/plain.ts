@@ -1,13 +1,13 @@
 import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk'
+import type { A2aArtifact, A2aMessage, A2aPart, A2aTask } from '../contract'
 
 /**
  * The SDK's in-memory A2A objects use protobuf shapes (numeric enums, `$case` unions). These turn
- * them into the plain JSON a person reads and a diff compares, the same for v1.0 and v0.3 agents.
+ * them into the plain JSON a person reads and a diff compares, the same for v1.0 and v0.3 agents
+ * (the contract's A2aTask, A2aMessage, A2aPart).
  */
 
-export type PlainPart = { text: string } | { data: unknown } | { url: string; mediaType?: string } | { raw: string; bytes: number }
-
-export function plainPart(part: Part): PlainPart {
+export function plainPart(part: Part): A2aPart {
   const content = part.content
   switch (content?.$case) {
     case 'text':
@@ -36,7 +36,7 @@ export function roleName(role: Role): 'user' | 'agent' {
   return role === Role.ROLE_USER ? 'user' : 'agent'
 }
 
-export function plainMessage(message: Message) {
+export function plainMessage(message: Message): A2aMessage {
   return {
     messageId: message.messageId,
     role: roleName(message.role),
@@ -46,11 +46,11 @@ export function plainMessage(message: Message) {
   }
 }
 
-export function plainArtifact(artifact: Artifact) {
+export function plainArtifact(artifact: Artifact): A2aArtifact {
   return { artifactId: artifact.artifactId, name: artifact.name, parts: artifact.parts.map(plainPart) }
 }
 
-export function plainTask(task: Task) {
+export function plainTask(task: Task): A2aTask {
   return {
     id: task.id,
     contextId: task.contextId,

@@ -2,14 +2,17 @@ import { z } from 'zod'
 import { ConnectionOptions, SavedTarget, TargetDraft } from './targets'
 import type { ConversationContext } from './conversation'
 import type { ClientProfile } from './profiles'
-import type { ApprovalRecord } from './approvals'
-import type { CallReport, EngineEvent, ReplaySummary, TurnParity } from './events'
+import type { ApprovalRecord, ApprovalRequest } from './approvals'
+import type { CallReport, ConnectionState, EngineEvent, ReplaySummary, TurnParity } from './events'
+import type { A2aMessage, A2aPart, A2aTask, McpToolResult } from './agentData'
 
 /**
- * Every command the UI can send to the engine, with its runtime input schema.
- * Hosts validate each incoming payload against these before the engine sees it.
+ * Every command a host can send to the engine, with its runtime input schema. The engine validates
+ * each input against these (Engine.execute); hosts only check who is calling.
  */
 const ConnectionRef = z.object({ connectionId: z.string().min(1).max(300) })
+const TargetId = z.string().min(1).max(200)
+const RecordingName = z.string().min(1).max(120)
 
 export const TurnSchema = z.union([
   z.object({ tool: z.string().min(1).max(500), arguments: z.record(z.string(), z.unknown()).default({}) }).strict(),
@@ -17,13 +20,37 @@ export const TurnSchema = z.union([
   z.object({ data: z.record(z.string(), z.unknown()) }).strict(),
 ])
 
-const CompareSide = z.object({ targetId: z.string().min(1).max(200), profile: z.union([z.string().min(1).max(100), z.record(z.string(), z.unknown())]).optional() })
+/**
+ * A target that is not saved, given whole (a command line's, a config file's entry): opened for one use.
+ * Consent applies as to a saved target; it can never pass for a demo, nor take a saved target's id.
+ */
+export const UnsavedTarget = SavedTarget.extend({
+  // Named by what the user typed (a URL, a command line), which may be long.
+  name: z.string().min(1, 'name is required').max(10_000),
+  origin: z.enum(['user', 'import']).default('user'),
+})
+export type UnsavedTarget = z.infer<typeof UnsavedTarget>
 
-/** What one turn produced, for either protocol. */
+/** A saved target by `targetId`, or an unsaved one given whole as `target`: exactly one of the two. */
+const targetRefShape = { targetId: TargetId.optional(), target: UnsavedTarget.optional() }
+const oneTarget = (ref: { targetId?: string; target?: unknown }) => (ref.targetId === undefined) !== (ref.target === undefined)
+const ONE_TARGET = { message: 'give either targetId (a saved target) or target (an unsaved one)', path: ['targetId'] }
+export const TargetRef = z.object(targetRefShape).refine(oneTarget, ONE_TARGET)
+export type TargetRef = z.output<typeof TargetRef>
+
+/** A client profile by name, or given whole (validated against the profile schema before anything is sent). */
+const ProfileRef = z.union([z.string().min(1).max(100), z.record(z.string(), z.unknown())])
+
+/** A target and the client profile to connect to it under. */
+const TargetUnderProfile = z.object({ ...targetRefShape, profile: ProfileRef.optional() }).refine(oneTarget, ONE_TARGET)
+
+/** What one turn sent and produced, for either protocol. */
 export interface TurnResult {
   turn: number
-  request: unknown
-  response: unknown
+  /** MCP: the tool call; A2A: the message's parts, and the task and context it continued. */
+  request: { tool: string; arguments: Record<string, unknown> } | { parts: A2aPart[]; taskId?: string; contextId?: string }
+  /** MCP: the tool result; A2A: the final task or message (null when a stream ended with neither). */
+  response: McpToolResult | A2aTask | A2aMessage | null
   /** A2A: the task's state (or `message`); MCP: `completed` or `error`. */
   state: string
   taskId?: string
@@ -36,10 +63,16 @@ export const CommandInputs = {
   'targets.list': z.object({}),
   /** `approve`: the user typed or reviewed this command in the editor, so saving approves running it. */
   'targets.save': TargetDraft.extend({ approve: z.boolean().optional() }),
-  'targets.remove': z.object({ id: z.string().min(1).max(200) }),
+  'targets.remove': z.object({ id: TargetId }),
   /** The text of an `mcpServers` config file; nothing is spawned on import. */
   'targets.import': z.object({ text: z.string().max(5_000_000), fileName: z.string().max(500).optional() }),
-  'connections.open': z.object({ targetId: z.string().min(1).max(200) }),
+  /**
+   * Opens a connection. A saved target's live connection is returned as it is, unless a profile is
+   * given; an unsaved target, or a profile, always gets a connection of its own.
+   */
+  'connections.open': TargetUnderProfile,
+  /** Waits for a connection's first outcome: connected, or why it could not be (the same as its `failed` event). */
+  'connections.wait': ConnectionRef,
   'connections.close': ConnectionRef,
   'connections.refresh': ConnectionRef,
   'connections.probe': ConnectionRef,
@@ -57,17 +90,34 @@ export const CommandInputs = {
   /** A call inspected end to end: raw and hooked arguments, validation, context echo, lint. */
   'tools.call': ConnectionRef.extend({ tool: z.string().min(1).max(500), arguments: z.record(z.string(), z.unknown()).default({}) }),
   'recordings.list': z.object({}),
-  /** Starts recording a connection's events into the library (name defaults to target and time). */
-  'recordings.start': ConnectionRef.extend({ name: z.string().min(1).max(120).optional() }),
+  /**
+   * Starts recording a connection's events into the library (name defaults to target and time); or, with
+   * `file`, into that file (appended to), on hosts that let their user name files (the CLI's --out).
+   */
+  'recordings.start': ConnectionRef.extend({ name: RecordingName.optional(), file: z.string().min(1).max(4096).optional() }).refine((r) => !(r.name && r.file), {
+    message: 'give a name (in the library) or a file, not both',
+    path: ['file'],
+  }),
   'recordings.stop': ConnectionRef,
-  'recordings.rename': z.object({ name: z.string().min(1).max(120), to: z.string().min(1).max(120) }),
-  'recordings.delete': z.object({ name: z.string().min(1).max(120) }),
-  'recordings.import': z.object({ name: z.string().min(1).max(120), text: z.string().max(200_000_000) }),
-  'recordings.export': z.object({ name: z.string().min(1).max(120) }),
+  'recordings.rename': z.object({ name: RecordingName, to: RecordingName }),
+  'recordings.delete': z.object({ name: RecordingName }),
+  'recordings.import': z.object({ name: RecordingName, text: z.string().max(200_000_000) }),
+  'recordings.export': z.object({ name: RecordingName }),
   /** A recording's header, its turns, and every line that could not be read. */
-  'recordings.load': z.object({ name: z.string().min(1).max(120) }),
-  /** Prepares a replay of a recording against one target (vs the recording) or two (A vs B). */
-  'replay.start': z.object({ recording: z.string().min(1).max(120), targetIds: z.array(z.string().min(1).max(200)).min(1).max(2), ignore: z.array(z.string().max(500)).max(100).default([]) }),
+  'recordings.load': z.object({ name: RecordingName }),
+  /**
+   * Prepares a replay of a recording — one in the library by name, or one given whole as `{label, text}`
+   * (a file the library does not hold) — against one target (vs the recording) or two (A vs B): saved
+   * ones by `targetIds`, or any by `targets`.
+   */
+  'replay.start': z
+    .object({
+      recording: z.union([RecordingName, z.object({ label: z.string().min(1).max(4096), text: z.string().max(200_000_000) })]),
+      targetIds: z.array(TargetId).min(1).max(2).optional(),
+      targets: z.array(TargetRef).min(1).max(2).optional(),
+      ignore: z.array(z.string().max(500)).max(100).default([]),
+    })
+    .refine((r) => (r.targetIds === undefined) !== (r.targets === undefined), { message: 'give either targetIds or targets', path: ['targetIds'] }),
   'replay.step': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.run': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.stop': z.object({ replayId: z.string().min(1).max(100) }),
@@ -82,14 +132,16 @@ export const CommandInputs = {
   'profiles.save': z.object({ profile: z.unknown() }),
   'profiles.remove': z.object({ name: z.string().min(1).max(100) }),
   /** Connects two sides (one target under two profiles, or two targets) and diffs what each exposed. */
-  'compare.run': z.object({ a: CompareSide, b: CompareSide }),
-  /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`. */
-  /** The backlog after `afterSeq`, at most `limit` events (a page: a UI catching up on a long session asks page by page). */
+  'compare.run': z.object({ a: TargetUnderProfile, b: TargetUnderProfile }),
+  /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`, at most `limit` events (a page: a UI catching up on a long session asks page by page). */
   'events.since': z.object({ afterSeq: z.number().int().min(0), limit: z.number().int().min(1).optional() }),
 } as const
 
 export type CommandName = keyof typeof CommandInputs
+/** A command's input as a caller sends it (defaults may be left out). */
 export type CommandInput<C extends CommandName> = z.input<(typeof CommandInputs)[C]>
+/** A command's input as its handler receives it: parsed, defaults filled. */
+export type ParsedCommandInput<C extends CommandName> = z.output<(typeof CommandInputs)[C]>
 
 export interface AppInfo {
   name: 'Parallax'
@@ -110,16 +162,18 @@ export interface CommandOutputs {
   'targets.remove': { removed: boolean }
   'targets.import': ImportResult
   'connections.open': { connectionId: string }
+  'connections.wait': ConnectionOutcome
   'connections.close': { closed: boolean }
   'connections.refresh': { ok: true }
   'connections.probe': { ok: boolean }
   'connections.setKeepalive': { intervalMs: number }
   'conversation.send': TurnResult
   'conversation.newContext': { ok: true }
-  'tasks.get': { task: unknown; conversation: ConversationContext }
-  'tasks.list': unknown[]
-  'tasks.cancel': unknown
-  'tasks.resubscribe': unknown
+  'tasks.get': { task: A2aTask; conversation: ConversationContext }
+  'tasks.list': A2aTask[]
+  'tasks.cancel': A2aTask
+  /** The task as the stream left it (or the message it ended with). */
+  'tasks.resubscribe': A2aTask | A2aMessage | null
   'hooks.load': { source: string; kind: 'module' | 'declarative'; tools: string[] }
   'hooks.clear': { cleared: boolean }
   'tools.call': CallReport
@@ -130,7 +184,7 @@ export interface CommandOutputs {
   'recordings.delete': { deleted: boolean }
   'recordings.import': { name: string; problems: { line: number; message: string }[] }
   'recordings.export': { text: string }
-  'recordings.load': { header: unknown; problems: { line: number; message: string }[]; events: number; turns: { index: number; turn: TurnParity['turn'] }[] }
+  'recordings.load': { header: RecordingHeader | undefined; problems: { line: number; message: string }[]; events: number; turns: { index: number; turn: TurnParity['turn'] }[] }
   'replay.start': { replayId: string; total: number }
   'replay.step': TurnParity | null
   'replay.run': ReplaySummary
@@ -144,6 +198,17 @@ export interface CommandOutputs {
   'profiles.remove': { removed: boolean }
   'compare.run': CompareResult
   'events.since': EngineEvent[]
+}
+
+/** How a connection's first attempt ended. */
+export interface ConnectionOutcome {
+  connected: boolean
+  /** The state now (a connection that connected may have gone down since). */
+  state: ConnectionState
+  /** Why it could not connect. */
+  reason?: string
+  /** What the user must approve before it can (an origin the agent card points to). */
+  approval?: ApprovalRequest
 }
 
 export interface CompareSideResult {
@@ -165,6 +230,18 @@ export interface CompareResult {
   }
 }
 
+/** A recording's first line: what recorded it, when, which targets, and how turns map between protocols. */
+export interface RecordingHeader {
+  format: 'parallax.recording/1'
+  app: { name: 'Parallax'; version: string }
+  startedAt: string
+  /** The demo targets' specs are internal (and machine-local), so only their id and name are kept. */
+  targets: (Pick<SavedTarget, 'id' | 'name'> & Partial<Pick<SavedTarget, 'spec'>>)[]
+  /** How turns map between protocols on replay: an MCP call of tool X with arguments A ↔ an A2A data part {skill: X, input: A}. */
+  mapping: { skillField: string; inputField: string }
+  profile?: ClientProfile
+}
+
 export interface RecordingInfo {
   name: string
   bytes: number
@@ -181,7 +258,7 @@ export function isCommandName(name: unknown): name is CommandName {
   return typeof name === 'string' && Object.hasOwn(CommandInputs, name)
 }
 
-/** Thrown (and carried across hosts) when a command's input does not match its schema. */
+/** A command's failure: its code (and details a host can act on) are carried across hosts. */
 export class CommandError extends Error {
   constructor(
     message: string,
@@ -197,11 +274,11 @@ export class CommandError extends Error {
 export type CommandErrorCode = 'invalid-input' | 'unknown-command' | 'not-found' | 'failed' | 'approval-required'
 
 /** Parses a command's input against its schema, with a message a person can act on. */
-export function parseCommandInput<C extends CommandName>(command: C, input: unknown): z.output<(typeof CommandInputs)[C]> {
+export function parseCommandInput<C extends CommandName>(command: C, input: unknown): ParsedCommandInput<C> {
   const result = CommandInputs[command].safeParse(input ?? {})
   if (!result.success) {
     const issues = result.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')
     throw new CommandError(`invalid input for ${command}: ${issues}`, 'invalid-input')
   }
-  return result.data as z.output<(typeof CommandInputs)[C]>
+  return result.data as ParsedCommandInput<C>
 }

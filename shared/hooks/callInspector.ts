@@ -1,19 +1,17 @@
 import type { CallReport } from '../contract'
 import { errorMessage } from '../runtime/errors'
 import { now } from '../runtime/clock'
+import type { CallEndpoint } from '../runtime/supervisedConnection'
 import { checkContextEcho } from './contextEcho'
 import { diffArguments } from './diff'
 import { applyHook, type Args, type HookSet } from './hooks'
 import { DEFAULT_PROTOCOL_FIELDS, lintProtocolFields } from './lint'
 import type { SchemaValidator } from './validator'
 
-export interface CallTarget {
+/** A tool or skill as a connection offers it for an inspected call (see CallEndpoint), named, with its protocol. */
+export interface CallTarget extends CallEndpoint {
   protocol: 'mcp' | 'a2a'
   tool: string
-  inputSchema?: unknown
-  outputSchema?: unknown
-  /** Sends the (hooked) arguments; returns the response and its structured data for the checks. */
-  send(args: Args): Promise<{ response: unknown; data: unknown; structured?: unknown }>
 }
 
 /**

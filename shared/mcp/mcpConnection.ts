@@ -6,12 +6,12 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import type { ClientProfile, ConnectionOptions, DiscoveryMethod, DiscoveryTrigger, SavedTarget, TargetSpec, TransportKind } from '../contract'
+import { CommandError, type ClientProfile, type ConnectionOptions, type DiscoveryMethod, type DiscoveryTrigger, type SavedTarget, type TargetSpec, type TransportKind, type Turn, type TurnResult } from '../contract'
 import type { EventLog } from '../runtime/eventLog'
 import { now } from '../runtime/clock'
 import { JsonRpcTap, type TappedFrame } from '../runtime/jsonRpcTap'
 import { noteWholeInFrame } from '../runtime/safeJson'
-import { ProbeError, SupervisedConnection, type ProbeOutcome } from '../runtime/supervisedConnection'
+import { ProbeError, SupervisedConnection, type CallEndpoint, type ProbeOutcome } from '../runtime/supervisedConnection'
 import { errorMessage } from '../runtime/errors'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from './conversationTurns'
 import { PARALLAX_VERSION } from '../version'
@@ -229,6 +229,36 @@ export class McpConnection extends SupervisedConnection {
   }
 
   private turn = 0
+
+  /** A turn is a tool call (MCP has no free text and no context to start over: the session is the conversation). */
+  async sendTurn(turn: Turn): Promise<TurnResult> {
+    if (!('tool' in turn)) throw new CommandError('an MCP turn is a tool call: {"tool": NAME, "arguments": {…}}', 'invalid-input')
+    const { turn: number, result } = await this.callTool(turn.tool, turn.arguments)
+    return { turn: number, request: { tool: turn.tool, arguments: turn.arguments }, response: result, state: result.isError ? 'error' : 'completed' }
+  }
+
+  /** A tool as discovery listed it (its input and output schemas); its data is the structured content, else the text read as JSON. */
+  callEndpoint(tool: string): CallEndpoint {
+    const listed = (this.catalog['tools/list'] ?? []) as { name: string; inputSchema?: unknown; outputSchema?: unknown }[]
+    const definition = listed.find((t) => t.name === tool)
+    return {
+      inputSchema: definition?.inputSchema,
+      outputSchema: definition?.outputSchema,
+      send: async (args) => {
+        const { result } = await this.callTool(tool, args)
+        const text = result.content?.find((c) => c.type === 'text')?.text
+        let data: unknown = result.structuredContent
+        if (data === undefined && text) {
+          try {
+            data = JSON.parse(text)
+          } catch {
+            data = undefined
+          }
+        }
+        return { response: result, data, structured: result.structuredContent }
+      },
+    }
+  }
 
   /** One `tools/call`, recorded as a conversation turn: the call from the user, the result from the agent. */
   async callTool(tool: string, args: Record<string, unknown>): Promise<{ turn: number; result: CallToolResult }> {

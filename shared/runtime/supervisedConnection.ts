@@ -1,15 +1,20 @@
 import {
   CommandError,
   isApprovalRequired,
+  type A2aMessage,
+  type A2aTask,
   type ConnectionEvent,
   type ConnectionOptions,
   type ConnectionState,
+  type ConversationContext,
   type EngineEvent,
   type EventInput,
   type Health,
   type Protocol,
   type SavedTarget,
   type TransportKind,
+  type Turn,
+  type TurnResult,
 } from '../contract'
 import type { EventLog } from './eventLog'
 import { FrameSpill } from './frameSpill'
@@ -28,6 +33,32 @@ export class ProbeError extends Error {
   }
 }
 
+export interface TurnOptions {
+  /** Stream the answer where the agent can (A2A SendStreamingMessage). */
+  stream?: boolean
+  /** Start a new conversation context first, where the protocol has one. */
+  newContext?: boolean
+}
+
+/** A tool (MCP) or a skill (A2A) as an inspected call reaches it: its schemas where the protocol has them, and how to send it. */
+export interface CallEndpoint {
+  inputSchema?: unknown
+  outputSchema?: unknown
+  /** Sends the (hooked) arguments; returns the response and its structured data for the checks. */
+  send(args: Record<string, unknown>): Promise<{ response: unknown; data: unknown; structured?: unknown }>
+}
+
+/** A protocol's tasks (A2A): work with a state, a history and a stream of its own. */
+export interface TaskOperations {
+  /** The task, with its history as the conversation model. */
+  getTask(taskId: string, historyLength?: number): Promise<{ task: A2aTask; conversation: ConversationContext }>
+  /** The tasks of a context (the conversation's own by default). */
+  listTasks(contextId?: string): Promise<A2aTask[]>
+  cancelTask(taskId: string): Promise<A2aTask>
+  /** Follows a running task's stream to its end; the task as it ended (or the message it ended with). */
+  resubscribe(taskId: string): Promise<A2aTask | A2aMessage | null>
+}
+
 type ConnectionExtras = Partial<Pick<ConnectionEvent, 'reason' | 'attempt' | 'maxAttempts' | 'delayMs' | 'pid' | 'approval'>>
 type OwnEventInput = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<EventInput<E>, 'connectionId'> : never) : never
 
@@ -40,7 +71,9 @@ export function backoffDelay(attempt: number, options: Pick<ConnectionOptions, '
  * The life of one connection, protocol aside: establish, keep alive with periodic probes, move
  * health healthy → degraded → down on failures, reconnect a down connection with bounded backoff and
  * a bounded number of attempts (each one an event), and close without leaving timers or processes.
- * Protocols supply `establish`, `probeOnce` and `teardown`.
+ * Protocols supply `establish`, `probeOnce` and `teardown`, and the operations the engine asks of every
+ * connection whatever its protocol: a turn, a call, discovery again; an operation a protocol does not
+ * have (tasks, a conversation context) is refused with a CommandError that says so.
  */
 export abstract class SupervisedConnection {
   state: ConnectionState = 'connecting'
@@ -59,6 +92,7 @@ export abstract class SupervisedConnection {
   private wakeReconnect: (() => void) | undefined
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined
   private probing: Promise<boolean> | undefined
+  private opening: Promise<boolean> | undefined
   protected closed = false
   /** Bumped on every teardown so callbacks from a previous transport are ignored. */
   protected generation = 0
@@ -81,6 +115,27 @@ export abstract class SupervisedConnection {
   /** Release the transport (and any child process). Must not throw. */
   protected abstract teardown(): Promise<void>
 
+  /** One conversation turn: an A2A message, an MCP tool call. */
+  abstract sendTurn(turn: Turn, options?: TurnOptions): Promise<TurnResult>
+  /** The tool (MCP) or skill (A2A) named `tool`, as an inspected call reaches it. */
+  abstract callEndpoint(tool: string): CallEndpoint
+  /** Discovery again, on the user's request; what it found (or why it failed) is discovery events. */
+  abstract rediscover(): Promise<void>
+
+  /** Starts the conversation over: the next turn begins a new context. */
+  newContext(): void {
+    throw this.unsupported('conversation context to start over')
+  }
+
+  /** The protocol's tasks. */
+  tasks(): TaskOperations {
+    throw this.unsupported('tasks')
+  }
+
+  protected unsupported(what: string): CommandError {
+    return new CommandError(`this ${this.protocol.toUpperCase()} connection has no ${what}`, 'invalid-input')
+  }
+
   protected emit(input: OwnEventInput): void {
     this.log.emit(Object.assign(input, { connectionId: this.id }) as EventInput)
   }
@@ -102,8 +157,18 @@ export abstract class SupervisedConnection {
     this.emit({ type: 'log', source, level, text })
   }
 
-  /** Resolves true once connected, false when the first attempt failed (the reason is an event). */
-  async open(): Promise<boolean> {
+  /** Resolves true once connected, false when the first attempt failed (the reason is an event). Opens once. */
+  open(): Promise<boolean> {
+    this.opening ??= this.openFirst()
+    return this.opening
+  }
+
+  /** How the first attempt ended, once it has (false when the connection was never opened). */
+  firstOutcome(): Promise<boolean> {
+    return this.opening ?? Promise.resolve(false)
+  }
+
+  private async openFirst(): Promise<boolean> {
     this.setState('connecting')
     try {
       await this.establish()

@@ -1,20 +1,10 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
-import type { EngineEvent, SavedTarget } from '../contract'
+import type { EngineEvent, RecordingHeader } from '../contract'
 import { PARALLAX_VERSION } from '../version'
 import { Redactor } from './redaction'
 
-export const RECORDING_FORMAT = 'parallax.recording/1'
+export const RECORDING_FORMAT: RecordingHeader['format'] = 'parallax.recording/1'
 
-export interface RecordingHeader {
-  format: typeof RECORDING_FORMAT
-  app: { name: 'Parallax'; version: string }
-  startedAt: string
-  /** The demo targets' specs are internal (and machine-local), so only their id and name are kept. */
-  targets: (Pick<SavedTarget, 'id' | 'name'> & Partial<Pick<SavedTarget, 'spec'>>)[]
-  /** How turns map between protocols on replay: an MCP call of tool X with arguments A ↔ an A2A data part {skill: X, input: A}. */
-  mapping: { skillField: string; inputField: string }
-  profile?: unknown
-}
 
 /**
  * Writes a recording as JSON Lines: the header, then one event per line, each written through to the

@@ -102,4 +102,33 @@ describe('engine commands', () => {
     const reopened = (await engine.execute('connections.open', { targetId: 'demo:prompts' })) as { connectionId: string }
     expect(reopened.connectionId).not.toBe(first.connectionId)
   })
+
+  it('opens an unsaved target and waits for its outcome; refuses what a protocol or a host does not have', async () => {
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), defaults: { keepaliveIntervalMs: 60_000 } })
+    const unreachable = { kind: 'mcp-http', url: 'http://127.0.0.1:9/mcp', transport: 'streamable-http' } as const
+    // An unsaved target never takes a saved target's id, nor passes for a demo.
+    await expect(engine.execute('connections.open', { target: { id: 'demo:tools', name: 'mine', spec: unreachable } })).rejects.toThrow(/saved target's id/)
+    await expect(engine.execute('connections.open', { target: { id: 'mine', name: 'mine', origin: 'demo', spec: unreachable } })).rejects.toThrow(/target.origin/)
+    await expect(engine.execute('connections.open', {})).rejects.toThrow(/give either targetId/)
+    const failing = await engine.invoke('connections.open', { target: { id: 'mine', name: 'nothing there', spec: unreachable } })
+    expect(await engine.invoke('connections.wait', failing)).toMatchObject({ connected: false, state: 'failed', reason: expect.any(String) })
+
+    const demo = await engine.invoke('connections.open', { targetId: 'demo:prompts' })
+    expect(await engine.invoke('connections.wait', demo)).toEqual({ connected: true, state: 'connected' })
+    await expect(engine.invoke('tasks.list', demo)).rejects.toMatchObject({ code: 'invalid-input', message: 'this MCP connection has no tasks' })
+    await expect(engine.invoke('conversation.newContext', demo)).rejects.toThrow(/has no conversation context/)
+    await expect(engine.invoke('conversation.send', { ...demo, turn: { text: 'hello' } })).rejects.toThrow(/an MCP turn is a tool call/)
+    // A UI host records into the library only, never into a file it names.
+    await expect(engine.invoke('recordings.start', { ...demo, file: join(tempDir(), 'x.jsonl') })).rejects.toThrow(/not into a file/)
+  })
+
+  it('refreshes an A2A connection by fetching its card again, and says what it found', async () => {
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), defaults: { keepaliveIntervalMs: 60_000 } })
+    const recorder = new EventRecorder(engine)
+    const demo = await engine.invoke('connections.open', { targetId: 'demo:a2a' })
+    expect((await engine.invoke('connections.wait', demo)).connected).toBe(true)
+    expect(await engine.invoke('connections.refresh', demo)).toEqual({ ok: true })
+    const refreshed = recorder.of('discovery', demo.connectionId).filter((e) => e.trigger === 'refresh')
+    expect(refreshed).toEqual([expect.objectContaining({ method: 'agent-card', status: 'called', count: 4, reason: expect.stringMatching(/the same card this connection was made with/) })])
+  })
 })

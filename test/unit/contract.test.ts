@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { describeSpec, parseCommandInput, redactMap, splitCommandLine } from '../../shared/contract'
-import { guardInvoke, isAppUrl } from '../../electron/main/ipcGuard'
+import { guardSender, isAppUrl } from '../../electron/main/ipcGuard'
+import { Engine } from '../../shared/engine/engine'
 
 describe('splitCommandLine', () => {
   it('splits like a shell for plain words, without any expansion', () => {
@@ -42,16 +43,18 @@ describe('Electron IPC guard', () => {
   const appUrl = 'file:///opt/parallax/dist/renderer/index.html'
   const mainFrame = { url: appUrl, isMainFrame: true }
 
-  it('accepts a valid command from the app page and returns its parsed input', () => {
-    expect(guardInvoke(mainFrame, appUrl, 'connections.open', { targetId: 'demo:tools' })).toEqual({ command: 'connections.open', input: { targetId: 'demo:tools' } })
+  it('accepts the app page', () => {
+    expect(() => guardSender(mainFrame, appUrl)).not.toThrow()
   })
 
-  it('refuses subframes, other pages, unknown commands and malformed payloads', () => {
-    expect(() => guardInvoke({ url: appUrl, isMainFrame: false }, appUrl, 'app.info', {})).toThrow(/not the main frame/)
-    expect(() => guardInvoke({ url: 'https://evil.example/', isMainFrame: true }, appUrl, 'app.info', {})).toThrow(/not the Parallax UI/)
-    expect(() => guardInvoke({ url: 'file:///tmp/other.html', isMainFrame: true }, appUrl, 'app.info', {})).toThrow(/not the Parallax UI/)
-    expect(() => guardInvoke(mainFrame, appUrl, 'shell.exec', {})).toThrow(/unknown command/)
-    expect(() => guardInvoke(mainFrame, appUrl, 'targets.save', { name: 'x', spec: { kind: 'mcp-stdio', command: 42 } })).toThrow(/invalid input/)
+  it('refuses subframes and other pages; the engine behind it refuses unknown commands and malformed payloads', async () => {
+    expect(() => guardSender({ url: appUrl, isMainFrame: false }, appUrl)).toThrow(/not the main frame/)
+    expect(() => guardSender({ url: 'https://evil.example/', isMainFrame: true }, appUrl)).toThrow(/not the Parallax UI/)
+    expect(() => guardSender({ url: 'file:///tmp/other.html', isMainFrame: true }, appUrl)).toThrow(/not the Parallax UI/)
+    const engine = new Engine({ host: 'electron' })
+    await expect(engine.execute('shell.exec', {})).rejects.toThrow(/unknown command/)
+    await expect(engine.execute('targets.save', { name: 'x', spec: { kind: 'mcp-stdio', command: 42 } })).rejects.toThrow(/invalid input/)
+    await engine.dispose()
   })
 
   it('matches the dev server by origin and file pages by path', () => {

@@ -1,0 +1,5 @@
+import type { DomainHandlers } from './handler'
+
+export const appCommands: DomainHandlers<'app'> = {
+  'app.info': (_, engine) => engine.info(),
+}

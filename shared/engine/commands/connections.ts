@@ -1,0 +1,32 @@
+import type { DomainHandlers } from './handler'
+
+/** Connections: opened (to a saved or an unsaved target, under a profile), awaited, closed, refreshed, probed. */
+export const connectionCommands: DomainHandlers<'connections'> = {
+  'connections.open': async ({ profile, ...ref }, engine) => {
+    const target = await engine.resolveTarget(ref)
+    const underProfile = await engine.profiles.resolve(profile)
+    const connection = await engine.openConnection(target, { reuse: !ref.target && !underProfile, profile: underProfile })
+    return { connectionId: connection.id }
+  },
+  'connections.wait': async ({ connectionId }, engine) => {
+    const connection = engine.connection(connectionId)
+    const connected = await connection.firstOutcome()
+    const failed = connected ? undefined : engine.failureOf(connection)
+    return {
+      connected,
+      state: connection.state,
+      ...(failed?.reason !== undefined && { reason: failed.reason }),
+      ...(failed?.approval && { approval: failed.approval }),
+    }
+  },
+  'connections.close': async ({ connectionId }, engine) => ({ closed: await engine.closeConnection(connectionId) }),
+  'connections.refresh': async ({ connectionId }, engine) => {
+    await engine.connection(connectionId).rediscover()
+    return { ok: true }
+  },
+  'connections.probe': async ({ connectionId }, engine) => ({ ok: await engine.connection(connectionId).probeNow() }),
+  'connections.setKeepalive': ({ connectionId, intervalMs }, engine) => {
+    engine.connection(connectionId).setKeepaliveInterval(intervalMs)
+    return { intervalMs }
+  },
+}

@@ -1,0 +1,76 @@
+import type {
+  AppInfo,
+  CallReport,
+  ClientProfile,
+  CommandName,
+  CommandOutput,
+  CompareResult,
+  ConnectionEvent,
+  ParsedCommandInput,
+  SavedTarget,
+  TargetRef,
+  Turn,
+  TurnResult,
+} from '../../contract'
+import type { HookSet } from '../../hooks/hooks'
+import type { EventLog } from '../../runtime/eventLog'
+import type { SupervisedConnection, TurnOptions } from '../../runtime/supervisedConnection'
+import type { RecordingLibrary } from '../../session/library'
+import type { Replay, ReplayOptions } from '../../session/replay'
+import type { ApprovalStore } from '../approvals'
+import type { ProfileStore } from '../profileStore'
+import type { TargetStore } from '../targetStore'
+
+/**
+ * What command handlers may use of the engine: its stores, its connections, and the operations on
+ * state the engine owns (connections, hooks, recorders, replays). The Engine implements it; a handler
+ * sees nothing else.
+ */
+export interface CommandContext {
+  readonly events: EventLog
+  readonly targets: TargetStore
+  readonly profiles: ProfileStore
+  readonly approvals: ApprovalStore
+  /** Whether this host's user may name a file to record into (the CLI's --out); UI hosts record into the library. */
+  readonly recordsToFiles: boolean
+  info(): AppInfo
+  /** The recordings library; refused on an engine without a data folder. */
+  requireLibrary(): RecordingLibrary
+
+  /** A saved target by id, or an unsaved one as given (refused when it would take a saved target's id). */
+  resolveTarget(ref: TargetRef): Promise<SavedTarget>
+  /** Approves a target's command as it is now (the user typed or reviewed it). */
+  approveTarget(target: SavedTarget): Promise<void>
+
+  connection(connectionId: string): SupervisedConnection
+  connectionsOf(targetId: string): SupervisedConnection[]
+  /** Creates and starts opening a connection; with `reuse`, a live connection to the target is returned instead. */
+  openConnection(target: SavedTarget, options: { reuse: boolean; profile?: ClientProfile }): Promise<SupervisedConnection>
+  closeConnection(connectionId: string): Promise<boolean>
+  /** The event that says why a connection could not be made, if it could not. */
+  failureOf(connection: SupervisedConnection): ConnectionEvent | undefined
+
+  sendTurn(connectionId: string, turn: Turn, options?: TurnOptions): Promise<TurnResult>
+  callTool(connectionId: string, tool: string, args: Record<string, unknown>): Promise<CallReport>
+  loadHooks(connectionId: string, path: string): Promise<{ source: string; kind: HookSet['kind']; tools: string[] }>
+  clearHooks(connectionId: string): boolean
+
+  startRecording(connectionId: string, path: string, name?: string): string
+  stopRecording(connectionId: string): { name: string; lines: number }
+  startReplay(options: ReplayOptions): Promise<Replay & { total: number }>
+  replay(replayId: string): Replay
+
+  compare(a: { target: SavedTarget; profile?: ClientProfile }, b: { target: SavedTarget; profile?: ClientProfile }): Promise<CompareResult>
+}
+
+/** One command's handler: its input as the contract's schema parsed it, its output as the contract types it. */
+export type Handler<C extends CommandName> = (
+  input: ParsedCommandInput<C>,
+  engine: CommandContext,
+) => Promise<CommandOutput<C>> | CommandOutput<C>
+
+/** Every command's handler: a command without one, or with a mistyped one, does not compile. */
+export type Handlers = { [C in CommandName]: Handler<C> }
+
+/** The handlers of one domain: every command named `<domain>.…`, for each of the `Domain` prefixes given. */
+export type DomainHandlers<Domain extends string> = { [C in Extract<CommandName, `${Domain}.${string}`>]: Handler<C> }

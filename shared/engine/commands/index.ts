@@ -1,0 +1,29 @@
+import { approvalCommands } from './approvals'
+import { appCommands } from './app'
+import { callCommands } from './calls'
+import { compareCommands } from './compare'
+import { connectionCommands } from './connections'
+import { conversationCommands } from './conversation'
+import { eventCommands } from './events'
+import type { Handlers } from './handler'
+import { recordingCommands } from './recordings'
+import { targetCommands } from './targets'
+
+export type { CommandContext, Handler, Handlers } from './handler'
+
+/**
+ * Every command's handler, one module per domain. To add a command: its schema in
+ * shared/contract/commands.ts (CommandInputs) and its output type (CommandOutputs), then its handler in
+ * its domain's module here; the engine validates the input before any handler runs.
+ */
+export const handlers: Handlers = {
+  ...appCommands,
+  ...targetCommands,
+  ...connectionCommands,
+  ...conversationCommands,
+  ...callCommands,
+  ...recordingCommands,
+  ...compareCommands,
+  ...approvalCommands,
+  ...eventCommands,
+}

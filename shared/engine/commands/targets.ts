@@ -1,0 +1,16 @@
+import type { DomainHandlers } from './handler'
+
+/** Saved targets: listed (the demos first), saved, removed (closing their connections), imported from a config file. */
+export const targetCommands: DomainHandlers<'targets'> = {
+  'targets.list': (_, engine) => engine.targets.list(),
+  'targets.save': async ({ approve, ...draft }, engine) => {
+    const saved = await engine.targets.save(draft)
+    if (approve) await engine.approveTarget(saved)
+    return saved
+  },
+  'targets.remove': async ({ id }, engine) => {
+    for (const connection of engine.connectionsOf(id)) await engine.closeConnection(connection.id)
+    return { removed: await engine.targets.remove(id) }
+  },
+  'targets.import': ({ text, fileName }, engine) => engine.targets.import(text, fileName),
+}
