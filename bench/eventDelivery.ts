@@ -92,7 +92,7 @@ async function throughWebHost(count: number): Promise<Arrivals> {
     await openApprovedTarget(ui, floodTarget(count, RATE))
     await withTimeout(arrivals.done, count + 20_000, 'the flood through the web host')
   } finally {
-    ui.close()
+    void ui.close()
     await host.stop()
   }
   return arrivals

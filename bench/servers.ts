@@ -37,8 +37,7 @@ if (process.argv.includes('--serve')) {
   const [mcp, a2a] = await Promise.all([startStreamableServer(createToolServer), startMediaSalesAgent()])
   process.stdout.write(`${JSON.stringify({ mcp: mcp.url, a2a: a2a.url })}\n`)
   process.stdin.resume()
-  process.stdin.once('end', async () => {
-    await Promise.all([mcp.close(), a2a.close()])
-    process.exit(0)
+  process.stdin.once('end', () => {
+    void Promise.all([mcp.close(), a2a.close()]).finally(() => process.exit(0))
   })
 }

@@ -38,15 +38,11 @@ function bareNodeAnswers(): Promise<number> {
   const started = performance.now()
   const child = spawn(process.execPath, ['-e', "require('http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port + '/') })"], { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', async (url) => {
-      try {
-        await (await fetch(url)).text()
-        resolve(performance.now() - started)
-      } catch (error) {
-        reject(error)
-      } finally {
-        child.kill()
-      }
+    createInterface({ input: child.stdout! }).once('line', (url) => {
+      fetch(url)
+        .then((response) => response.text())
+        .then(() => resolve(performance.now() - started), reject)
+        .finally(() => child.kill())
     })
   })
 }

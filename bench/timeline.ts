@@ -39,7 +39,7 @@ async function hostWithFrames(count: number): Promise<{ host: RunningWebHost; ta
     await host.stop()
     throw error
   } finally {
-    client.close()
+    void client.close()
   }
 }
 

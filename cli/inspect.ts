@@ -60,9 +60,3 @@ async function runProbes(host: CliHost, connectionId: string, count: number, eve
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }
-
-function integer(text: string | undefined, flag: string, min: number, max: number): number {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}`)
-  return n
-}

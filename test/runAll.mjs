@@ -1,4 +1,4 @@
-// `npm test`: typecheck, build, unit + integration (Vitest), end-to-end (Playwright in Debian's Chromium),
+// `npm test`: typecheck, lint (layers, habits, format), build, unit + integration (Vitest), end-to-end (Playwright in Debian's Chromium),
 // then one closing line "N passed, N failed, N skipped" across both runners. Exits non-zero if anything failed.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -18,6 +18,8 @@ function step(title, command, args, env = {}) {
 }
 
 let ok = step('typecheck', bin('tsc'), ['-p', 'tsconfig.json']) && step('typecheck renderer', bin('tsc'), ['-p', 'renderer/tsconfig.json'])
+ok = ok && step('lint: layers and cycles', bin('depcruise'), ['shared', 'cli', 'web', 'electron', 'renderer', 'bench', 'test', '--config', '.dependency-cruiser.cjs'])
+ok = ok && step('lint: code', bin('eslint'), ['.']) && step('lint: format', bin('prettier'), ['--check', '.'])
 ok = ok && step('build', bin('vite'), ['build', '--logLevel', 'warn'])
 if (!ok) {
   console.log('0 passed, 1 failed, 0 skipped')

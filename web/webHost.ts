@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
-import { WebSocketServer, type WebSocket } from 'ws'
+import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { CommandError, type ClientMessage, type ServerMessage } from '../shared/contract'
 import { EventBatcher } from '../shared/runtime/batcher'
 import type { Engine } from '../shared/engine/engine'
@@ -174,7 +174,8 @@ function attach(ws: WebSocket, engine: Engine, log: (line: string) => void): voi
   // A socket error (an oversized or malformed frame: ws closes with 1009/1002) ends that socket only;
   // without a listener it would take the whole host down.
   ws.on('error', (error) => log(`WebSocket closed: ${error.message}`))
-  ws.on('message', async (data, isBinary) => {
+  ws.on('message', (data, isBinary) => void answer(data, isBinary))
+  async function answer(data: RawData, isBinary: boolean): Promise<void> {
     let message: ClientMessage
     try {
       if (isBinary) throw new Error('binary frames are not part of the protocol')
@@ -199,7 +200,7 @@ function attach(ws: WebSocket, engine: Engine, log: (line: string) => void): voi
       const details = (error as { details?: unknown } | undefined)?.details
       send({ id: message.id, ok: false, error: { message: (error as Error)?.message ?? String(error), code, ...(details !== undefined && { details }) } })
     }
-  })
+  }
 }
 
 function digest(value: string): Buffer {

@@ -142,7 +142,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       // Still show the card and everything wrong with it: that is what the user came to see.
       const why = `no usable interface: ${errorMessage(error)}`
       this.emit({ ...handshake, transport: this.transport ?? 'jsonrpc', protocolVersion: '', interfaceReason: why, capabilities: NO_CAPABILITIES, skills: [], warnings: [...warnings, why], durationMs: now() - started })
-      throw new Error(`the agent card cannot be used: ${errorMessage(error)}`)
+      throw new Error(`the agent card cannot be used: ${errorMessage(error)}`, { cause: error })
     }
     const { chosen, foreignOrigin } = choice
     if (foreignOrigin) {
@@ -163,7 +163,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     } catch (error) {
       const why = `no usable interface: ${errorMessage(error)}`
       this.emit({ ...handshake, transport: this.transport ?? 'jsonrpc', protocolVersion: '', interfaceReason: why, capabilities: NO_CAPABILITIES, skills: [], warnings: [...warnings, why], durationMs: now() - started })
-      throw new Error(`the agent card cannot be used: ${errorMessage(error)}`)
+      throw new Error(`the agent card cannot be used: ${errorMessage(error)}`, { cause: error })
     }
     const binding = this.client.transport.protocolName
     const version = this.client.protocolVersion

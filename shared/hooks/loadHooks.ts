@@ -19,12 +19,12 @@ export async function loadHooks(file: string): Promise<HookSet> {
     try {
       text = await readFile(path, 'utf8')
     } catch (error) {
-      throw new Error(`cannot read hooks file ${path}: ${(error as Error).message}`)
+      throw new Error(`cannot read hooks file ${path}: ${(error as Error).message}`, { cause: error })
     }
     try {
       return parseDeclarativeHooks(JSON.parse(text), path)
     } catch (error) {
-      throw new Error(error instanceof SyntaxError ? `${path} is not valid JSON: ${error.message}` : (error as Error).message)
+      throw new Error(error instanceof SyntaxError ? `${path} is not valid JSON: ${error.message}` : (error as Error).message, { cause: error })
     }
   }
   if (!['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].includes(ext)) throw new Error(`hooks file ${path}: expected .json, .js, .mjs, .ts or .mts`)
@@ -34,7 +34,7 @@ export async function loadHooks(file: string): Promise<HookSet> {
     const url = `${pathToFileURL(path).href}?reload=${++generation}`
     module = ext.endsWith('ts') ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
   } catch (error) {
-    throw new Error(`cannot load hooks module ${path}: ${(error as Error).message}`)
+    throw new Error(`cannot load hooks module ${path}: ${(error as Error).message}`, { cause: error })
   }
   // Named exports, or a default-exported object (possibly wrapped again when the file loads as CommonJS).
   let exported = module

@@ -1,12 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, ROOT, test } from './webHostProcess'
+import type { Dialog } from '@playwright/test'
 
 test('the library shows a damaged recording with why and deletes it; a taken name is refused on rename and a free one offered', async ({ page, host }) => {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   const dialogs: string[] = []
-  const answers: ((dialog: import('@playwright/test').Dialog) => Promise<void>)[] = []
+  const answers: ((dialog: Dialog) => Promise<void>)[] = []
   page.on('dialog', (dialog) => {
     dialogs.push(`${dialog.type()}: ${dialog.message()}`)
     void (answers.shift() ?? ((d) => d.dismiss()))(dialog)

@@ -44,7 +44,7 @@ test('the engine socket needs the token (as a subprotocol or a bearer header) an
   // The host selects `parallax`: the token is never echoed back.
   const page = await openUiClient(host)
   expect(page.protocol).toBe('parallax')
-  page.close()
+  await page.close()
 })
 
 test('the launch token never lives in a cookie: a local program the browser visits gets a cookie that opens nothing', async ({ page, host }) => {
@@ -145,7 +145,7 @@ test('a 20 MB tool result reaches the page as a bounded preview that says where 
   const { origin: _origin, id: _id, ...draft } = fixtureTarget('misbehaving', ['huge', '20'])
   const { targetId, connectionId } = await openApprovedTarget(client, { ...draft, name: 'huge results' })
   await waitConnected(client, connectionId)
-  client.close()
+  await client.close()
 
   await page.goto(host.url)
   await page.locator(`[data-target="${targetId}"]`).click()

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -11,7 +11,7 @@ import type { ConnectionOptions, FrameEvent, TargetDraft } from '../../shared/co
 import { parseRecording } from '../../shared/session/recording'
 import { slowExecutor, startA2aAgent } from '../fixtures/a2aAgents'
 import { fixtureTarget, httpTarget } from '../fixtures/targets'
-import { openApproved, openApprovedTarget, openUiClient, UiCommandError, waitConnected, type UiClient } from '../../web/client'
+import { openApproved, openApprovedTarget, openUiClient, type UiCommandError, waitConnected, type UiClient } from '../../web/client'
 import { startWebHostProcess, type RunningWebHost } from '../../web/launch'
 
 // Every misbehaving server here runs under the real `parallax web`, with a UI client attached (the same
@@ -25,7 +25,7 @@ let neighbour: string
 const cleanups: (() => Promise<void> | void)[] = []
 
 afterEach(async () => {
-  ui?.close()
+  await ui?.close()
   await host?.stop()
   host = undefined
   for (const cleanup of cleanups.splice(0)) await cleanup()
@@ -57,7 +57,7 @@ async function hostSurvived(): Promise<void> {
   expect(await ui.invoke('connections.probe', { connectionId: neighbour })).toEqual({ ok: true })
   const another = await openUiClient(host!)
   expect((await another.invoke('targets.list', {})).length).toBeGreaterThan(0)
-  another.close()
+  await another.close()
 }
 
 const lastState = (connectionId: string) => ui.of('connection', connectionId).at(-1)?.state
@@ -288,7 +288,8 @@ async function startDeepA2aAgent(): Promise<{ url: string; close: () => Promise<
   const depth = 5000
   const nested = `${'['.repeat(depth)}"bottom"${']'.repeat(depth)}`
   let url = ''
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer((req, res) => void answer(req, res))
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     if (req.method === 'GET' && path.endsWith('agent-card.json')) {
       const card = {
@@ -311,7 +312,7 @@ async function startDeepA2aAgent(): Promise<{ url: string; close: () => Promise<
     const answer = `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"result":${result}}`
     if (request.method === 'message/stream') return void res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(`data: ${answer}\n\n`)
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer)
-  })
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {

@@ -1,7 +1,7 @@
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { A2aHandshakeEvent, ConversationMessage, FrameEvent, SavedTarget } from '../../shared/contract'
-import { A2aConnection } from '../../shared/a2a/a2aConnection'
+import type { A2aConnection } from '../../shared/a2a/a2aConnection'
 import { startMediaSalesAgent } from '../../shared/demo/a2aAgent'
 import { Engine } from '../../shared/engine/engine'
 import { slowExecutor, startA2aAgent, startRawServer, type RunningHttp } from '../fixtures/a2aAgents'

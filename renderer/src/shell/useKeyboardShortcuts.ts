@@ -26,7 +26,10 @@ export function useKeyboardShortcuts(): void {
       else if (e.key === '?') openShortcuts()
       else if (e.key === 't') toggleTheme()
       else if (e.key === 'n') startEditing('new')
-      else if (e.key === 'c' && target) live || view?.state === 'reconnecting' || view?.state === 'connecting' ? disconnect(view!.id) : connect(target)
+      else if (e.key === 'c' && target) {
+        if (live || view?.state === 'reconnecting' || view?.state === 'connecting') disconnect(view!.id)
+        else void connect(target)
+      }
       else if (e.key === 'p' && live) probe(view.id)
       else if (e.key === 'r' && live) refresh(view.id)
       else return

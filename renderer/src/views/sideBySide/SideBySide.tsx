@@ -70,6 +70,7 @@ function AlignedTurns({ a, b }: { a: ConnectionView; b: ConnectionView }) {
     const right = byTurn(b.conversation)
     const turns = [...new Set([...left.keys(), ...right.keys()])].sort((x, y) => x - y)
     return turns.map((turn) => ({ turn, left: left.get(turn) ?? [], right: right.get(turn) ?? [] }))
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the conversations only grow (appended in place): their lengths say when
   }, [a.conversation.length, b.conversation.length, a.id, b.id])
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => 160, overscan: 4 })
   return (

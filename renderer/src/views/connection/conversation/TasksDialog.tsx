@@ -24,6 +24,7 @@ export function TasksDialog({ connectionId, onClose }: { connectionId: string; o
     if (list) setTasks(list as PlainTask[])
     else setError('The agent could not list tasks (v0.3 agents have no ListTasks).')
   }
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- load the list once per connection; `load` is remade each render
   useEffect(() => void load(), [connectionId])
   const act = async (run: () => Promise<unknown>) => {
     await run()

@@ -42,6 +42,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
     if (focus === undefined) return
     if (selected !== undefined) virtualizer.scrollToIndex(selected, { align: 'center' })
     clearFrameFocus()
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the tab opens on a frame another view linked to
   }, [])
 
   useEffect(() => {
@@ -110,9 +111,16 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
             aria-label="Frames"
             onWheel={() => setFollow(false)}
             onKeyDown={(e) => {
-              if (e.key === 'ArrowDown' || e.key === 'j') (e.preventDefault(), move(1))
-              else if (e.key === 'ArrowUp' || e.key === 'k') (e.preventDefault(), move(-1))
-              else if (e.key === 'End') (setFollow(true), setSelected(undefined))
+              if (e.key === 'ArrowDown' || e.key === 'j') {
+                e.preventDefault()
+                move(1)
+              } else if (e.key === 'ArrowUp' || e.key === 'k') {
+                e.preventDefault()
+                move(-1)
+              } else if (e.key === 'End') {
+                setFollow(true)
+                setSelected(undefined)
+              }
             }}
           >
             {count === 0 ? (
