@@ -13,7 +13,12 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node },
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.cjs', '*.mjs', 'bench/*.mjs', 'cli/*.mjs', 'electron/*.mjs', 'shared/*.mjs', 'test/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['*.js', '*.cjs', '*.mjs', 'bench/*.mjs', 'cli/*.mjs', 'electron/*.mjs', 'shared/*.mjs', 'test/*.mjs'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

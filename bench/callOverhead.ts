@@ -1,7 +1,14 @@
 import { builtInDemos } from '../shared/demo/builtIns'
 import { randomUUID } from 'node:crypto'
 import { Role } from '@a2a-js/sdk'
-import { type Client as A2aClient, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client'
+import {
+  type Client as A2aClient,
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -27,7 +34,12 @@ export function engineWithUi(dataDir?: string): Engine {
 /** The raw SDK's stdio transport to the server a Parallax target spawns (same command, args and env). */
 export function rawStdioTransport(spec: SavedTarget['spec']): StdioClientTransport {
   if (spec.kind !== 'mcp-stdio') throw new Error(`not a stdio target: ${spec.kind}`)
-  return new StdioClientTransport({ command: spec.command, args: spec.args, env: { ...getDefaultEnvironment(), ...spec.env }, stderr: 'pipe' })
+  return new StdioClientTransport({
+    command: spec.command,
+    args: spec.args,
+    env: { ...getDefaultEnvironment(), ...spec.env },
+    stderr: 'pipe',
+  })
 }
 
 /** The raw SDK client and Parallax, each on its own connection to the same kind of server, called in turns. */
@@ -59,7 +71,13 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
 
   const servers = await startBenchServers()
   try {
-    const target: SavedTarget = { id: 'bench-http', name: 'http', origin: 'user', options: {}, spec: { kind: 'mcp-http', url: servers.mcp, headers: {}, transport: 'streamable-http' } }
+    const target: SavedTarget = {
+      id: 'bench-http',
+      name: 'http',
+      origin: 'user',
+      options: {},
+      spec: { kind: 'mcp-http', url: servers.mcp, headers: {}, transport: 'streamable-http' },
+    }
     figures.push(await mcpPair('call-overhead-streamable-http', new StreamableHTTPClientTransport(new URL(servers.mcp)), target, count))
     figures.push(await a2aPair(servers.a2a, count))
   } finally {
@@ -72,7 +90,10 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
 export async function a2aClient(url: string): Promise<A2aClient> {
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } }), new RestTransportFactory({ legacyCompat: { enabled: true } })],
+      transports: [
+        new JsonRpcTransportFactory({ legacyCompat: { enabled: true } }),
+        new RestTransportFactory({ legacyCompat: { enabled: true } }),
+      ],
       cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
     }),
   )
@@ -83,7 +104,16 @@ export async function a2aClient(url: string): Promise<A2aClient> {
 export function a2aMessage(data: Record<string, unknown>, contextId = '') {
   return {
     tenant: '',
-    message: { messageId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'data' as const, value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }], taskId: '', contextId, metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: randomUUID(),
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'data' as const, value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }],
+      taskId: '',
+      contextId,
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: undefined,
     metadata: undefined,
   }
@@ -94,7 +124,13 @@ async function a2aPair(url: string, count: number): Promise<Figure> {
   try {
     const client = await a2aClient(url)
     const data = { skill: 'list_creative_formats', input: { channel: 'display' } }
-    const target: SavedTarget = { id: 'bench-a2a', name: 'a2a', origin: 'user', options: {}, spec: { kind: 'a2a', url: url, headers: {}, binding: 'auto' } }
+    const target: SavedTarget = {
+      id: 'bench-a2a',
+      name: 'a2a',
+      origin: 'user',
+      options: {},
+      spec: { kind: 'a2a', url: url, headers: {}, binding: 'auto' },
+    }
     const connection = await engine.createConnection(target)
     if (!(await connection.open())) throw new Error('cannot connect to the demo agent')
     // A new context each time, as the raw client does (no threading through earlier tasks).
@@ -103,7 +139,13 @@ async function a2aPair(url: string, count: number): Promise<Figure> {
       () => client.sendMessage(a2aMessage(data)),
       () => engine.sendTurn(connection.id, { data }, { newContext: true }),
     )
-    return figure('call-overhead-a2a-sendmessage', median(parallax), median(raw), 'ms median round trip', `${count} sequential SendMessage each, interleaved`)
+    return figure(
+      'call-overhead-a2a-sendmessage',
+      median(parallax),
+      median(raw),
+      'ms median round trip',
+      `${count} sequential SendMessage each, interleaved`,
+    )
   } finally {
     await engine.dispose()
   }

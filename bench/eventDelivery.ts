@@ -56,7 +56,9 @@ class Arrivals {
 
 async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms)))
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms)),
+  )
   try {
     return await Promise.race([work, timeout])
   } finally {
@@ -105,7 +107,13 @@ export async function eventDelivery({ quick }: BenchOptions): Promise<Figure[]> 
   const parallax = await throughWebHost(count)
   const tenth = Math.floor(count / 10)
   return [
-    figure('event-delivery-rate', parallax.rate(), raw.rate(), 'frames/s', `${count} notifications offered at ${RATE}/s; Parallax: engine → WebSocket → UI client`),
+    figure(
+      'event-delivery-rate',
+      parallax.rate(),
+      raw.rate(),
+      'frames/s',
+      `${count} notifications offered at ${RATE}/s; Parallax: engine → WebSocket → UI client`,
+    ),
     figure(
       'event-delivery-lag',
       parallax.p95(),

@@ -11,7 +11,11 @@ const count = Number(process.argv[2] ?? 1000)
 const rate = Number(process.argv[3] ?? 0)
 const now = () => performance.timeOrigin + performance.now()
 const write = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`)
-const notification = (i: number) => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'flood', data: { i, sentAt: now(), text: `log line ${i}` } } })
+const notification = (i: number) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/message',
+  params: { level: 'info', logger: 'flood', data: { i, sentAt: now(), text: `log line ${i}` } },
+})
 
 function flood(): void {
   if (!rate) {
@@ -39,7 +43,15 @@ function flood(): void {
 for await (const line of createInterface({ input: process.stdin })) {
   const request = JSON.parse(line) as { id?: number; method: string; params?: Record<string, unknown> }
   if (request.method === 'initialize') {
-    write({ jsonrpc: '2.0', id: request.id, result: { protocolVersion: request.params?.protocolVersion, capabilities: { logging: {}, tools: {} }, serverInfo: { name: 'parallax-bench-flood', version: '1.0.0' } } })
+    write({
+      jsonrpc: '2.0',
+      id: request.id,
+      result: {
+        protocolVersion: request.params?.protocolVersion,
+        capabilities: { logging: {}, tools: {} },
+        serverInfo: { name: 'parallax-bench-flood', version: '1.0.0' },
+      },
+    })
   } else if (request.method === 'notifications/initialized') {
     flood()
   } else if (request.method === 'ping') {

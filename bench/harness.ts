@@ -47,7 +47,12 @@ export async function timeEach(count: number, once: () => Promise<unknown>, warm
  * Runs two contenders in alternating blocks (A, B, A, B …) so that warm-up, JIT and whatever else the
  * machine is doing fall on both alike; returns each one's per-call times.
  */
-export async function interleave(count: number, a: () => Promise<unknown>, b: () => Promise<unknown>, block = 50): Promise<[number[], number[]]> {
+export async function interleave(
+  count: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  block = 50,
+): Promise<[number[], number[]]> {
   await timeEach(0, a, Math.min(100, count))
   await timeEach(0, b, Math.min(100, count))
   const ta: number[] = []

@@ -20,10 +20,16 @@ const CALLS = [
   { tool: 'list_creative_formats', arguments: {} },
 ]
 
-const run = <C extends CommandName>(engine: Engine, command: C, input: CommandInput<C>) => engine.execute(command, input) as Promise<CommandOutput<C>>
+const run = <C extends CommandName>(engine: Engine, command: C, input: CommandInput<C>) =>
+  engine.execute(command, input) as Promise<CommandOutput<C>>
 
 /** Records everything a connection to `target` says while `work` runs, under `name`. */
-async function record(engine: Engine, target: Omit<SavedTarget, 'id' | 'origin'>, name: string, work: (connectionId: string) => Promise<unknown>): Promise<number> {
+async function record(
+  engine: Engine,
+  target: Omit<SavedTarget, 'id' | 'origin'>,
+  name: string,
+  work: (connectionId: string) => Promise<unknown>,
+): Promise<number> {
   const connection = await engine.createConnection(await run(engine, 'targets.save', { ...target, approve: true }))
   if (!(await connection.open())) throw new Error(`cannot connect to ${target.name}`)
   const connectionId = connection.id
@@ -45,7 +51,11 @@ async function openRecording(engine: Engine, dataDir: string, count: number): Pr
   const lines = await record(engine, floodTarget(count, 0), 'flood', () => done)
   unsubscribe()
   const file = join(dataDir, 'recordings', 'flood.jsonl')
-  const rawParse = async () => (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)
+  const rawParse = async () =>
+    (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown)
   const open = () => run(engine, 'recordings.load', { name: 'flood' })
   const parallax: number[] = []
   const raw: number[] = []
@@ -53,7 +63,13 @@ async function openRecording(engine: Engine, dataDir: string, count: number): Pr
     raw.push(await timed(rawParse))
     parallax.push(await timed(open))
   }
-  return figure('recording-open', median(parallax), median(raw), 'ms', `a recording of ${lines.toLocaleString('en-US')} events; baseline: read the file and JSON.parse its lines`)
+  return figure(
+    'recording-open',
+    median(parallax),
+    median(raw),
+    'ms',
+    `a recording of ${lines.toLocaleString('en-US')} events; baseline: read the file and JSON.parse its lines`,
+  )
 }
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
@@ -73,7 +89,11 @@ async function replay(engine: Engine, turns: number, a2aUrl: string): Promise<Fi
     for (let i = 0; i < turns; i++) await engine.sendTurn(connectionId, CALLS[i % CALLS.length])
   })
   const a = await run(engine, 'targets.save', { name: 'tools', spec: tools.spec, options: {} })
-  const b = await run(engine, 'targets.save', { name: 'agent', spec: { kind: 'a2a', url: a2aUrl, headers: {}, binding: 'auto' }, options: {} })
+  const b = await run(engine, 'targets.save', {
+    name: 'agent',
+    spec: { kind: 'a2a', url: a2aUrl, headers: {}, binding: 'auto' },
+    options: {},
+  })
 
   // Three rounds of each, alternating, best of each: the first round also warms both servers and the JIT.
   const parallax: number[] = []
@@ -83,7 +103,13 @@ async function replay(engine: Engine, turns: number, a2aUrl: string): Promise<Fi
     parallax.push(await replayOnce(engine, [a.id, b.id], turns))
   }
   const speed = (ms: number) => turns / (ms / 1000)
-  return figure('replay-speed', speed(Math.min(...parallax)), speed(Math.min(...raw)), 'turns/s', `${turns} turns, each sent to both sides at once (MCP over stdio, A2A), best of 3; baseline: raw MCP and A2A SDK clients`)
+  return figure(
+    'replay-speed',
+    speed(Math.min(...parallax)),
+    speed(Math.min(...raw)),
+    'turns/s',
+    `${turns} turns, each sent to both sides at once (MCP over stdio, A2A), best of 3; baseline: raw MCP and A2A SDK clients`,
+  )
 }
 
 async function replayOnce(engine: Engine, targetIds: string[], turns: number): Promise<number> {

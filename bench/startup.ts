@@ -15,7 +15,9 @@ function wall(args: string[]): Promise<number> {
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`))))
+    child.once('exit', (code) =>
+      code === 0 ? resolve(performance.now() - started) : reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`)),
+    )
   })
 }
 
@@ -36,7 +38,14 @@ async function webHostAnswers(): Promise<number> {
 /** The same for the smallest Node HTTP server there is, started the same way. */
 function bareNodeAnswers(): Promise<number> {
   const started = performance.now()
-  const child = spawn(process.execPath, ['-e', "require('http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port + '/') })"], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      "require('http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port + '/') })",
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (url) => {
       fetch(url)
@@ -64,7 +73,19 @@ export async function startup({ quick }: BenchOptions): Promise<Figure[]> {
     raw.push(await wall([RAW_INSPECT, ...server]))
   }
   return [
-    figure('startup-web-host', median(host), median(bare), 'ms launch → first page served', `median of ${runs}; baseline: a bare Node HTTP server`),
-    figure('startup-inspect', median(inspect), median(raw), 'ms wall', `parallax inspect demo:prompts, median of ${runs}; baseline: the raw MCP SDK client connecting, listing prompts and pinging the same server`),
+    figure(
+      'startup-web-host',
+      median(host),
+      median(bare),
+      'ms launch → first page served',
+      `median of ${runs}; baseline: a bare Node HTTP server`,
+    ),
+    figure(
+      'startup-inspect',
+      median(inspect),
+      median(raw),
+      'ms wall',
+      `parallax inspect demo:prompts, median of ${runs}; baseline: the raw MCP SDK client connecting, listing prompts and pinging the same server`,
+    ),
   ]
 }

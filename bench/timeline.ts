@@ -7,7 +7,6 @@ import { figure, median, percentile, round, type BenchOptions, type Figure } fro
 import { openApprovedTarget } from '../web/client'
 import { connectToHost } from './hostClient'
 
-
 interface TimelineFigures {
   /** Page load to the Frames view listing every frame (backlog fetched and folded). */
   openMs: number
@@ -56,7 +55,12 @@ async function measure(browser: Browser, count: number): Promise<TimelineFigures
     await page.goto(host.url)
     await page.locator(`button[data-target="${targetId}"]`).click()
     await page.getByRole('tab', { name: /Frames/ }).click()
-    await page.waitForFunction((n) => document.querySelector('[data-testid="frame-count"]') !== null && Number(document.querySelector('[data-testid="frame-count"]')!.textContent!.replace(/\D/g, '')) >= n, count)
+    await page.waitForFunction(
+      (n) =>
+        document.querySelector('[data-testid="frame-count"]') !== null &&
+        Number(document.querySelector('[data-testid="frame-count"]')!.textContent!.replace(/\D/g, '')) >= n,
+      count,
+    )
     const openMs = performance.now() - opening
 
     const ready: number[] = []
@@ -69,13 +73,21 @@ async function measure(browser: Browser, count: number): Promise<TimelineFigures
     await page.mouse.wheel(0, -200) // a user's wheel stops following the tail
     const work = await page.evaluate(scrollThrough, 240)
     const filterMs = await page.evaluate(filterBy, 'tools/list')
-    if (!(await page.getByTestId('frame-count').textContent())?.startsWith('2 of')) throw new Error('the filter did not find the one tools/list exchange')
+    if (!(await page.getByTestId('frame-count').textContent())?.startsWith('2 of'))
+      throw new Error('the filter did not find the one tools/list exchange')
 
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('HeapProfiler.collectGarbage')
     const { usedSize } = await cdp.send('Runtime.getHeapUsage')
     if (errors.length) throw new Error(`the page failed: ${errors.join('; ')}`)
-    return { openMs, readyMs: median(ready), readyMaxMs: Math.max(...ready), scrollWorkP95: percentile(work, 95), filterMs, heapMb: usedSize / 1024 / 1024 }
+    return {
+      openMs,
+      readyMs: median(ready),
+      readyMaxMs: Math.max(...ready),
+      scrollWorkP95: percentile(work, 95),
+      filterMs,
+      heapMb: usedSize / 1024 / 1024,
+    }
   } finally {
     await page.close()
     await host.stop()
@@ -155,8 +167,20 @@ export async function timeline({ quick }: BenchOptions): Promise<Figure[]> {
     const at = `${large.toLocaleString('en-US')} frames vs ${small.toLocaleString('en-US')}`
     return [
       figure('timeline-open', big.openMs, base.openMs, 'ms', `${at}: page load, backlog fetched, Frames view listing them all`),
-      figure('timeline-ready', big.readyMs, base.readyMs, 'ms', `${at}: Frames tab to painted rows, median of 5 (max ${round(big.readyMaxMs)} ms)`),
-      figure('timeline-scroll', big.scrollWorkP95, base.scrollWorkP95, 'ms p95 frame time', `${at}: main-thread work per frame (scroll, render, style, layout) over 240 frames of fast scrolling with jumps`),
+      figure(
+        'timeline-ready',
+        big.readyMs,
+        base.readyMs,
+        'ms',
+        `${at}: Frames tab to painted rows, median of 5 (max ${round(big.readyMaxMs)} ms)`,
+      ),
+      figure(
+        'timeline-scroll',
+        big.scrollWorkP95,
+        base.scrollWorkP95,
+        'ms p95 frame time',
+        `${at}: main-thread work per frame (scroll, render, style, layout) over 240 frames of fast scrolling with jumps`,
+      ),
       figure('timeline-filter', big.filterMs, base.filterMs, 'ms', `${at}: filter by method to the count answered`),
       figure('timeline-heap', big.heapMb, base.heapMb, 'MB JS heap', `${at}: renderer heap after GC`),
     ]

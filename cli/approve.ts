@@ -16,7 +16,9 @@ export function cliApprover(options: { yes: boolean; configFile?: string }): App
     const what = describe(request)
     const changed = request.changes?.length ? `It changed since you approved it: ${request.changes.join('; ')}.` : ''
     if (await askOnTerminal(`${what}\n${changed ? `${changed}\n` : ''}Run it? [y/N] `)) return 'always'
-    throw new UsageError(`${what.replace(/:\n {2}/, ' ')}, which you have not approved. ${changed}${changed ? ' ' : ''}Check it, then run again with --yes (or from a terminal, which asks).`)
+    throw new UsageError(
+      `${what.replace(/:\n {2}/, ' ')}, which you have not approved. ${changed}${changed ? ' ' : ''}Check it, then run again with --yes (or from a terminal, which asks).`,
+    )
   }
 
   function describe(request: ApprovalRequest): string {

@@ -22,7 +22,10 @@ export async function call(argv: string[]): Promise<number> {
       'protocol-fields': { type: 'string' },
     },
   })
-  if (positionals.length !== 2) throw new UsageError('call takes a target and a tool, e.g. parallax call demo:tools create_media_buy --args \'{"product_id": "prod_mobile_run"}\'')
+  if (positionals.length !== 2)
+    throw new UsageError(
+      'call takes a target and a tool, e.g. parallax call demo:tools create_media_buy --args \'{"product_id": "prod_mobile_run"}\'',
+    )
   const [targetText, tool] = positionals
   let args: unknown
   try {
@@ -34,8 +37,16 @@ export async function call(argv: string[]): Promise<number> {
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const target = await resolveTarget(targetText, values.config)
 
-  const protocolFields = values['protocol-fields']?.split(',').map((f) => f.trim()).filter(Boolean)
-  const host = cliHost({ yes: values.yes, configFile: values.config, protocolFields, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const protocolFields = values['protocol-fields']
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean)
+  const host = cliHost({
+    yes: values.yes,
+    configFile: values.config,
+    protocolFields,
+    defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },
+  })
   try {
     const connectionId = await connectOrExplain(host, target)
     if (values.hooks) {
@@ -59,11 +70,18 @@ function formatCall(report: CallReport, findings: string[]): string {
   const lines = [`${report.tool} (${report.protocol})${report.hook ? ` with hook "${report.hook.name}" from ${report.hook.source}` : ''}`]
   lines.push(`  raw     ${JSON.stringify(report.raw)}`)
   lines.push(`  hooked  ${JSON.stringify(report.hooked)}`)
-  for (const change of report.diff) lines.push(`    ${change.op.padEnd(7)} ${change.path}${'from' in change ? ` ${JSON.stringify(change.from)}` : ''}${'to' in change ? ` → ${JSON.stringify(change.to)}` : ''}`)
-  const verdict = (v: typeof report.validation.raw) => (v.valid === null ? 'no schema' : v.valid ? 'valid' : `invalid: ${v.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`)
+  for (const change of report.diff)
+    lines.push(
+      `    ${change.op.padEnd(7)} ${change.path}${'from' in change ? ` ${JSON.stringify(change.from)}` : ''}${'to' in change ? ` → ${JSON.stringify(change.to)}` : ''}`,
+    )
+  const verdict = (v: typeof report.validation.raw) =>
+    v.valid === null ? 'no schema' : v.valid ? 'valid' : `invalid: ${v.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`
   lines.push(`  raw is ${verdict(report.validation.raw)}`, `  hooked is ${verdict(report.validation.hooked)}`)
   if (report.hookError) lines.push(`  hook error (${report.hookError.code}): ${report.hookError.message}; nothing was sent`)
-  if (report.contextEcho) lines.push(`  context echo: ${report.contextEcho.matchesRaw ? 'the raw context came back' : report.contextEcho.echoed ? 'a different context came back' : 'not echoed'}`)
+  if (report.contextEcho)
+    lines.push(
+      `  context echo: ${report.contextEcho.matchesRaw ? 'the raw context came back' : report.contextEcho.echoed ? 'a different context came back' : 'not echoed'}`,
+    )
   for (const l of report.lint) lines.push(`  lint: ${l.message}`)
   if (report.sent) lines.push(`  response ${JSON.stringify(report.response ?? report.error).slice(0, 400)}`)
   lines.push(findings.length ? `${findings.length} finding(s):` : 'no findings')

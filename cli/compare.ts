@@ -26,13 +26,18 @@ export async function compare(argv: string[]): Promise<number> {
   // Profiles are checked before anything connects: an invalid one is refused, never sent.
   const profileA = await loadProfile(values['profile-a'])
   const profileB = await loadProfile(values['profile-b'])
-  const [targetA, targetB] = await Promise.all([resolveTarget(positionals[0], values.config), resolveTarget(positionals[1] ?? positionals[0], values.config)])
+  const [targetA, targetB] = await Promise.all([
+    resolveTarget(positionals[0], values.config),
+    resolveTarget(positionals[1] ?? positionals[0], values.config),
+  ])
   const host = cliHost({ yes: values.yes, configFile: values.config, defaults: { reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   let result: CompareResult
   try {
-    result = await host.invoke('compare.run', { a: { ...targetRef(targetA), profile: profileA }, b: { ...targetRef(targetB), profile: profileB } }).catch((error: Error) => {
-      throw new UsageError(error.message)
-    })
+    result = await host
+      .invoke('compare.run', { a: { ...targetRef(targetA), profile: profileA }, b: { ...targetRef(targetB), profile: profileB } })
+      .catch((error: Error) => {
+        throw new UsageError(error.message)
+      })
   } finally {
     await host.close()
   }
@@ -63,7 +68,8 @@ async function loadProfile(text: string | undefined): Promise<ClientProfile | un
 function formatCompare({ a, b, handshake, catalog }: CompareResult): string {
   const name = (s: typeof a) => `${s.targetName}${s.profile ? ` (${s.profile})` : ''}`
   const lines = [`A: ${name(a)}`, `B: ${name(b)}`, `handshake: ${handshake.length ? '' : 'the same'}`]
-  for (const h of handshake) lines.push(`  ${h.origin === 'client' ? 'offered ' : ''}${h.field}: ${JSON.stringify(h.a)} → ${JSON.stringify(h.b)}`)
+  for (const h of handshake)
+    lines.push(`  ${h.origin === 'client' ? 'offered ' : ''}${h.field}: ${JSON.stringify(h.a)} → ${JSON.stringify(h.b)}`)
   lines.push(`catalog: ${catalog.added.length} added, ${catalog.removed.length} removed, ${catalog.changed.length} changed`)
   for (const x of catalog.added) lines.push(`  + ${x.kind} ${x.name}`)
   for (const x of catalog.removed) lines.push(`  - ${x.kind} ${x.name}`)

@@ -17,7 +17,14 @@ export interface CliHost extends ParallaxApi {
 
 /** The CLI's engine: no saved targets, but the approvals the user granted (in the app or an earlier run), and a terminal to ask on. */
 export function cliHost({ yes, configFile, ...options }: Omit<EngineOptions, 'host'> & { yes: boolean; configFile?: string }): CliHost {
-  const engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approvalsFile: join(dataDir(), 'approvals.json'), approver: cliApprover({ yes, configFile }), recordToFiles: true, ...options })
+  const engine = new Engine({
+    host: 'cli',
+    builtIns: builtInDemos(),
+    approvalsFile: join(dataDir(), 'approvals.json'),
+    approver: cliApprover({ yes, configFile }),
+    recordToFiles: true,
+    ...options,
+  })
   return {
     invoke: (command, input) => engine.invoke(command, input),
     onEvents: (listener) => engine.events.subscribe((event) => listener([event])),

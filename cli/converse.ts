@@ -1,5 +1,13 @@
 import { parseArgs } from 'node:util'
-import { visibleText, lastUserMessage, summary, type ConversationMessage, type SavedTarget, type Turn, type TurnResult } from '../shared/contract'
+import {
+  visibleText,
+  lastUserMessage,
+  summary,
+  type ConversationMessage,
+  type SavedTarget,
+  type Turn,
+  type TurnResult,
+} from '../shared/contract'
 import { cliHost, connectOrExplain, wholeNumber } from './connect'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
@@ -23,7 +31,8 @@ export function parseTurn(text: string, protocol: 'mcp' | 'a2a'): Turn {
   }
   if (protocol === 'mcp') {
     const call = json as { tool?: unknown; arguments?: unknown } | undefined
-    if (!call || typeof call.tool !== 'string') throw new UsageError(`an MCP turn is {"tool": NAME, "arguments": {…}}, got ${JSON.stringify(text)}`)
+    if (!call || typeof call.tool !== 'string')
+      throw new UsageError(`an MCP turn is {"tool": NAME, "arguments": {…}}, got ${JSON.stringify(text)}`)
     return { tool: call.tool, arguments: (call.arguments ?? {}) as Record<string, unknown> }
   }
   return json && typeof json === 'object' && !Array.isArray(json) ? { data: json as Record<string, unknown> } : { text }
@@ -43,14 +52,19 @@ export async function converse(argv: string[]): Promise<number> {
       timeout: { type: 'string', default: '30000' },
     },
   })
-  if (positionals.length !== 1) throw new UsageError('converse takes exactly one target, e.g. parallax converse demo:a2a --turn "search sports video"')
+  if (positionals.length !== 1)
+    throw new UsageError('converse takes exactly one target, e.g. parallax converse demo:a2a --turn "search sports video"')
   if (values.turn.length === 0) throw new UsageError('give at least one --turn')
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const target = await resolveTarget(positionals[0], values.config)
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
 
-  const host = cliHost({ yes: values.yes, configFile: values.config, defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const host = cliHost({
+    yes: values.yes,
+    configFile: values.config,
+    defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },
+  })
   const history: ConversationMessage[] = []
   host.onEvents((events) => {
     for (const e of events) if (e.type === 'conversation') history.push(e.message)
@@ -83,7 +97,13 @@ export async function converse(argv: string[]): Promise<number> {
     protocol,
     target: targetName(target),
     contextId: contextId?.contextId,
-    turns: results.map((r) => ({ request: r.request, response: 'response' in r ? r.response : undefined, state: r.state, ...('error' in r && { error: r.error }), ...('taskId' in r && r.taskId && { taskId: r.taskId }) })),
+    turns: results.map((r) => ({
+      request: r.request,
+      response: 'response' in r ? r.response : undefined,
+      state: r.state,
+      ...('error' in r && { error: r.error }),
+      ...('taskId' in r && r.taskId && { taskId: r.taskId }),
+    })),
     history: history.map(({ role, content, timestamp, metadata }) => ({ role, content, timestamp, metadata })),
   }
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)

@@ -28,7 +28,11 @@ export async function inspect(argv: string[]): Promise<number> {
   const target = await resolveTarget(positionals[0], values.config)
 
   // One connection, no reconnects: inspect reports what it saw rather than retrying for minutes.
-  const host = cliHost({ yes: values.yes, configFile: values.config, defaults: { keepaliveIntervalMs: intervalMs, requestTimeoutMs, reconnectAttempts: 0 } })
+  const host = cliHost({
+    yes: values.yes,
+    configFile: values.config,
+    defaults: { keepaliveIntervalMs: intervalMs, requestTimeoutMs, reconnectAttempts: 0 },
+  })
   const events: EngineEvent[] = []
   host.onEvents((batch) => events.push(...batch))
   const progress = (text: string) => {

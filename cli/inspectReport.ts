@@ -1,9 +1,20 @@
-import type { A2aHandshakeEvent, ConnectionEvent, DiscoveryEvent, EngineEvent, FrameEvent, KeepaliveEvent, LogEvent, McpHandshakeEvent, SavedTarget } from '../shared/contract'
+import type {
+  A2aHandshakeEvent,
+  ConnectionEvent,
+  DiscoveryEvent,
+  EngineEvent,
+  FrameEvent,
+  KeepaliveEvent,
+  LogEvent,
+  McpHandshakeEvent,
+  SavedTarget,
+} from '../shared/contract'
 import { redactArgs, redactMap, redactText } from '../shared/contract'
 
 export const INSPECT_FORMAT = 'parallax.inspect/1'
 
-const ofType = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) => events.filter((e) => e.type === type) as Extract<EngineEvent, { type: T }>[]
+const ofType = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
+  events.filter((e) => e.type === type) as Extract<EngineEvent, { type: T }>[]
 
 /** The `parallax.inspect/1` object: what the connection negotiated, discovered and probed. */
 export function buildReport(target: SavedTarget, events: EngineEvent[], intervalMs: number, withFrames: boolean) {
@@ -25,9 +36,24 @@ export function buildReport(target: SavedTarget, events: EngineEvent[], interval
       state: lastProbe?.health ?? 'healthy',
       probes: probes.map(({ probe, ok, rttMs, error, note }) => ({ probe, ok, rttMs, ...(error && { error }), ...(note && { note }) })),
     },
-    connection: ofType(events, 'connection').map(({ state, reason, attempt, maxAttempts }: ConnectionEvent) => ({ state, reason, attempt, maxAttempts })),
+    connection: ofType(events, 'connection').map(({ state, reason, attempt, maxAttempts }: ConnectionEvent) => ({
+      state,
+      reason,
+      attempt,
+      maxAttempts,
+    })),
     ...(withFrames && {
-      frames: ofType(events, 'frame').map(({ ts, direction, kind, method, id, payload, bytes, latencyMs, http }: FrameEvent) => ({ ts, direction, kind, method, id, payload, bytes, latencyMs, ...(http && { http }) })),
+      frames: ofType(events, 'frame').map(({ ts, direction, kind, method, id, payload, bytes, latencyMs, http }: FrameEvent) => ({
+        ts,
+        direction,
+        kind,
+        method,
+        id,
+        payload,
+        bytes,
+        latencyMs,
+        ...(http && { http }),
+      })),
     }),
   }
   if (handshake?.protocol === 'a2a' || target.spec.kind === 'a2a') {
@@ -81,7 +107,16 @@ function defaultProbe(handshake: EngineEvent | undefined): string {
 }
 
 function discoveryStep({ method, status, reason, count, durationMs, errorCode, trigger, oddity }: DiscoveryEvent) {
-  return { method, status, reason, count, durationMs, ...(errorCode !== undefined && { errorCode }), ...(trigger !== 'initial' && { trigger }), ...(oddity && { oddity }) }
+  return {
+    method,
+    status,
+    reason,
+    count,
+    durationMs,
+    ...(errorCode !== undefined && { errorCode }),
+    ...(trigger !== 'initial' && { trigger }),
+    ...(oddity && { oddity }),
+  }
 }
 
 type Report = ReturnType<typeof buildReport>
@@ -95,7 +130,10 @@ export function formatReport(report: Report): string {
     lines.push(`  interface   ${report.interface?.protocolBinding} ${report.interface?.protocolVersion} ${report.interface?.url}`)
     lines.push(`              ${report.interfaceReason}`)
     const caps = report.capabilities
-    if (caps) lines.push(`  capabilities streaming ${caps.streaming ? 'yes' : 'no'}, push ${caps.pushNotifications ? 'yes' : 'no'}, extended card ${caps.extendedAgentCard ? 'yes' : 'no'}, ${caps.extensions.length} extension(s)`)
+    if (caps)
+      lines.push(
+        `  capabilities streaming ${caps.streaming ? 'yes' : 'no'}, push ${caps.pushNotifications ? 'yes' : 'no'}, extended card ${caps.extendedAgentCard ? 'yes' : 'no'}, ${caps.extensions.length} extension(s)`,
+      )
     lines.push(`skills (${report.skills.length})`)
     for (const skill of report.skills) lines.push(`  ${skill.id} — ${skill.description}`)
     if (report.warnings.length) {
@@ -133,6 +171,9 @@ export function formatReport(report: Report): string {
   }
   const k = report.keepalive
   lines.push(`keepalive by ${k.probe} every ${k.intervalMs} ms: ${k.state}`)
-  for (const p of k.probes as KeepaliveEvent[]) lines.push(`  ${p.ok ? 'ok  ' : 'FAIL'} ${p.probe} ${p.rttMs.toFixed(2)} ms${p.error ? `  ${p.error}` : ''}${p.note ? `  (${p.note})` : ''}`)
+  for (const p of k.probes as KeepaliveEvent[])
+    lines.push(
+      `  ${p.ok ? 'ok  ' : 'FAIL'} ${p.probe} ${p.rttMs.toFixed(2)} ms${p.error ? `  ${p.error}` : ''}${p.note ? `  (${p.note})` : ''}`,
+    )
   return `${lines.join('\n')}\n`
 }

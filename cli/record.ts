@@ -27,7 +27,12 @@ export async function record(argv: string[]): Promise<number> {
   const target = await resolveTarget(positionals[0], values.config)
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
-  const host = cliHost({ yes: values.yes, configFile: values.config, secretKeys: values['secret-key'], defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const host = cliHost({
+    yes: values.yes,
+    configFile: values.config,
+    secretKeys: values['secret-key'],
+    defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },
+  })
   let failed = 0
   try {
     const connectionId = await connectOrExplain(host, target)

@@ -25,9 +25,13 @@ export async function replay(argv: string[]): Promise<number> {
       timeout: { type: 'string', default: '30000' },
     },
   })
-  if (positionals.length !== 1) throw new UsageError('replay takes one recording file, e.g. parallax replay session.jsonl --target demo:tools')
-  if (values.target.length < 1 || values.target.length > 2) throw new UsageError('give one --target (compare with the recording) or two (compare A with B)')
-  for (const pointer of values.ignore) if (!pointer.startsWith('/')) throw new UsageError(`--ignore takes JSON Pointers such as /data/media_buy/media_buy_id, got "${pointer}"`)
+  if (positionals.length !== 1)
+    throw new UsageError('replay takes one recording file, e.g. parallax replay session.jsonl --target demo:tools')
+  if (values.target.length < 1 || values.target.length > 2)
+    throw new UsageError('give one --target (compare with the recording) or two (compare A with B)')
+  for (const pointer of values.ignore)
+    if (!pointer.startsWith('/'))
+      throw new UsageError(`--ignore takes JSON Pointers such as /data/media_buy/media_buy_id, got "${pointer}"`)
   const file = positionals[0]
   let text: string
   try {
@@ -41,17 +45,28 @@ export async function replay(argv: string[]): Promise<number> {
   if (turns.length === 0) throw new UsageError(`${file} holds no turns to replay`)
   const targets = await Promise.all(values.target.map((t) => resolveTarget(t, values.config)))
 
-  const host = cliHost({ yes: values.yes, configFile: values.config, defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
+  const host = cliHost({
+    yes: values.yes,
+    configFile: values.config,
+    defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },
+  })
   try {
     // The engine reads the recording as it was given (its problems were reported above) and opens its own connections.
-    const { replayId } = await host.invoke('replay.start', { recording: { label: file, text }, targets: targets.map(targetRef), ignore: values.ignore }).catch((error: Error) => {
-      throw new UsageError(error.message)
-    })
+    const { replayId } = await host
+      .invoke('replay.start', { recording: { label: file, text }, targets: targets.map(targetRef), ignore: values.ignore })
+      .catch((error: Error) => {
+        throw new UsageError(error.message)
+      })
     const step = () => host.invoke('replay.step', { replayId })
     const results: TurnParity[] = []
     for (let parity = await step(); parity; parity = await step()) {
       results.push(parity)
-      if (!values.json) process.stderr.write(visibleText(`turn ${parity.index}: ${parity.status}${parity.reason ? ` (${parity.reason})` : ''}${parity.errors ? ` ${Object.values(parity.errors).join('; ')}` : ''}\n`))
+      if (!values.json)
+        process.stderr.write(
+          visibleText(
+            `turn ${parity.index}: ${parity.status}${parity.reason ? ` (${parity.reason})` : ''}${parity.errors ? ` ${Object.values(parity.errors).join('; ')}` : ''}\n`,
+          ),
+        )
     }
     const summary = {
       total: results.length,
@@ -66,7 +81,18 @@ export async function replay(argv: string[]): Promise<number> {
       targets: values.target,
       problems: loaded.problems,
       // What the targets answered goes to files and CI logs: secrets are taken out, as in recordings.
-      turns: new Redactor().redact(results.map(({ index, status, diff, a, b, errors, reason, turn }) => ({ index, status, turn, diff, a, b, ...(errors && { errors }), ...(reason && { reason }) }))),
+      turns: new Redactor().redact(
+        results.map(({ index, status, diff, a, b, errors, reason, turn }) => ({
+          index,
+          status,
+          turn,
+          diff,
+          a,
+          b,
+          ...(errors && { errors }),
+          ...(reason && { reason }),
+        })),
+      ),
       summary,
     }
     if (values.junit) await writeFile(values.junit, junit(report.turns, labels, file))
@@ -81,7 +107,11 @@ export async function replay(argv: string[]): Promise<number> {
 type Row = Pick<TurnParity, 'index' | 'status' | 'diff' | 'errors' | 'reason' | 'turn'>
 
 function describeTurn(turn: TurnParity['turn']): string {
-  return turn.kind === 'call' ? `${turn.tool} ${JSON.stringify(turn.arguments)}` : turn.kind === 'data' ? JSON.stringify(turn.data) : turn.text
+  return turn.kind === 'call'
+    ? `${turn.tool} ${JSON.stringify(turn.arguments)}`
+    : turn.kind === 'data'
+      ? JSON.stringify(turn.data)
+      : turn.text
 }
 
 function formatReplay(rows: Row[], [a, b]: string[], summary: { total: number; same: number; differs: number; errors: number }): string {

@@ -8,7 +8,12 @@ import { UsageError } from './usage'
 export async function resolveTarget(text: string, configFile?: string): Promise<SavedTarget> {
   if (text.startsWith('demo:')) {
     const demo = demoTargets().find((t) => t.id === text)
-    if (!demo) throw new UsageError(`unknown demo target "${text}"; try ${demoTargets().map((t) => t.id).join(', ')}`)
+    if (!demo)
+      throw new UsageError(
+        `unknown demo target "${text}"; try ${demoTargets()
+          .map((t) => t.id)
+          .join(', ')}`,
+      )
     return demo
   }
   if (text.startsWith('stdio:')) {
@@ -32,7 +37,10 @@ export async function resolveTarget(text: string, configFile?: string): Promise<
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`"${url}" is not an http(s) URL`)
     return { id: 'cli', name: url, origin: 'user', options: {}, spec: { kind: 'mcp-http', url, headers: {}, transport: 'auto' } }
   }
-  if (!configFile) throw new UsageError(`unknown target "${text}": use demo:<name>, stdio:<command line>, mcp:<url>, a2a:<url>, or a name with --config FILE`)
+  if (!configFile)
+    throw new UsageError(
+      `unknown target "${text}": use demo:<name>, stdio:<command line>, mcp:<url>, a2a:<url>, or a name with --config FILE`,
+    )
   let config: string
   try {
     config = await readFile(configFile, 'utf8')
@@ -43,7 +51,9 @@ export async function resolveTarget(text: string, configFile?: string): Promise<
   const draft = drafts.find((d) => d.name === text)
   if (!draft) {
     const problem = errors.find((e) => e.startsWith(`mcpServers.${text}:`) || e.startsWith(`a2aAgents.${text}:`)) ?? errors[0]
-    throw new UsageError(problem ?? `no server or agent named "${text}" in ${configFile} (it has: ${drafts.map((d) => d.name).join(', ') || 'none'})`)
+    throw new UsageError(
+      problem ?? `no server or agent named "${text}" in ${configFile} (it has: ${drafts.map((d) => d.name).join(', ') || 'none'})`,
+    )
   }
   return { ...draft, id: `config:${text}`, origin: 'import', options: draft.options ?? {} } as SavedTarget
 }

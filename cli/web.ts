@@ -21,7 +21,8 @@ export async function web(argv: string[]): Promise<number> {
   const port = Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number (0 picks a free one)')
   const staticDir = join(APP_ROOT, 'dist', 'renderer')
-  if (!existsSync(join(staticDir, 'index.html'))) throw new UsageError('the UI is not built yet: run `npm run build` first (npm start does it for you)')
+  if (!existsSync(join(staticDir, 'index.html')))
+    throw new UsageError('the UI is not built yet: run `npm run build` first (npm start does it for you)')
 
   // The data folder (targets, profiles, recordings) is the user's alone: made 0700, or tightened to it.
   await ensurePrivateDir(dataDir()).catch((error: Error) => {

@@ -41,7 +41,11 @@ function electronBinary() {
       return { why: 'the Electron binary could not be downloaded earlier today (delete node_modules/.cache/parallax to retry)' }
     }
     say('fetching the Electron binary once (about 100 MB; honours ELECTRON_MIRROR) …')
-    const result = spawnSync(process.execPath, [join(dir, 'install.js')], { stdio: ['ignore', 'inherit', 'pipe'], timeout: 180_000, encoding: 'utf8' })
+    const result = spawnSync(process.execPath, [join(dir, 'install.js')], {
+      stdio: ['ignore', 'inherit', 'pipe'],
+      timeout: 180_000,
+      encoding: 'utf8',
+    })
     if (result.status !== 0 || !existsSync(pathTxt)) {
       mkdirSync(dirname(stamp), { recursive: true })
       writeFileSync(stamp, new Date().toISOString())

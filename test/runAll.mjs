@@ -18,17 +18,39 @@ function step(title, command, args, env = {}) {
 }
 
 let ok = step('typecheck', bin('tsc'), ['-p', 'tsconfig.json']) && step('typecheck renderer', bin('tsc'), ['-p', 'renderer/tsconfig.json'])
-ok = ok && step('lint: layers and cycles', bin('depcruise'), ['shared', 'cli', 'web', 'electron', 'renderer', 'bench', 'test', '--config', '.dependency-cruiser.cjs'])
+ok =
+  ok &&
+  step('lint: layers and cycles', bin('depcruise'), [
+    'shared',
+    'cli',
+    'web',
+    'electron',
+    'renderer',
+    'bench',
+    'test',
+    '--config',
+    '.dependency-cruiser.cjs',
+  ])
 ok = ok && step('lint: code', bin('eslint'), ['.']) && step('lint: format', bin('prettier'), ['--check', '.'])
 ok = ok && step('build', bin('vite'), ['build', '--logLevel', 'warn'])
 if (!ok) {
   console.log('0 passed, 1 failed, 0 skipped')
   process.exit(1)
 }
-const unitOk = step('unit and integration tests (Vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${join(out, 'vitest.json')}`])
-const e2eOk = step('end-to-end tests (Playwright, Chromium)', bin('playwright'), ['test', '-c', 'test/playwright.config.ts', '--reporter=list,json'], {
-  PLAYWRIGHT_JSON_OUTPUT_FILE: join(out, 'playwright.json'),
-})
+const unitOk = step('unit and integration tests (Vitest)', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile=${join(out, 'vitest.json')}`,
+])
+const e2eOk = step(
+  'end-to-end tests (Playwright, Chromium)',
+  bin('playwright'),
+  ['test', '-c', 'test/playwright.config.ts', '--reporter=list,json'],
+  {
+    PLAYWRIGHT_JSON_OUTPUT_FILE: join(out, 'playwright.json'),
+  },
+)
 
 const read = (file) => (existsSync(join(out, file)) ? JSON.parse(readFileSync(join(out, file), 'utf8')) : undefined)
 const unit = read('vitest.json')

@@ -79,7 +79,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   function foreign(req: IncomingMessage, requireOrigin: boolean): { status: number; why: string } | undefined {
     if (!localHosts().has(req.headers.host ?? '')) return { status: 403, why: `foreign Host header ${JSON.stringify(req.headers.host)}` }
     const origin = req.headers.origin
-    if (origin !== undefined ? !localOrigins().has(origin) : requireOrigin) return { status: 403, why: `foreign Origin ${JSON.stringify(origin)}` }
+    if (origin !== undefined ? !localOrigins().has(origin) : requireOrigin)
+      return { status: 403, why: `foreign Origin ${JSON.stringify(origin)}` }
     return undefined
   }
 
@@ -100,7 +101,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (refused) return refused
     const presented = protocolToken(req) ?? bearerToken(req)
     if (presented === undefined) {
-      const other = queryToken(req) !== undefined ? 'a token in the URL' : cookie(req, cookieName()) !== undefined ? 'only the page cookie' : undefined
+      const other =
+        queryToken(req) !== undefined ? 'a token in the URL' : cookie(req, cookieName()) !== undefined ? 'only the page cookie' : undefined
       return { status: 401, why: other ? `${other} (the engine socket takes the token as a subprotocol or a bearer header)` : 'no token' }
     }
     return matches(presented, tokenDigest) ? undefined : { status: 401, why: 'wrong token' }
@@ -110,7 +112,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const refused = pageRefusal(req)
     if (refused) {
       log(`refused ${req.method} ${pathOf(req)}: ${refused.why}`)
-      return sendText(res, refused.status, refused.status === 401 ? 'Parallax: this address needs the token printed at launch.\n' : 'Parallax: forbidden.\n')
+      return sendText(
+        res,
+        refused.status,
+        refused.status === 401 ? 'Parallax: this address needs the token printed at launch.\n' : 'Parallax: forbidden.\n',
+      )
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed\n')
     // The first visit carries ?token=…: the page key cookie lets this port's files load again after the
@@ -129,7 +135,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const refused = pathOf(req) === '/ws' ? socketRefusal(req) : { status: 404, why: 'not the engine socket' }
     if (refused) {
       log(`refused WebSocket ${pathOf(req)}: ${refused.why}`)
-      socket.end(`HTTP/1.1 ${refused.status} ${refused.status === 401 ? 'Unauthorized' : refused.status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+      socket.end(
+        `HTTP/1.1 ${refused.status} ${refused.status === 401 ? 'Unauthorized' : refused.status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      )
       return
     }
     sockets.handleUpgrade(req, socket, head, (ws) => attach(ws, options.engine, log))
@@ -198,7 +206,11 @@ function attach(ws: WebSocket, engine: Engine, log: (line: string) => void): voi
       batcher.flush() // a failed command's events (its frames, the error in the timeline) also go first
       const code = error instanceof CommandError ? error.code : 'failed'
       const details = (error as { details?: unknown } | undefined)?.details
-      send({ id: message.id, ok: false, error: { message: (error as Error)?.message ?? String(error), code, ...(details !== undefined && { details }) } })
+      send({
+        id: message.id,
+        ok: false,
+        error: { message: (error as Error)?.message ?? String(error), code, ...(details !== undefined && { details }) },
+      })
     }
   }
 }

@@ -77,7 +77,10 @@ ipcMain.handle(IpcChannels.invoke, async (event, command: unknown, input: unknow
     return { ok: true, result: await engine.execute(command, input) } satisfies CommandReply
   } catch (error) {
     const code = error instanceof CommandError ? error.code : 'failed'
-    return { ok: false, error: { message: (error as Error).message, code, details: error instanceof CommandError ? ipcSafe(error.details) : undefined } } satisfies CommandReply
+    return {
+      ok: false,
+      error: { message: (error as Error).message, code, details: error instanceof CommandError ? ipcSafe(error.details) : undefined },
+    } satisfies CommandReply
   }
 })
 

@@ -26,7 +26,14 @@ import { conversationFromTask } from './taskHistory'
 import { StreamProjection } from './streamProjection'
 import type { EventLog } from '../runtime/eventLog'
 import { now } from '../runtime/clock'
-import { ProbeError, SupervisedConnection, type CallEndpoint, type ProbeOutcome, type TaskOperations, type TurnOptions } from '../runtime/supervisedConnection'
+import {
+  ProbeError,
+  SupervisedConnection,
+  type CallEndpoint,
+  type ProbeOutcome,
+  type TaskOperations,
+  type TurnOptions,
+} from '../runtime/supervisedConnection'
 import { errorMessage } from '../runtime/errors'
 import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
 import { createTappedFetch, type WireError } from './httpTap'
@@ -114,7 +121,12 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     const extensions: Record<string, string> = a2a?.extensions.length ? { 'A2A-Extensions': a2a.extensions.join(', ') } : {}
     // The user's headers (credentials among them) go only to origins the user allowed.
     const headers = (url: URL) => (this.allowedOrigins.has(url.origin) ? { ...configured, ...extensions } : extensions)
-    this.fetcher = createTappedFetch({ onFrame: (frame) => this.emit(frame), transport: () => this.transport ?? 'jsonrpc', headers, spill: this.spill })
+    this.fetcher = createTappedFetch({
+      onFrame: (frame) => this.emit(frame),
+      transport: () => this.transport ?? 'jsonrpc',
+      headers,
+      spill: this.spill,
+    })
   }
 
   private get spec(): A2aSpec {
@@ -130,7 +142,15 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     const warnings = checkCard(raw, generation, this.cardUrl)
     const interfaces = listInterfaces(raw, generation)
     const resolver = new DefaultAgentCardResolver({ fetchImpl: this.fetcher, legacyCompat })
-    const handshake = { type: 'handshake', protocol: 'a2a', agentCard: raw, cardUrl: this.cardUrl, generation, generationReason: reason, interfaces } as const
+    const handshake = {
+      type: 'handshake',
+      protocol: 'a2a',
+      agentCard: raw,
+      cardUrl: this.cardUrl,
+      generation,
+      generationReason: reason,
+      interfaces,
+    } as const
     let card: AgentCard
     let choice: InterfaceChoice
     try {
@@ -141,14 +161,33 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     } catch (error) {
       // Still show the card and everything wrong with it: that is what the user came to see.
       const why = `no usable interface: ${errorMessage(error)}`
-      this.emit({ ...handshake, transport: this.transport ?? 'jsonrpc', protocolVersion: '', interfaceReason: why, capabilities: NO_CAPABILITIES, skills: [], warnings: [...warnings, why], durationMs: now() - started })
+      this.emit({
+        ...handshake,
+        transport: this.transport ?? 'jsonrpc',
+        protocolVersion: '',
+        interfaceReason: why,
+        capabilities: NO_CAPABILITIES,
+        skills: [],
+        warnings: [...warnings, why],
+        durationMs: now() - started,
+      })
       throw new Error(`the agent card cannot be used: ${errorMessage(error)}`, { cause: error })
     }
     const { chosen, foreignOrigin } = choice
     if (foreignOrigin) {
       // Nothing is sent to an origin the user did not configure (least of all their headers) until they allow it.
       const why = `the card sends Parallax to ${foreignOrigin}, not ${this.configuredOrigin} where you configured this agent; nothing is sent there until you allow it`
-      this.emit({ ...handshake, transport: this.transport ?? 'jsonrpc', protocolVersion: chosen.protocolVersion, chosenInterface: plainInterface(chosen), interfaceReason: `${choice.reason}; ${why}`, capabilities: NO_CAPABILITIES, skills: [], warnings: [...warnings, why], durationMs: now() - started })
+      this.emit({
+        ...handshake,
+        transport: this.transport ?? 'jsonrpc',
+        protocolVersion: chosen.protocolVersion,
+        chosenInterface: plainInterface(chosen),
+        interfaceReason: `${choice.reason}; ${why}`,
+        capabilities: NO_CAPABILITIES,
+        skills: [],
+        warnings: [...warnings, why],
+        durationMs: now() - started,
+      })
       await this.origins.require(foreignOrigin, `${chosen.protocolBinding} ${chosen.url}`)
       this.allowedOrigins.add(foreignOrigin)
     }
@@ -156,13 +195,25 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       // The SDK is handed a card with just the chosen interface, so what it uses is what the card view names.
       this.client = await new ClientFactory(
         ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-          transports: [new JsonRpcTransportFactory({ fetchImpl: this.fetcher, legacyCompat }), new RestTransportFactory({ fetchImpl: this.fetcher, legacyCompat })],
+          transports: [
+            new JsonRpcTransportFactory({ fetchImpl: this.fetcher, legacyCompat }),
+            new RestTransportFactory({ fetchImpl: this.fetcher, legacyCompat }),
+          ],
           cardResolver: resolver,
         }),
       ).createFromAgentCard({ ...card, supportedInterfaces: [chosen] })
     } catch (error) {
       const why = `no usable interface: ${errorMessage(error)}`
-      this.emit({ ...handshake, transport: this.transport ?? 'jsonrpc', protocolVersion: '', interfaceReason: why, capabilities: NO_CAPABILITIES, skills: [], warnings: [...warnings, why], durationMs: now() - started })
+      this.emit({
+        ...handshake,
+        transport: this.transport ?? 'jsonrpc',
+        protocolVersion: '',
+        interfaceReason: why,
+        capabilities: NO_CAPABILITIES,
+        skills: [],
+        warnings: [...warnings, why],
+        durationMs: now() - started,
+      })
       throw new Error(`the agent card cannot be used: ${errorMessage(error)}`, { cause: error })
     }
     const binding = this.client.transport.protocolName
@@ -180,7 +231,11 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
         streaming: this.streaming,
         pushNotifications: capabilities?.pushNotifications === true,
         extendedAgentCard: capabilities?.extendedAgentCard === true,
-        extensions: (capabilities?.extensions ?? []).map((e) => ({ uri: e.uri, required: e.required, ...(e.description && { description: e.description }) })),
+        extensions: (capabilities?.extensions ?? []).map((e) => ({
+          uri: e.uri,
+          required: e.required,
+          ...(e.description && { description: e.description }),
+        })),
       },
       skills: card.skills.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples })),
       warnings,
@@ -210,7 +265,10 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
 
   /** GETs the card (always announcing v1.0, so a compatible server answers in v1.0 shape). */
   private async fetchCard(): Promise<Record<string, unknown>> {
-    const response = await this.fetcher(this.cardUrl, { headers: { 'A2A-Version': '1.0', Accept: 'application/json' }, signal: AbortSignal.timeout(this.options.connectTimeoutMs) })
+    const response = await this.fetcher(this.cardUrl, {
+      headers: { 'A2A-Version': '1.0', Accept: 'application/json' },
+      signal: AbortSignal.timeout(this.options.connectTimeoutMs),
+    })
     if (!response.ok) throw new Error(`the agent card at ${this.cardUrl} answered HTTP ${response.status}`)
     const text = await response.text()
     let card: unknown
@@ -234,7 +292,11 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     let response: Response
     try {
       response = await this.fetcher(this.cardUrl, {
-        headers: { 'A2A-Version': '1.0', Accept: 'application/json', ...(this.etag && { 'If-None-Match': this.etag, 'Cache-Control': 'max-age=0' }) },
+        headers: {
+          'A2A-Version': '1.0',
+          Accept: 'application/json',
+          ...(this.etag && { 'If-None-Match': this.etag, 'Cache-Control': 'max-age=0' }),
+        },
         signal: AbortSignal.timeout(this.options.requestTimeoutMs),
       })
     } catch (error) {
@@ -322,7 +384,8 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     this.conversation.sent(message, number)
     const request = { tenant: '', message, configuration: undefined, metadata: undefined }
     const streamed = options.stream === true && this.streaming
-    if (options.stream && !this.streaming) this.logLine('info', 'the agent does not advertise streaming; sent a blocking SendMessage instead')
+    if (options.stream && !this.streaming)
+      this.logLine('info', 'the agent does not advertise streaming; sent a blocking SendMessage instead')
     let final: Message | Task | undefined
     try {
       if (streamed) {
@@ -337,7 +400,11 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     const task = final && isTask(final) ? final : undefined
     return {
       turn: number,
-      request: { parts: parts.map(plainPart), ...(message.taskId && { taskId: message.taskId }), ...(message.contextId && { contextId: message.contextId }) },
+      request: {
+        parts: parts.map(plainPart),
+        ...(message.taskId && { taskId: message.taskId }),
+        ...(message.contextId && { contextId: message.contextId }),
+      },
       response: final ? (task ? plainTask(task) : plainMessage(final as Message)) : null,
       state: task ? stateName(task.status?.state) : final ? 'message' : 'unknown',
       taskId: task?.id,
@@ -360,7 +427,13 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
   async listTasks(contextId?: string): Promise<A2aTask[]> {
     const client = this.requireClient()
     try {
-      const query = { tenant: '', contextId: contextId ?? this.conversation.contextId ?? '', status: 0, pageToken: '', statusTimestampAfter: undefined }
+      const query = {
+        tenant: '',
+        contextId: contextId ?? this.conversation.contextId ?? '',
+        status: 0,
+        pageToken: '',
+        statusTimestampAfter: undefined,
+      }
       const result = await this.bounded((signal) => client.listTasks(query, { signal }))
       return result.tasks.map(plainTask)
     } catch (error) {
@@ -400,7 +473,10 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     const connection = this.abort.signal
     const cancel = () => controller.abort(connection.reason)
     const timeoutMs = this.options.requestTimeoutMs
-    const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms (request timeout)`, 'TimeoutError')), timeoutMs)
+    const timer = setTimeout(
+      () => controller.abort(new DOMException(`no answer within ${timeoutMs} ms (request timeout)`, 'TimeoutError')),
+      timeoutMs,
+    )
     if (connection.aborted) cancel()
     else connection.addEventListener('abort', cancel, { once: true })
     try {
@@ -450,9 +526,20 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     const wire: WireError | undefined = this.fetcher.lastError()
     const reason = (error as { reason?: string }).reason ?? wire?.reason
     const code = wire?.code
-    const detail = [code !== undefined ? `code ${code}` : undefined, reason, wire?.status && wire.status >= 400 ? `HTTP ${wire.status}` : undefined].filter(Boolean).join(', ')
+    const detail = [
+      code !== undefined ? `code ${code}` : undefined,
+      reason,
+      wire?.status && wire.status >= 400 ? `HTTP ${wire.status}` : undefined,
+    ]
+      .filter(Boolean)
+      .join(', ')
     const failure = new A2aCallError(`${errorMessage(error)}${detail ? ` (${detail})` : ''}`, code, reason, wire?.status)
-    this.say({ role: 'agent', content: failure.message, timestamp: now(), metadata: { kind: 'error', timestampSource: 'observed', turn, ...(code !== undefined && { code }), ...(reason && { reason }) } })
+    this.say({
+      role: 'agent',
+      content: failure.message,
+      timestamp: now(),
+      metadata: { kind: 'error', timestampSource: 'observed', turn, ...(code !== undefined && { code }), ...(reason && { reason }) },
+    })
     return failure
   }
 }

@@ -19,10 +19,14 @@ export function cardUrlFor(url: string): string {
 export function detectGeneration(card: Json): { generation: A2aGeneration; reason: string } {
   const interfaces = Array.isArray(card.supportedInterfaces) ? (card.supportedInterfaces as Json[]) : undefined
   const v1Interfaces = interfaces?.filter((i) => String(i.protocolVersion ?? '1').startsWith('1'))
-  if (v1Interfaces?.length) return { generation: '1.0', reason: `the card lists ${v1Interfaces.length} v1.0 interface(s) in supportedInterfaces` }
+  if (v1Interfaces?.length)
+    return { generation: '1.0', reason: `the card lists ${v1Interfaces.length} v1.0 interface(s) in supportedInterfaces` }
   const version = typeof card.protocolVersion === 'string' ? card.protocolVersion : undefined
   if (typeof card.url === 'string') {
-    return { generation: '0.3', reason: `the card has a top-level url${card.preferredTransport ? ` and preferredTransport ${card.preferredTransport}` : ''}${version ? ` and protocolVersion ${version}` : ''}, the v0.3 shape` }
+    return {
+      generation: '0.3',
+      reason: `the card has a top-level url${card.preferredTransport ? ` and preferredTransport ${card.preferredTransport}` : ''}${version ? ` and protocolVersion ${version}` : ''}, the v0.3 shape`,
+    }
   }
   if (interfaces?.length) return { generation: '0.3', reason: 'every interface in supportedInterfaces declares protocolVersion 0.x' }
   return { generation: '1.0', reason: 'no interfaces were found; assuming v1.0' }
@@ -39,9 +43,11 @@ export function listInterfaces(card: Json, generation: A2aGeneration): A2aInterf
   }
   const out: A2aInterface[] = []
   const version = String(card.protocolVersion ?? '0.3')
-  if (typeof card.url === 'string') out.push({ url: card.url, protocolBinding: String(card.preferredTransport ?? 'JSONRPC'), protocolVersion: version })
+  if (typeof card.url === 'string')
+    out.push({ url: card.url, protocolBinding: String(card.preferredTransport ?? 'JSONRPC'), protocolVersion: version })
   for (const extra of Array.isArray(card.additionalInterfaces) ? (card.additionalInterfaces as Json[]) : []) {
-    if (extra.url !== card.url || extra.transport !== card.preferredTransport) out.push({ url: String(extra.url), protocolBinding: String(extra.transport), protocolVersion: version })
+    if (extra.url !== card.url || extra.transport !== card.preferredTransport)
+      out.push({ url: String(extra.url), protocolBinding: String(extra.transport), protocolVersion: version })
   }
   return out
 }
@@ -56,8 +62,16 @@ export function checkCard(card: unknown, generation: A2aGeneration, cardUrl: str
   const warnings: string[] = []
   const need = (field: string, type: 'string' | 'array' | 'object') => {
     const value = c[field]
-    const ok = type === 'array' ? Array.isArray(value) : type === 'object' ? value !== null && typeof value === 'object' && !Array.isArray(value) : typeof value === type && value !== ''
-    if (!ok) warnings.push(`required field "${field}" is ${value === undefined ? 'missing' : `not ${type === 'array' ? 'an array' : `a${type === 'object' ? 'n' : ''} ${type}`}`}`)
+    const ok =
+      type === 'array'
+        ? Array.isArray(value)
+        : type === 'object'
+          ? value !== null && typeof value === 'object' && !Array.isArray(value)
+          : typeof value === type && value !== ''
+    if (!ok)
+      warnings.push(
+        `required field "${field}" is ${value === undefined ? 'missing' : `not ${type === 'array' ? 'an array' : `a${type === 'object' ? 'n' : ''} ${type}`}`}`,
+      )
   }
   for (const field of ['name', 'description', 'version']) need(field, 'string')
   need('capabilities', 'object')
@@ -67,7 +81,8 @@ export function checkCard(card: unknown, generation: A2aGeneration, cardUrl: str
   const declared = typeof c.protocolVersion === 'string' ? c.protocolVersion : undefined
   if (generation === '0.3') {
     need('url', 'string')
-    if (declared?.startsWith('1')) warnings.push(`the card claims protocolVersion ${declared} but has the v0.3 shape (top-level url, no supportedInterfaces)`)
+    if (declared?.startsWith('1'))
+      warnings.push(`the card claims protocolVersion ${declared} but has the v0.3 shape (top-level url, no supportedInterfaces)`)
     if (!c.preferredTransport) warnings.push('v0.3 card has no preferredTransport; JSONRPC is assumed')
   } else if (!Array.isArray(c.supportedInterfaces) || c.supportedInterfaces.length === 0) {
     warnings.push('required field "supportedInterfaces" is missing or empty: there is no endpoint to talk to')
@@ -82,7 +97,8 @@ export function checkCard(card: unknown, generation: A2aGeneration, cardUrl: str
     } else if (new URL(i.url).origin !== cardOrigin) {
       warnings.push(`${where} points to ${new URL(i.url).origin}, not where the card was fetched (${cardOrigin})`)
     }
-    if (!KNOWN_BINDINGS.has(i.protocolBinding)) warnings.push(`${where} has an unknown protocolBinding ${JSON.stringify(i.protocolBinding)}`)
+    if (!KNOWN_BINDINGS.has(i.protocolBinding))
+      warnings.push(`${where} has an unknown protocolBinding ${JSON.stringify(i.protocolBinding)}`)
   })
 
   const capabilities = (c.capabilities ?? {}) as Json
@@ -92,7 +108,8 @@ export function checkCard(card: unknown, generation: A2aGeneration, cardUrl: str
 
   const skillIds = new Set<string>()
   for (const [n, skill] of (Array.isArray(c.skills) ? (c.skills as Json[]) : []).entries()) {
-    for (const field of ['id', 'name', 'description']) if (typeof skill?.[field] !== 'string' || !skill[field]) warnings.push(`skills[${n}] has no ${field}`)
+    for (const field of ['id', 'name', 'description'])
+      if (typeof skill?.[field] !== 'string' || !skill[field]) warnings.push(`skills[${n}] has no ${field}`)
     if (!Array.isArray(skill?.tags)) warnings.push(`skills[${n}] has no tags array`)
     if (typeof skill?.id === 'string') {
       if (skillIds.has(skill.id)) warnings.push(`skill id "${skill.id}" appears more than once`)
@@ -101,10 +118,14 @@ export function checkCard(card: unknown, generation: A2aGeneration, cardUrl: str
   }
 
   const schemes = new Set(Object.keys((c.securitySchemes ?? {}) as Json))
-  const requirements = [...(Array.isArray(c.securityRequirements) ? c.securityRequirements : []), ...(Array.isArray(c.security) ? c.security : [])] as Json[]
+  const requirements = [
+    ...(Array.isArray(c.securityRequirements) ? c.securityRequirements : []),
+    ...(Array.isArray(c.security) ? c.security : []),
+  ] as Json[]
   for (const requirement of requirements) {
     const names = Object.keys(((requirement?.schemes as Json | undefined) ?? requirement ?? {}) as Json)
-    for (const name of names) if (!schemes.has(name)) warnings.push(`security requirement names "${name}", which securitySchemes does not define`)
+    for (const name of names)
+      if (!schemes.has(name)) warnings.push(`security requirement names "${name}", which securitySchemes does not define`)
   }
   return warnings
 }

@@ -79,7 +79,12 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
     const http = { method: httpMethod, url: url.href, status: response.status }
     const contentType = response.headers.get('content-type') ?? ''
     /** Records one received body (or stream event); returns why it was refused, with the frame's number. */
-    const record = (text: string, parsed: unknown, kindIfOk: FrameKind, status: number): { refused?: string; seq?: number; wireError?: WireError } => {
+    const record = (
+      text: string,
+      parsed: unknown,
+      kindIfOk: FrameKind,
+      status: number,
+    ): { refused?: string; seq?: number; wireError?: WireError } => {
       const bytes = Buffer.byteLength(text)
       const refused = parsed !== undefined && deeperThan(parsed, MAX_DEPTH) ? `nested deeper than ${MAX_DEPTH} levels` : undefined
       const oversized = refused ? (options.spill?.spill(text, bytes, true) ?? textPreview(text)) : options.spill?.spill(text, bytes)
@@ -88,11 +93,26 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
       const at = now()
       const kind: FrameKind = refused || wireError ? 'error' : kindIfOk
       const truncated = oversized && (refused ? { ...oversized.truncated, refused } : oversized.truncated)
-      const frame: TappedFrame & { seq?: number } = { type: 'frame', ts: at, direction: 'in', protocol: 'a2a', transport, kind, method, id, payload, bytes, latencyMs: at - started, http, ...(truncated && { truncated }) }
+      const frame: TappedFrame & { seq?: number } = {
+        type: 'frame',
+        ts: at,
+        direction: 'in',
+        protocol: 'a2a',
+        transport,
+        kind,
+        method,
+        id,
+        payload,
+        bytes,
+        latencyMs: at - started,
+        http,
+        ...(truncated && { truncated }),
+      }
       options.onFrame(frame)
       return { refused, seq: frame.seq, wireError }
     }
-    const refusal = (seq: number | undefined, why: string) => `the agent's answer is ${why}; Parallax refused it${seq !== undefined ? ` (its text is kept whole in frame #${seq})` : ''}`
+    const refusal = (seq: number | undefined, why: string) =>
+      `the agent's answer is ${why}; Parallax refused it${seq !== undefined ? ` (its text is kept whole in frame #${seq})` : ''}`
 
     if (contentType.includes('text/event-stream') && response.body) {
       const relayed = relayEvents(response, (event) => {
@@ -142,17 +162,34 @@ function servingText(response: Response, text: string, parsed: unknown): Respons
 }
 
 /** What the tap needs of an outgoing request, without building a Request (and cloning its body) when fetch got a URL and a string. */
-async function outgoing(input: string | URL | Request, init: RequestInit | undefined, headersFor: (url: URL) => Record<string, string> = () => ({})) {
+async function outgoing(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  headersFor: (url: URL) => Record<string, string> = () => ({}),
+) {
   if (!(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string')) {
     const headers = new Headers(init?.headers)
     for (const [name, value] of Object.entries(headersFor(new URL(input)))) if (!headers.has(name)) headers.set(name, value)
     const sent = { ...init, headers }
-    return { url: new URL(input), httpMethod: (init?.method ?? 'GET').toUpperCase(), headers, bodyText: (init?.body as string | undefined) ?? '', send: (base: typeof fetch) => base(input, sent) }
+    return {
+      url: new URL(input),
+      httpMethod: (init?.method ?? 'GET').toUpperCase(),
+      headers,
+      bodyText: (init?.body as string | undefined) ?? '',
+      send: (base: typeof fetch) => base(input, sent),
+    }
   }
   const request = new Request(input, init)
-  for (const [name, value] of Object.entries(headersFor(new URL(request.url)))) if (!request.headers.has(name)) request.headers.set(name, value)
+  for (const [name, value] of Object.entries(headersFor(new URL(request.url))))
+    if (!request.headers.has(name)) request.headers.set(name, value)
   const bodyText = request.body ? await request.clone().text() : ''
-  return { url: new URL(request.url), httpMethod: request.method, headers: request.headers, bodyText, send: (base: typeof fetch) => base(request) }
+  return {
+    url: new URL(request.url),
+    httpMethod: request.method,
+    headers: request.headers,
+    bodyText,
+    send: (base: typeof fetch) => base(request),
+  }
 }
 
 type SseEvent = { type: string; data: string }
@@ -222,7 +259,9 @@ function errorOf(payload: unknown, status: number): WireError | undefined {
   const body = payload as { error?: { code?: number; message?: string; status?: string; details?: unknown[]; data?: unknown } } | undefined
   const error = body && typeof body === 'object' ? body.error : undefined
   if (!error && status < 400) return undefined
-  const details = [...(Array.isArray(error?.details) ? error.details : []), ...(Array.isArray(error?.data) ? error.data : [])] as { reason?: string }[]
+  const details = [...(Array.isArray(error?.details) ? error.details : []), ...(Array.isArray(error?.data) ? error.data : [])] as {
+    reason?: string
+  }[]
   return {
     code: error?.code,
     status,

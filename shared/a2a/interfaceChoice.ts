@@ -17,16 +17,29 @@ export interface InterfaceChoice {
  * binding the target prefers (or the card's own order), v1.0 before older versions of a binding, and
  * interfaces on an origin the user allowed before any other. Throws when none can be used.
  */
-export function chooseInterface(interfaces: AgentInterface[], preferred: BindingPreference, isAllowed: (origin: string) => boolean): InterfaceChoice {
+export function chooseInterface(
+  interfaces: AgentInterface[],
+  preferred: BindingPreference,
+  isAllowed: (origin: string) => boolean,
+): InterfaceChoice {
   const bindingOf = (i: AgentInterface) => USABLE.find((b) => b.toLowerCase() === i.protocolBinding.toLowerCase())
   const originOf = (i: AgentInterface) => (URL.canParse(i.url) ? new URL(i.url).origin : undefined)
   const usable = interfaces.filter((i) => bindingOf(i) && originOf(i) && (preferred === 'auto' || bindingOf(i) === preferred))
   if (usable.length === 0) {
     const offered = [...new Set(interfaces.map((i) => i.protocolBinding || '?'))].join(', ') || 'none'
-    throw new Error(preferred === 'auto' ? `no interface Parallax can use (offered: ${offered}; usable: ${USABLE.join(', ')})` : `the card offers no ${preferred} interface (offered: ${offered})`)
+    throw new Error(
+      preferred === 'auto'
+        ? `no interface Parallax can use (offered: ${offered}; usable: ${USABLE.join(', ')})`
+        : `the card offers no ${preferred} interface (offered: ${offered})`,
+    )
   }
   const bindingOrder = [...new Set(usable.map(bindingOf))]
-  const rank = (i: AgentInterface) => [isAllowed(originOf(i)!) ? 0 : 1, bindingOrder.indexOf(bindingOf(i)), i.protocolVersion.startsWith('1') ? 0 : 1, usable.indexOf(i)]
+  const rank = (i: AgentInterface) => [
+    isAllowed(originOf(i)!) ? 0 : 1,
+    bindingOrder.indexOf(bindingOf(i)),
+    i.protocolVersion.startsWith('1') ? 0 : 1,
+    usable.indexOf(i),
+  ]
   const chosen = [...usable].sort((a, b) => compareRanks(rank(a), rank(b)))[0]
   const origin = originOf(chosen)!
   const legacy = chosen.protocolVersion.startsWith('0.') ? '; it speaks v0.3, so calls go through the SDK’s v0.3 compatibility layer' : ''
@@ -35,7 +48,8 @@ export function chooseInterface(interfaces: AgentInterface[], preferred: Binding
     preferred !== 'auto'
       ? `because this target prefers ${preferred}`
       : `the first of the card's ${interfaces.length} interface(s) that Parallax can use${skipped ? ` (${skipped} gRPC or unknown skipped)` : ''}`
-  const elsewhere = usable.some((i) => !isAllowed(originOf(i)!)) && isAllowed(origin) ? '; interfaces on origins you have not allowed come last' : ''
+  const elsewhere =
+    usable.some((i) => !isAllowed(originOf(i)!)) && isAllowed(origin) ? '; interfaces on origins you have not allowed come last' : ''
   return {
     chosen,
     reason: `${bindingOf(chosen)} ${chosen.protocolVersion} at ${chosen.url}: ${why}${elsewhere}${legacy}`,

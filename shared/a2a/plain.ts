@@ -26,7 +26,10 @@ export function plainPart(part: Part): A2aPart {
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`. */
 export function stateName(state: TaskState | undefined): string {
   const name = state === undefined ? 'TASK_STATE_UNSPECIFIED' : (TaskState[state] ?? String(state))
-  return name.replace(/^TASK_STATE_/, '').toLowerCase().replaceAll('_', '-')
+  return name
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replaceAll('_', '-')
 }
 
 export const TERMINAL_STATES = new Set(['completed', 'failed', 'canceled', 'rejected'])
@@ -54,7 +57,11 @@ export function plainTask(task: Task): A2aTask {
   return {
     id: task.id,
     contextId: task.contextId,
-    status: { state: stateName(task.status?.state), ...(task.status?.message && { message: plainMessage(task.status.message) }), ...(task.status?.timestamp && { timestamp: task.status.timestamp }) },
+    status: {
+      state: stateName(task.status?.state),
+      ...(task.status?.message && { message: plainMessage(task.status.message) }),
+      ...(task.status?.timestamp && { timestamp: task.status.timestamp }),
+    },
     artifacts: task.artifacts.map(plainArtifact),
     ...(task.history.length && { history: task.history.map(plainMessage) }),
   }

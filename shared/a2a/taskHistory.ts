@@ -42,7 +42,15 @@ export function conversationFromTask(task: Task, observed: ReadonlyMap<string, n
       role: 'agent',
       content: partsText(artifact.parts),
       timestamp: observed.get(artifact.artifactId) ?? fetchedAt,
-      metadata: { kind: 'artifact', timestampSource: 'observed', taskId: task.id, contextId: task.contextId, artifactId: artifact.artifactId, name: artifact.name, data: partsData(artifact.parts) },
+      metadata: {
+        kind: 'artifact',
+        timestampSource: 'observed',
+        taskId: task.id,
+        contextId: task.contextId,
+        artifactId: artifact.artifactId,
+        name: artifact.name,
+        data: partsData(artifact.parts),
+      },
     })
   }
   return { contextId: task.contextId, history }

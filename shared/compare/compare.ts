@@ -58,7 +58,8 @@ const LISTS: [DiscoveryMethod, Kind, string][] = [
 export function snapshotOf(events: EngineEvent[], connectionId: string): Snapshot {
   const mine = events.filter((e) => e.connectionId === connectionId)
   const handshake = mine.findLast((e): e is HandshakeEvent => e.type === 'handshake')
-  const responseTo = (method: string) => mine.findLast((e): e is FrameEvent => e.type === 'frame' && e.direction === 'in' && e.method === method)?.seq
+  const responseTo = (method: string) =>
+    mine.findLast((e): e is FrameEvent => e.type === 'frame' && e.direction === 'in' && e.method === method)?.seq
   const items: Snapshot['items'] = new Map()
   for (const [method, kind, key] of LISTS) {
     const step = mine.findLast((e) => e.type === 'discovery' && e.method === method && e.items)
@@ -76,7 +77,13 @@ export function compareSnapshots(a: Snapshot, b: Snapshot): CompareReport {
   const field = (name: string, va: unknown, vb: unknown) => {
     for (const d of microdiff({ v: va } as Record<string, unknown>, { v: vb } as Record<string, unknown>)) {
       const path = [name, ...d.path.slice(1)].join('.')
-      handshake.push({ origin: CLIENT_FIELDS.has(name) ? 'client' : 'agent', field: path, a: d.type === 'CREATE' ? undefined : d.oldValue, b: d.type === 'REMOVE' ? undefined : d.value, frames })
+      handshake.push({
+        origin: CLIENT_FIELDS.has(name) ? 'client' : 'agent',
+        field: path,
+        a: d.type === 'CREATE' ? undefined : d.oldValue,
+        b: d.type === 'REMOVE' ? undefined : d.value,
+        frames,
+      })
     }
   }
   const ha = a.handshake
@@ -92,7 +99,11 @@ export function compareSnapshots(a: Snapshot, b: Snapshot): CompareReport {
   } else if (ha?.protocol === 'a2a' && hb?.protocol === 'a2a') {
     field('generation', ha.generation, hb.generation)
     field('protocolVersion', ha.protocolVersion, hb.protocolVersion)
-    field('interface', ha.chosenInterface && { binding: ha.chosenInterface.protocolBinding, version: ha.chosenInterface.protocolVersion }, hb.chosenInterface && { binding: hb.chosenInterface.protocolBinding, version: hb.chosenInterface.protocolVersion })
+    field(
+      'interface',
+      ha.chosenInterface && { binding: ha.chosenInterface.protocolBinding, version: ha.chosenInterface.protocolVersion },
+      hb.chosenInterface && { binding: hb.chosenInterface.protocolBinding, version: hb.chosenInterface.protocolVersion },
+    )
     field('capabilities', ha.capabilities, hb.capabilities)
     const card = (h: typeof ha) => {
       const { supportedInterfaces: _i, skills: _s, url: _u, provider: _p, ...rest } = h.agentCard as Record<string, unknown>
@@ -113,19 +124,29 @@ export function compareSnapshots(a: Snapshot, b: Snapshot): CompareReport {
     }
     const changes: CatalogChange['changes'] = []
     if (kind === 'tool') {
-      changes.push(...schemaChanges(before.item.inputSchema, item.inputSchema, 'input').map((c) => ({ ...c, path: `/inputSchema${c.path}` })))
-      if (before.item.outputSchema || item.outputSchema) changes.push(...schemaChanges(before.item.outputSchema, item.outputSchema, 'output').map((c) => ({ ...c, path: `/outputSchema${c.path}` })))
+      changes.push(
+        ...schemaChanges(before.item.inputSchema, item.inputSchema, 'input').map((c) => ({ ...c, path: `/inputSchema${c.path}` })),
+      )
+      if (before.item.outputSchema || item.outputSchema)
+        changes.push(
+          ...schemaChanges(before.item.outputSchema, item.outputSchema, 'output').map((c) => ({ ...c, path: `/outputSchema${c.path}` })),
+        )
     }
     for (const f of ['title', 'description', 'arguments', 'mimeType', 'name', 'tags', 'examples']) {
-      if (JSON.stringify(before.item[f]) !== JSON.stringify(item[f])) changes.push({ path: `/${f}`, kind: 'field-changed', breaking: false, detail: `${f} changed` })
+      if (JSON.stringify(before.item[f]) !== JSON.stringify(item[f]))
+        changes.push({ path: `/${f}`, kind: 'field-changed', breaking: false, detail: `${f} changed` })
     }
     if (kind === 'prompt') {
-      const required = (p: Record<string, unknown>) => ((p.arguments ?? []) as { name: string; required?: boolean }[]).filter((x) => x.required).map((x) => x.name)
-      for (const arg of required(item).filter((n) => !required(before.item).includes(n))) changes.push({ path: `/arguments/${arg}`, kind: 'required-added', breaking: true, detail: 'new required argument' })
+      const required = (p: Record<string, unknown>) =>
+        ((p.arguments ?? []) as { name: string; required?: boolean }[]).filter((x) => x.required).map((x) => x.name)
+      for (const arg of required(item).filter((n) => !required(before.item).includes(n)))
+        changes.push({ path: `/arguments/${arg}`, kind: 'required-added', breaking: true, detail: 'new required argument' })
     }
-    if (changes.length) changed.push({ kind, name, frames: { a: before.frame, b: frame }, breaking: changes.some((c) => c.breaking), changes })
+    if (changes.length)
+      changed.push({ kind, name, frames: { a: before.frame, b: frame }, breaking: changes.some((c) => c.breaking), changes })
   }
-  for (const [key, { kind, frame }] of a.items) if (!b.items.has(key)) removed.push({ kind, name: key.slice(kind.length + 1), frames: { a: frame } })
+  for (const [key, { kind, frame }] of a.items)
+    if (!b.items.has(key)) removed.push({ kind, name: key.slice(kind.length + 1), frames: { a: frame } })
   return { handshake, catalog: { added, removed, changed } }
 }
 
@@ -135,5 +156,8 @@ export function hasDifference(
   level: 'any' | 'breaking',
 ): boolean {
   if (level === 'breaking') return report.catalog.removed.length > 0 || report.catalog.changed.some((c) => c.breaking)
-  return report.handshake.some((h) => h.origin === 'agent') || report.catalog.added.length + report.catalog.removed.length + report.catalog.changed.length > 0
+  return (
+    report.handshake.some((h) => h.origin === 'agent') ||
+    report.catalog.added.length + report.catalog.removed.length + report.catalog.changed.length > 0
+  )
 }

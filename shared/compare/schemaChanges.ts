@@ -1,7 +1,16 @@
 /** One change to a tool's schema, classified for the clients that call it. */
 export interface SchemaChange {
   path: string
-  kind: 'required-added' | 'required-removed' | 'property-added' | 'property-removed' | 'type-narrowed' | 'type-widened' | 'type-changed' | 'enum-narrowed' | 'enum-widened'
+  kind:
+    | 'required-added'
+    | 'required-removed'
+    | 'property-added'
+    | 'property-removed'
+    | 'type-narrowed'
+    | 'type-widened'
+    | 'type-changed'
+    | 'enum-narrowed'
+    | 'enum-widened'
   breaking: boolean
   detail: string
 }
@@ -27,14 +36,18 @@ export function schemaChanges(before: unknown, after: unknown, direction: 'input
     const narrowed = [...tb].every((t) => ta.has(t))
     const widened = [...ta].every((t) => tb.has(t))
     const kind = narrowed ? 'type-narrowed' : widened ? 'type-widened' : 'type-changed'
-    add({ path: path || '/', kind, detail: `type ${[...ta].join('|')} → ${[...tb].join('|')}` }, direction === 'input' ? !widened : !narrowed)
+    add(
+      { path: path || '/', kind, detail: `type ${[...ta].join('|')} → ${[...tb].join('|')}` },
+      direction === 'input' ? !widened : !narrowed,
+    )
   }
   if (a.enum || b.enum) {
     const ea = a.enum?.map((v) => JSON.stringify(v))
     const eb = b.enum?.map((v) => JSON.stringify(v))
     const lost = ea ? (eb ? ea.filter((v) => !eb.includes(v)) : []) : ['(any value)']
     const gained = eb ? (ea ? eb.filter((v) => !ea.includes(v)) : []) : ['(any value)']
-    if (lost.length) add({ path: path || '/', kind: 'enum-narrowed', detail: `no longer accepts ${lost.join(', ')}` }, direction === 'input')
+    if (lost.length)
+      add({ path: path || '/', kind: 'enum-narrowed', detail: `no longer accepts ${lost.join(', ')}` }, direction === 'input')
     if (gained.length) add({ path: path || '/', kind: 'enum-widened', detail: `now also ${gained.join(', ')}` }, direction === 'output')
   }
 
@@ -45,18 +58,35 @@ export function schemaChanges(before: unknown, after: unknown, direction: 'input
   for (const name of Object.keys(pb)) {
     const here = `${path}/${name}`
     if (!(name in pa)) {
-      if (direction === 'input') add({ path: here, kind: rb.has(name) ? 'required-added' : 'property-added', detail: rb.has(name) ? 'new required field' : 'new optional field' }, rb.has(name))
+      if (direction === 'input')
+        add(
+          {
+            path: here,
+            kind: rb.has(name) ? 'required-added' : 'property-added',
+            detail: rb.has(name) ? 'new required field' : 'new optional field',
+          },
+          rb.has(name),
+        )
       else add({ path: here, kind: 'property-added', detail: 'new field in the result' }, false)
     }
   }
   for (const name of Object.keys(pa)) {
     const here = `${path}/${name}`
     if (!(name in pb)) {
-      add({ path: here, kind: 'property-removed', detail: direction === 'input' ? 'field removed: callers that send it are refused or ignored' : 'field removed from the result' }, true)
+      add(
+        {
+          path: here,
+          kind: 'property-removed',
+          detail: direction === 'input' ? 'field removed: callers that send it are refused or ignored' : 'field removed from the result',
+        },
+        true,
+      )
       continue
     }
-    if (direction === 'input' && !ra.has(name) && rb.has(name)) add({ path: here, kind: 'required-added', detail: 'an optional field became required' }, true)
-    if (direction === 'input' && ra.has(name) && !rb.has(name)) add({ path: here, kind: 'required-removed', detail: 'a required field became optional' }, false)
+    if (direction === 'input' && !ra.has(name) && rb.has(name))
+      add({ path: here, kind: 'required-added', detail: 'an optional field became required' }, true)
+    if (direction === 'input' && ra.has(name) && !rb.has(name))
+      add({ path: here, kind: 'required-removed', detail: 'a required field became optional' }, false)
     changes.push(...schemaChanges(pa[name], pb[name], direction, here))
   }
   if (a.items || b.items) changes.push(...schemaChanges(a.items, b.items, direction, `${path}/items`))

@@ -78,7 +78,11 @@ export const CommandInputs = {
   'connections.probe': ConnectionRef,
   'connections.setKeepalive': ConnectionRef.extend({ intervalMs: ConnectionOptions.shape.keepaliveIntervalMs }),
   /** One conversation turn: A2A text or data; MCP a tool call. */
-  'conversation.send': ConnectionRef.extend({ turn: TurnSchema, stream: z.boolean().default(false), newContext: z.boolean().default(false) }),
+  'conversation.send': ConnectionRef.extend({
+    turn: TurnSchema,
+    stream: z.boolean().default(false),
+    newContext: z.boolean().default(false),
+  }),
   'conversation.newContext': ConnectionRef,
   'tasks.get': ConnectionRef.extend({ taskId: z.string().min(1).max(500), historyLength: z.number().int().min(0).max(10_000).optional() }),
   'tasks.list': ConnectionRef.extend({ contextId: z.string().max(500).optional() }),
@@ -94,10 +98,13 @@ export const CommandInputs = {
    * Starts recording a connection's events into the library (name defaults to target and time); or, with
    * `file`, into that file (appended to), on hosts that let their user name files (the CLI's --out).
    */
-  'recordings.start': ConnectionRef.extend({ name: RecordingName.optional(), file: z.string().min(1).max(4096).optional() }).refine((r) => !(r.name && r.file), {
-    message: 'give a name (in the library) or a file, not both',
-    path: ['file'],
-  }),
+  'recordings.start': ConnectionRef.extend({ name: RecordingName.optional(), file: z.string().min(1).max(4096).optional() }).refine(
+    (r) => !(r.name && r.file),
+    {
+      message: 'give a name (in the library) or a file, not both',
+      path: ['file'],
+    },
+  ),
   'recordings.stop': ConnectionRef,
   'recordings.rename': z.object({ name: RecordingName, to: RecordingName }),
   'recordings.delete': z.object({ name: RecordingName }),
@@ -117,7 +124,10 @@ export const CommandInputs = {
       targets: z.array(TargetRef).min(1).max(2).optional(),
       ignore: z.array(z.string().max(500)).max(100).default([]),
     })
-    .refine((r) => (r.targetIds === undefined) !== (r.targets === undefined), { message: 'give either targetIds or targets', path: ['targetIds'] }),
+    .refine((r) => (r.targetIds === undefined) !== (r.targets === undefined), {
+      message: 'give either targetIds or targets',
+      path: ['targetIds'],
+    }),
   'replay.step': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.run': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.stop': z.object({ replayId: z.string().min(1).max(100) }),
@@ -184,7 +194,12 @@ export interface CommandOutputs {
   'recordings.delete': { deleted: boolean }
   'recordings.import': { name: string; problems: { line: number; message: string }[] }
   'recordings.export': { text: string }
-  'recordings.load': { header: RecordingHeader | undefined; problems: { line: number; message: string }[]; events: number; turns: { index: number; turn: TurnParity['turn'] }[] }
+  'recordings.load': {
+    header: RecordingHeader | undefined
+    problems: { line: number; message: string }[]
+    events: number
+    turns: { index: number; turn: TurnParity['turn'] }[]
+  }
   'replay.start': { replayId: string; total: number }
   'replay.step': TurnParity | null
   'replay.run': ReplaySummary
@@ -226,7 +241,13 @@ export interface CompareResult {
   catalog: {
     added: { kind: string; name: string; frames: { a?: number; b?: number } }[]
     removed: { kind: string; name: string; frames: { a?: number; b?: number } }[]
-    changed: { kind: string; name: string; breaking: boolean; frames: { a?: number; b?: number }; changes: { path: string; kind: string; breaking: boolean; detail: string }[] }[]
+    changed: {
+      kind: string
+      name: string
+      breaking: boolean
+      frames: { a?: number; b?: number }
+      changes: { path: string; kind: string; breaking: boolean; detail: string }[]
+    }[]
   }
 }
 

@@ -85,14 +85,20 @@ export interface A2aHandshakeEvent extends EventBase {
   /** Absent when no interface could be used (the card is still shown, with why). */
   chosenInterface?: A2aInterface
   interfaceReason: string
-  capabilities: { streaming: boolean; pushNotifications: boolean; extendedAgentCard: boolean; extensions: { uri: string; required: boolean; description?: string }[] }
+  capabilities: {
+    streaming: boolean
+    pushNotifications: boolean
+    extendedAgentCard: boolean
+    extensions: { uri: string; required: boolean; description?: string }[]
+  }
   skills: { id: string; name: string; description: string; tags: string[]; examples: string[] }[]
   /** Problems found in the card: each readable, none fatal. */
   warnings: string[]
   durationMs: number
 }
 
-export type DiscoveryMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'agent-card' | 'extended-agent-card'
+export type DiscoveryMethod =
+  'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'agent-card' | 'extended-agent-card'
 export type DiscoveryTrigger = 'initial' | 'list_changed' | 'refresh'
 
 export interface DiscoveryEvent extends EventBase {
@@ -198,7 +204,10 @@ export interface TurnParity {
   index: number
   status: 'same' | 'differs' | 'error' | 'skipped'
   /** The turn as recorded: a call {tool, arguments}, an A2A data part, or text. */
-  turn: { kind: 'call'; tool: string; arguments: Record<string, unknown> } | { kind: 'data'; data: Record<string, unknown> } | { kind: 'text'; text: string }
+  turn:
+    | { kind: 'call'; tool: string; arguments: Record<string, unknown> }
+    | { kind: 'data'; data: Record<string, unknown> }
+    | { kind: 'text'; text: string }
   /** Side A's outcome (or, replaying against one target, the recorded one). */
   a?: ReplayOutcome
   b?: ReplayOutcome
@@ -263,6 +272,4 @@ export type EngineEvent =
 export type EngineEventType = EngineEvent['type']
 
 /** What producers hand to the engine: the engine stamps `seq` (and `ts` when absent). */
-export type EventInput<E extends EngineEvent = EngineEvent> = E extends EngineEvent
-  ? Omit<E, 'seq' | 'ts'> & { ts?: number }
-  : never
+export type EventInput<E extends EngineEvent = EngineEvent> = E extends EngineEvent ? Omit<E, 'seq' | 'ts'> & { ts?: number } : never

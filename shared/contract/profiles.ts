@@ -12,8 +12,14 @@ export const ClientProfile = z
     description: z.string().max(500).optional(),
     mcp: z
       .object({
-        protocolVersion: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an MCP protocol version looks like 2025-06-18').optional(),
-        clientInfo: z.object({ name: z.string().min(1), version: z.string().min(1) }).strict().optional(),
+        protocolVersion: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, 'an MCP protocol version looks like 2025-06-18')
+          .optional(),
+        clientInfo: z
+          .object({ name: z.string().min(1), version: z.string().min(1) })
+          .strict()
+          .optional(),
         capabilities: z
           .object({
             roots: z.object({ listChanged: z.boolean().optional() }).strict().optional(),
@@ -58,6 +64,9 @@ export const PRESET_PROFILES: ClientProfile[] = [
 /** Validates a profile with a message that names each problem; nothing is sent under an invalid one. */
 export function parseProfile(input: unknown, source = 'profile'): ClientProfile {
   const result = ClientProfile.safeParse(input)
-  if (!result.success) throw new Error(`${source} is not a valid client profile: ${result.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`)
+  if (!result.success)
+    throw new Error(
+      `${source} is not a valid client profile: ${result.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`,
+    )
   return result.data
 }

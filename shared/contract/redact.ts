@@ -63,38 +63,36 @@ const DESCRIBING_WORDS = new Set(
 )
 
 /** Compounds that look secret by their last word but are not. */
-const NOT_SECRET = new Set(
-  [
-    'progress token',
-    'page token',
-    'continuation token',
-    'sync token',
-    'resume token',
-    'resumption token',
-    'cancellation token',
-    'public key',
-    'primary key',
-    'foreign key',
-    'sort key',
-    'partition key',
-    'hash key',
-    'range key',
-    'row key',
-    'cache key',
-    'idempotency key',
-    'dedup key',
-    'deduplication key',
-    'object key',
-    'lookup key',
-    'routing key',
-    'shard key',
-    'group key',
-    'unique key',
-    'composite key',
-    'translation key',
-    'i18n key',
-  ],
-)
+const NOT_SECRET = new Set([
+  'progress token',
+  'page token',
+  'continuation token',
+  'sync token',
+  'resume token',
+  'resumption token',
+  'cancellation token',
+  'public key',
+  'primary key',
+  'foreign key',
+  'sort key',
+  'partition key',
+  'hash key',
+  'range key',
+  'row key',
+  'cache key',
+  'idempotency key',
+  'dedup key',
+  'deduplication key',
+  'object key',
+  'lookup key',
+  'routing key',
+  'shard key',
+  'group key',
+  'unique key',
+  'composite key',
+  'translation key',
+  'i18n key',
+])
 
 /** A name's words, lower-cased: `OPENAI_KEY` → openai key, `xApiKey` → x api key, `APIKey` → api key. */
 export function nameWords(name: string): string[] {
@@ -175,7 +173,10 @@ function textRules(extraNames: readonly string[]): TextRules {
     json: new RegExp(`"(${quoted})"(\\s*:\\s*)(?:"((?:[^"\\\\\\n]|\\\\.)*)"|(-?\\d[\\d.eE+-]*))`, 'gi'),
     escapedJson: new RegExp(`\\\\"(${quoted})\\\\"(\\s*:\\s*)\\\\"((?:[^"\\\\\\n]|\\\\[^"])*)\\\\"`, 'gi'),
     // `name=value`, `name: value`, `--name=value`; a value may be quoted, or an authorization scheme and its credential.
-    assignment: new RegExp(`(?<![\\w.$-])(-{0,2}${name})([ \\t]*=[ \\t]*|:[ \\t]*)("[^"\\n]*"|'[^'\\n]*'|(?:(?:Bearer|Basic|Token|Digest)[ \\t]+)?[^\\s"'&;,<>()[\\]{}]+)`, 'gi'),
+    assignment: new RegExp(
+      `(?<![\\w.$-])(-{0,2}${name})([ \\t]*=[ \\t]*|:[ \\t]*)("[^"\\n]*"|'[^'\\n]*'|(?:(?:Bearer|Basic|Token|Digest)[ \\t]+)?[^\\s"'&;,<>()[\\]{}]+)`,
+      'gi',
+    ),
     // `--name value`, `-name value`.
     flag: new RegExp(`(?<![\\w-])(--?${name})([ \\t]+)("[^"\\n]*"|'[^'\\n]*'|(?![-[])[^\\s"']+)`, 'gi'),
   }
@@ -242,18 +243,26 @@ const stripDashes = (flag: string) => flag.replace(/^-+/, '')
  * parameters, `Bearer …`/`Basic …` credentials, `"secret": "…"` JSON pairs, `secret=…` and
  * `secret: …` assignments, and `--secret …`/`--secret=…` flags. Everything else is left as it was.
  */
-export function redactText(text: string, isSecret: SecretMatcher = isSecretName, found?: SecretFound, rules: TextRules = DEFAULT_RULES): string {
+export function redactText(
+  text: string,
+  isSecret: SecretMatcher = isSecretName,
+  found?: SecretFound,
+  rules: TextRules = DEFAULT_RULES,
+): string {
   if (text.length < 4 || !rules.sniff.test(text)) return text
   let out = text
   if (out.includes('://')) out = out.replace(URL_IN_TEXT, (url) => redactUrl(url, isSecret, found, rules))
-  out = out.replace(AUTH_SCHEME, (whole, scheme: string, space: string, credential: string) => (credentialLike(credential) ? `${scheme}${space}${REDACTED}` : whole))
+  out = out.replace(AUTH_SCHEME, (whole, scheme: string, space: string, credential: string) =>
+    credentialLike(credential) ? `${scheme}${space}${REDACTED}` : whole,
+  )
   if (out.includes('"')) {
     const pair = (whole: string, name: string, colon: string, value: string, quote: string) =>
       value && value !== REDACTED && isSecret(name) ? `${quote}${name}${quote}${colon}${quote}${REDACTED}${quote}` : whole
     out = out.replace(rules.json, (whole, name: string, colon: string, text: string | undefined) =>
       text === undefined ? (isSecret(name) ? `"${name}"${colon}"${REDACTED}"` : whole) : pair(whole, name, colon, text, '"'),
     )
-    if (out.includes('\\"')) out = out.replace(rules.escapedJson, (whole, name: string, colon: string, value: string) => pair(whole, name, colon, value, '\\"'))
+    if (out.includes('\\"'))
+      out = out.replace(rules.escapedJson, (whole, name: string, colon: string, value: string) => pair(whole, name, colon, value, '\\"'))
   }
   if (out.includes('=') || out.includes(':')) {
     out = out.replace(rules.assignment, (whole, name: string, sep: string, value: string, offset: number, all: string) => {
@@ -264,7 +273,9 @@ export function redactText(text: string, isSecret: SecretMatcher = isSecretName,
     })
   }
   if (out.includes('-')) {
-    out = out.replace(rules.flag, (whole, flag: string, space: string, value: string) => (value === REDACTED || !isSecret(stripDashes(flag)) ? whole : `${flag}${space}${REDACTED}`))
+    out = out.replace(rules.flag, (whole, flag: string, space: string, value: string) =>
+      value === REDACTED || !isSecret(stripDashes(flag)) ? whole : `${flag}${space}${REDACTED}`,
+    )
   }
   return out
 }

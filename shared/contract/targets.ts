@@ -42,7 +42,12 @@ export const ConnectionOptions = z.object({
   /** Frames larger than this are kept truncated (their full size shown, the whole payload saved to a file). */
   maxFrameBytes: z.number().int().min(1_024).max(1_000_000_000).default(1_000_000),
   /** The largest single message accepted from a stdio server before the transport gives up. */
-  maxMessageBytes: z.number().int().min(65_536).max(2_000_000_000).default(64 * 1024 * 1024),
+  maxMessageBytes: z
+    .number()
+    .int()
+    .min(65_536)
+    .max(2_000_000_000)
+    .default(64 * 1024 * 1024),
 })
 export type ConnectionOptions = z.infer<typeof ConnectionOptions>
 export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = ConnectionOptions.parse({})

@@ -4,8 +4,10 @@
  * different names can look the same), tag characters. Agent-supplied names show each one as
  * `⟨U+XXXX⟩`, so a tool cannot pass for another.
  */
-// eslint-disable-next-line no-misleading-character-class -- the class lists invisible and combining characters on purpose: they are what it finds
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|[\u{e0000}-\u{e007f}]/gu
+// The class lists invisible and combining characters on purpose: they are what it finds.
+const HIDDEN =
+  // eslint-disable-next-line no-misleading-character-class
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|[\u{e0000}-\u{e007f}]/gu
 // eslint-disable-next-line no-misleading-character-class -- as above
 const HIDDEN_WITH_LINES = new RegExp(`${HIDDEN.source}|[\\n\\t]`, 'gu')
 

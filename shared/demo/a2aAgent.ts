@@ -20,7 +20,11 @@ import { deliveryReport, listFormats, MediaBuyBook, MediaBuyError, searchProduct
 const SKILLS = {
   search_products: { name: 'Search products', description: 'Find advertising products that match a campaign brief.', required: ['brief'] },
   list_creative_formats: { name: 'List creative formats', description: 'The creative formats this seller accepts.', required: [] },
-  create_media_buy: { name: 'Create media buy', description: 'Book a product for a budget; asks for what is missing.', required: ['product_id', 'budget', 'buying_mode'] },
+  create_media_buy: {
+    name: 'Create media buy',
+    description: 'Book a product for a budget; asks for what is missing.',
+    required: ['product_id', 'budget', 'buying_mode'],
+  },
   get_delivery_report: { name: 'Get delivery report', description: 'Delivery so far for a media buy.', required: ['media_buy_id'] },
 } as const
 type SkillId = keyof typeof SKILLS
@@ -34,11 +38,30 @@ const QUESTIONS: Record<string, string> = {
   media_buy_id: 'Which media buy? Send its media_buy_id.',
 }
 
-export const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' })
-export const dataPart = (data: unknown): Part => ({ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' })
+export const textPart = (text: string): Part => ({
+  content: { $case: 'text', value: text },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+})
+export const dataPart = (data: unknown): Part => ({
+  content: { $case: 'data', value: data },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'application/json',
+})
 
 function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
-  return { messageId: randomUUID(), role: Role.ROLE_AGENT, parts, taskId, contextId, metadata: undefined, extensions: [], referenceTaskIds: [] }
+  return {
+    messageId: randomUUID(),
+    role: Role.ROLE_AGENT,
+    parts,
+    taskId,
+    contextId,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  }
 }
 
 /** Reads a turn: a data part `{"skill", "input"}`, or text such as "buy prod_mobile_run 2000 auction". */
@@ -77,7 +100,11 @@ function answer(field: string, text: string): unknown {
 function runSkill(skill: SkillId, input: Input, book: MediaBuyBook): { data: Input; summary: string } {
   switch (skill) {
     case 'search_products': {
-      const products = searchProducts({ brief: String(input.brief), channel: input.channel as Channel | undefined, max_results: input.max_results as number | undefined })
+      const products = searchProducts({
+        brief: String(input.brief),
+        channel: input.channel as Channel | undefined,
+        max_results: input.max_results as number | undefined,
+      })
       return { data: { products }, summary: `Found ${products.length} product(s): ${products.map((p) => p.product_id).join(', ')}` }
     }
     case 'list_creative_formats': {
@@ -85,7 +112,11 @@ function runSkill(skill: SkillId, input: Input, book: MediaBuyBook): { data: Inp
       return { data: { formats }, summary: `${formats.length} creative format(s)` }
     }
     case 'create_media_buy': {
-      const buy = book.create({ product_id: String(input.product_id), budget: Number(input.budget), buying_mode: input.buying_mode as BuyingMode })
+      const buy = book.create({
+        product_id: String(input.product_id),
+        budget: Number(input.budget),
+        buying_mode: input.buying_mode as BuyingMode,
+      })
       return { data: { media_buy: buy }, summary: `Created ${buy.media_buy_id} for ${buy.budget} USD (${buy.buying_mode})` }
     }
     case 'get_delivery_report': {
@@ -93,7 +124,10 @@ function runSkill(skill: SkillId, input: Input, book: MediaBuyBook): { data: Inp
       if (!buy) throw new MediaBuyError(`unknown media_buy_id "${input.media_buy_id}"`)
       // The deliberate, documented difference between the demo's two faces: over A2A the delivery report
       // also names its currency; over MCP it does not. A first replay of the demo recording shows it.
-      return { data: { report: { ...deliveryReport(buy), currency: 'USD' } }, summary: `Delivered ${deliveryReport(buy).impressions} impressions` }
+      return {
+        data: { report: { ...deliveryReport(buy), currency: 'USD' } },
+        summary: `Delivered ${deliveryReport(buy).impressions} impressions`,
+      }
     }
   }
 }
@@ -111,7 +145,14 @@ export class MediaSalesExecutor implements AgentExecutor {
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = context
     const publishStatus = (state: TaskState, message?: Message) =>
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined }))
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: { state, message, timestamp: new Date().toISOString() },
+          metadata: undefined,
+        }),
+      )
     const task: Task = context.task ?? {
       id: taskId,
       contextId,
@@ -129,7 +170,10 @@ export class MediaSalesExecutor implements AgentExecutor {
     if (waiting && !turn.skill && turn.text && !(waiting.asked in turn.input)) input[waiting.asked] = answer(waiting.asked, turn.text)
     if (!skill) {
       if (!turn.text.trim()) {
-        publishStatus(TaskState.TASK_STATE_FAILED, agentMessage(taskId, contextId, [textPart('Send text, or a data part {"skill": …, "input": {…}}.')]))
+        publishStatus(
+          TaskState.TASK_STATE_FAILED,
+          agentMessage(taskId, contextId, [textPart('Send text, or a data part {"skill": …, "input": {…}}.')]),
+        )
         return
       }
       skill = 'search_products'
@@ -139,7 +183,10 @@ export class MediaSalesExecutor implements AgentExecutor {
     const missing = SKILLS[skill].required.find((field) => input[field] === undefined || input[field] === '')
     if (missing) {
       this.pending.set(taskId, { skill, input, asked: missing, contextId })
-      publishStatus(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(QUESTIONS[missing]), dataPart({ missing: [missing], skill })]))
+      publishStatus(
+        TaskState.TASK_STATE_INPUT_REQUIRED,
+        agentMessage(taskId, contextId, [textPart(QUESTIONS[missing]), dataPart({ missing: [missing], skill })]),
+      )
       return
     }
     this.pending.delete(taskId)
@@ -155,7 +202,14 @@ export class MediaSalesExecutor implements AgentExecutor {
         AgentEvent.artifactUpdate({
           taskId,
           contextId,
-          artifact: { artifactId: randomUUID(), name: skill, description: SKILLS[skill].description, parts: [dataPart(data)], metadata: undefined, extensions: [] },
+          artifact: {
+            artifactId: randomUUID(),
+            name: skill,
+            description: SKILLS[skill].description,
+            parts: [dataPart(data)],
+            metadata: undefined,
+            extensions: [],
+          },
           append: false,
           lastChunk: true,
           metadata: undefined,
@@ -173,7 +227,12 @@ export class MediaSalesExecutor implements AgentExecutor {
     const contextId = this.pending.get(taskId)?.contextId ?? ''
     this.pending.delete(taskId)
     bus.publish(
-      AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined }),
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
     )
   }
 }

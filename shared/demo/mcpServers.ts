@@ -3,16 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { TOOL_CATEGORIES_HINT } from '../contract/profiles'
 import { PARALLAX_VERSION } from '../version'
-import {
-  deliveryReport,
-  listFormats,
-  MediaBuyBook,
-  MediaBuyError,
-  PRODUCTS,
-  FORMATS,
-  searchProducts,
-  type Channel,
-} from './mediaSales'
+import { deliveryReport, listFormats, MediaBuyBook, MediaBuyError, PRODUCTS, FORMATS, searchProducts, type Channel } from './mediaSales'
 
 const channel = z.enum(['display', 'video', 'audio', 'ctv'])
 /** Buyers send an opaque `context` object; a well-behaved seller echoes it back untouched. */
@@ -129,7 +120,10 @@ const CATEGORY_TOOLS: Record<string, (server: McpServer) => void> = {
       async ({ product_id, budget, context }) => {
         const product = PRODUCTS.find((p) => p.product_id === product_id)
         if (!product) return failure(`unknown product_id "${product_id}"`)
-        return toolResult({ forecast: { product_id, budget, impressions: Math.round((budget / product.cpm) * 1000) }, ...(context && { context }) })
+        return toolResult({
+          forecast: { product_id, budget, impressions: Math.round((budget / product.cpm) * 1000) },
+          ...(context && { context }),
+        })
       },
     ),
   creative: (server) =>
@@ -181,7 +175,10 @@ export function createPromptServer(): McpServer {
       messages: [
         {
           role: 'user',
-          content: { type: 'text', text: `Write a one-page media brief for the launch of ${product}${audience ? ` aimed at ${audience}` : ''}.` },
+          content: {
+            type: 'text',
+            text: `Write a one-page media brief for the launch of ${product}${audience ? ` aimed at ${audience}` : ''}.`,
+          },
         },
       ],
     }),
@@ -202,9 +199,15 @@ export function createResourceServer(): McpServer {
     { name: 'parallax-demo-inventory', version: PARALLAX_VERSION, title: 'Demo inventory' },
     { instructions: 'Read-only inventory of the demo media seller.' },
   )
-  const json = (uri: URL, data: unknown) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(data, null, 2) }] })
-  server.registerResource('products', 'media://products', { title: 'All products', mimeType: 'application/json' }, (uri) => json(uri, PRODUCTS))
-  server.registerResource('formats', 'media://formats', { title: 'Creative formats', mimeType: 'application/json' }, (uri) => json(uri, FORMATS))
+  const json = (uri: URL, data: unknown) => ({
+    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(data, null, 2) }],
+  })
+  server.registerResource('products', 'media://products', { title: 'All products', mimeType: 'application/json' }, (uri) =>
+    json(uri, PRODUCTS),
+  )
+  server.registerResource('formats', 'media://formats', { title: 'Creative formats', mimeType: 'application/json' }, (uri) =>
+    json(uri, FORMATS),
+  )
   server.registerResource(
     'product',
     new ResourceTemplate('media://products/{product_id}', {

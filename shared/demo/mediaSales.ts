@@ -36,12 +36,66 @@ export const FORMATS: readonly CreativeFormat[] = [
 ]
 
 export const PRODUCTS: readonly Product[] = [
-  { product_id: 'prod_news_display', name: 'News homepage takeover', channel: 'display', format_ids: ['display_300x250', 'display_728x90'], cpm: 12.5, min_budget: 5000, countries: ['US', 'CA'], description: 'Premium display on national news homepages.' },
-  { product_id: 'prod_sports_video', name: 'Live sports pre-roll', channel: 'video', format_ids: ['video_15s', 'video_30s'], cpm: 32, min_budget: 20000, countries: ['US'], description: 'Pre-roll video ahead of live sports highlights.' },
-  { product_id: 'prod_mobile_run', name: 'Mobile run of network', channel: 'display', format_ids: ['display_320x50', 'display_300x250'], cpm: 4.2, min_budget: 1000, countries: ['US', 'CA', 'GB', 'DE'], description: 'Broad-reach mobile display across the network.' },
-  { product_id: 'prod_podcast_audio', name: 'Podcast mid-roll', channel: 'audio', format_ids: ['audio_30s'], cpm: 22, min_budget: 3000, countries: ['US', 'GB'], description: 'Host-adjacent audio spots in top business podcasts.' },
-  { product_id: 'prod_ctv_prime', name: 'CTV prime time', channel: 'ctv', format_ids: ['ctv_30s'], cpm: 45, min_budget: 50000, countries: ['US'], description: 'Connected TV inventory in prime-time streaming.' },
-  { product_id: 'prod_outdoor_video', name: 'Outdoor lifestyle video', channel: 'video', format_ids: ['video_15s'], cpm: 18, min_budget: 8000, countries: ['US', 'CA', 'AU'], description: 'Video on outdoor and travel publishers.' },
+  {
+    product_id: 'prod_news_display',
+    name: 'News homepage takeover',
+    channel: 'display',
+    format_ids: ['display_300x250', 'display_728x90'],
+    cpm: 12.5,
+    min_budget: 5000,
+    countries: ['US', 'CA'],
+    description: 'Premium display on national news homepages.',
+  },
+  {
+    product_id: 'prod_sports_video',
+    name: 'Live sports pre-roll',
+    channel: 'video',
+    format_ids: ['video_15s', 'video_30s'],
+    cpm: 32,
+    min_budget: 20000,
+    countries: ['US'],
+    description: 'Pre-roll video ahead of live sports highlights.',
+  },
+  {
+    product_id: 'prod_mobile_run',
+    name: 'Mobile run of network',
+    channel: 'display',
+    format_ids: ['display_320x50', 'display_300x250'],
+    cpm: 4.2,
+    min_budget: 1000,
+    countries: ['US', 'CA', 'GB', 'DE'],
+    description: 'Broad-reach mobile display across the network.',
+  },
+  {
+    product_id: 'prod_podcast_audio',
+    name: 'Podcast mid-roll',
+    channel: 'audio',
+    format_ids: ['audio_30s'],
+    cpm: 22,
+    min_budget: 3000,
+    countries: ['US', 'GB'],
+    description: 'Host-adjacent audio spots in top business podcasts.',
+  },
+  {
+    product_id: 'prod_ctv_prime',
+    name: 'CTV prime time',
+    channel: 'ctv',
+    format_ids: ['ctv_30s'],
+    cpm: 45,
+    min_budget: 50000,
+    countries: ['US'],
+    description: 'Connected TV inventory in prime-time streaming.',
+  },
+  {
+    product_id: 'prod_outdoor_video',
+    name: 'Outdoor lifestyle video',
+    channel: 'video',
+    format_ids: ['video_15s'],
+    cpm: 18,
+    min_budget: 8000,
+    countries: ['US', 'CA', 'AU'],
+    description: 'Video on outdoor and travel publishers.',
+  },
 ]
 
 export interface SearchInput {
@@ -52,7 +106,10 @@ export interface SearchInput {
 
 /** Products whose words or channel match the brief, best match first. */
 export function searchProducts(input: SearchInput): Product[] {
-  const words = input.brief.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2)
+  const words = input.brief
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 2)
   const scored = PRODUCTS.filter((p) => !input.channel || p.channel === input.channel).map((p) => {
     const text = `${p.name} ${p.description} ${p.channel}`.toLowerCase()
     return { p, score: words.filter((w) => text.includes(w)).length }

@@ -8,11 +8,15 @@ import type { DemoServerName } from './mcpServers'
 
 const DEMOS: Record<DemoServerName, { name: string; description: string }> = {
   tools: { name: 'Demo media-sales agent', description: 'Tools: search products, list creative formats, create a media buy.' },
-  prompts: { name: 'Demo prompt library', description: 'Prompt-only server: no tools, so tools/list is never called and keepalive uses ping.' },
+  prompts: {
+    name: 'Demo prompt library',
+    description: 'Prompt-only server: no tools, so tools/list is never called and keepalive uses ping.',
+  },
   resources: { name: 'Demo inventory', description: 'Resource-only server: products and formats as resources and a template.' },
   'tools-changed-context': {
     name: 'Demo media-sales agent (echo bug)',
-    description: 'The tool server with a deliberate bug: it stamps the buyer’s context and echoes the stamped one, so the context-echo check fails.',
+    description:
+      'The tool server with a deliberate bug: it stamps the buyer’s context and echoes the stamped one, so the context-echo check fails.',
   },
 }
 
@@ -25,7 +29,13 @@ export const DEMO_NAMES = Object.keys(DEMOS) as DemoServerName[]
  */
 export function demoTargets(appRoot = APP_ROOT): SavedTarget[] {
   const bundle = freshBundle('demo/stdio.js', ['shared'], appRoot)
-  const start = bundle ? [bundle] : ['--import', pathToFileURL(createRequire(join(appRoot, 'package.json')).resolve('tsx')).href, join(appRoot, 'shared', 'demo', 'stdio.ts')]
+  const start = bundle
+    ? [bundle]
+    : [
+        '--import',
+        pathToFileURL(createRequire(join(appRoot, 'package.json')).resolve('tsx')).href,
+        join(appRoot, 'shared', 'demo', 'stdio.ts'),
+      ]
   const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}
   const mcp: SavedTarget[] = DEMO_NAMES.map((name) => ({
     id: `demo:${name}`,

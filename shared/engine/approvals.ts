@@ -39,7 +39,8 @@ export class ApprovalStore {
       if (!this.file) return
       const text = await readFile(this.file, 'utf8').catch(() => '[]')
       try {
-        for (const entry of JSON.parse(text) as StoredApproval[]) if (entry && typeof entry.fingerprint === 'string') this.granted.set(entry.fingerprint, entry)
+        for (const entry of JSON.parse(text) as StoredApproval[])
+          if (entry && typeof entry.fingerprint === 'string') this.granted.set(entry.fingerprint, entry)
       } catch {
         // An unreadable file approves nothing: everything is asked again, which is safe.
       }
@@ -49,7 +50,13 @@ export class ApprovalStore {
 
   async list(): Promise<ApprovalRecord[]> {
     await this.load()
-    return [...this.granted.values()].map(({ kind, fingerprint, subject, title, approvedAt }) => ({ kind, fingerprint, subject, title, approvedAt }))
+    return [...this.granted.values()].map(({ kind, fingerprint, subject, title, approvedAt }) => ({
+      kind,
+      fingerprint,
+      subject,
+      title,
+      approvedAt,
+    }))
   }
 
   /** Throws `approval-required` unless this exact command was approved. */
@@ -61,7 +68,12 @@ export class ApprovalStore {
       title: `Run the command of "${target.name}"?`,
       approvedAt: 0,
       // Kept to say later what changed, so secrets are not: flag values redacted, environment values hashed.
-      command: { command: spec.command, args: redactArgs(spec.args), env: Object.fromEntries(sortedEntries(spec.env).map(([k, v]) => [k, digest(v).slice(0, 16)])), cwd: spec.cwd },
+      command: {
+        command: spec.command,
+        args: redactArgs(spec.args),
+        env: Object.fromEntries(sortedEntries(spec.env).map(([k, v]) => [k, digest(v).slice(0, 16)])),
+        cwd: spec.cwd,
+      },
     }
     await this.require(stored, {
       targetId: target.id,
@@ -73,7 +85,14 @@ export class ApprovalStore {
   /** Throws `approval-required` unless a hooks module with exactly this content was approved. */
   async requireHooks(path: string, content: string): Promise<void> {
     const sha256 = createHash('sha256').update(content).digest('hex')
-    const stored: StoredApproval = { kind: 'hooks', fingerprint: digest(['hooks', path, sha256]), subject: `hooks:${path}`, title: 'Run this hooks module inside Parallax?', approvedAt: 0, hooks: { path, sha256 } }
+    const stored: StoredApproval = {
+      kind: 'hooks',
+      fingerprint: digest(['hooks', path, sha256]),
+      subject: `hooks:${path}`,
+      title: 'Run this hooks module inside Parallax?',
+      approvedAt: 0,
+      hooks: { path, sha256 },
+    }
     await this.require(stored, { hooks: { path, sha256 } })
   }
 
@@ -178,7 +197,10 @@ function argumentChanges(before: string[], after: string[]): string[] {
     else left.splice(i, 1)
   }
   const quoted = (args: string[]) => args.map((arg) => JSON.stringify(arg)).join(' ')
-  const changes = [...(added.length ? [`arguments added: ${quoted(added)}`] : []), ...(left.length ? [`arguments removed: ${quoted(left)}`] : [])]
+  const changes = [
+    ...(added.length ? [`arguments added: ${quoted(added)}`] : []),
+    ...(left.length ? [`arguments removed: ${quoted(left)}`] : []),
+  ]
   return changes.length ? changes : [`arguments reordered: ${quoted(after)}`]
 }
 

@@ -21,7 +21,11 @@ export function parseTargetsConfig(text: string, fileName = 'config'): { drafts:
   const errors: string[] = []
   for (const [name, raw] of Object.entries(isMap(agents) ? (agents as Record<string, unknown>) : {})) {
     const entry = (raw ?? {}) as Record<string, unknown>
-    const draft = TargetDraft.safeParse({ id: `import:${name}`, name, spec: { kind: 'a2a', url: entry.url, headers: entry.headers ?? {}, binding: entry.binding ?? 'auto' } })
+    const draft = TargetDraft.safeParse({
+      id: `import:${name}`,
+      name,
+      spec: { kind: 'a2a', url: entry.url, headers: entry.headers ?? {}, binding: entry.binding ?? 'auto' },
+    })
     if (draft.success) drafts.push(draft.data)
     else errors.push(`a2aAgents.${name}: ${draft.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
   }

@@ -91,7 +91,10 @@ export class Engine implements CommandContext {
     this.builtIns = options.builtIns ?? NO_BUILT_INS
     this.targets = new TargetStore(this.builtIns.targets, options.dataDir && join(options.dataDir, 'targets.json'))
     this.profiles = new ProfileStore(options.dataDir && join(options.dataDir, 'profiles.json'))
-    this.approvals = new ApprovalStore(options.approvalsFile ?? (options.dataDir && join(options.dataDir, 'approvals.json')), options.approver)
+    this.approvals = new ApprovalStore(
+      options.approvalsFile ?? (options.dataDir && join(options.dataDir, 'approvals.json')),
+      options.approver,
+    )
     const recordings = options.recordingsDir ?? (options.dataDir && join(options.dataDir, 'recordings'))
     this.library = recordings ? new RecordingLibrary(recordings, this.builtIns.recordings) : undefined
     this.recordsToFiles = options.recordToFiles ?? false
@@ -117,12 +120,18 @@ export class Engine implements CommandContext {
   private async run<C extends CommandName>(command: C, input: unknown): Promise<CommandOutput<C>> {
     if (!isCommandName(command)) throw unknownCommand(command)
     // Schemas, hooks and diffs walk the input: it may be nested no deeper than what agents may send.
-    if (deeperThan(input, MAX_DEPTH)) throw new CommandError(`the input of ${command} is nested deeper than ${MAX_DEPTH} levels; Parallax refused it`, 'invalid-input')
+    if (deeperThan(input, MAX_DEPTH))
+      throw new CommandError(`the input of ${command} is nested deeper than ${MAX_DEPTH} levels; Parallax refused it`, 'invalid-input')
     return handlers[command](parseCommandInput(command, input), this)
   }
 
   info(): AppInfo {
-    return { name: 'Parallax', version: PARALLAX_VERSION, host: this.options.host === 'electron' ? 'electron' : 'web', defaults: this.defaults }
+    return {
+      name: 'Parallax',
+      version: PARALLAX_VERSION,
+      host: this.options.host === 'electron' ? 'electron' : 'web',
+      defaults: this.defaults,
+    }
   }
 
   // ── Targets and connections ──
@@ -132,7 +141,10 @@ export class Engine implements CommandContext {
     return this.openConnection(await this.savedTarget(targetId), { reuse: true })
   }
 
-  async openConnection(target: SavedTarget, { reuse, profile }: { reuse: boolean; profile?: ClientProfile }): Promise<SupervisedConnection> {
+  async openConnection(
+    target: SavedTarget,
+    { reuse, profile }: { reuse: boolean; profile?: ClientProfile },
+  ): Promise<SupervisedConnection> {
     if (reuse) for (const c of this.connections.values()) if (c.target.id === target.id && !c.isFinished) return c
     const connection = await this.createConnection(target, profile)
     void connection.open()
@@ -159,7 +171,11 @@ export class Engine implements CommandContext {
   async resolveTarget(ref: TargetRef): Promise<SavedTarget> {
     if (!ref.target) return this.savedTarget(ref.targetId ?? '')
     // An unsaved target is never taken for a saved one (nor a demo): hooks and approvals of origins go by id.
-    if (await this.targets.get(ref.target.id)) throw new CommandError(`"${ref.target.id}" is a saved target's id: open that one by targetId, or give this one another id`, 'invalid-input')
+    if (await this.targets.get(ref.target.id))
+      throw new CommandError(
+        `"${ref.target.id}" is a saved target's id: open that one by targetId, or give this one another id`,
+        'invalid-input',
+      )
     return ref.target
   }
 
@@ -213,7 +229,9 @@ export class Engine implements CommandContext {
   connectFailure(connection: SupervisedConnection): CommandError {
     const event = this.failureOf(connection)
     const message = `cannot connect to ${connection.target.name}: ${event?.reason ?? 'unknown error'}`
-    return event?.approval ? new CommandError(message, 'approval-required', { approval: event.approval }) : new CommandError(message, 'failed')
+    return event?.approval
+      ? new CommandError(message, 'approval-required', { approval: event.approval })
+      : new CommandError(message, 'failed')
   }
 
   // ── Turns, calls, hooks ──
@@ -241,7 +259,14 @@ export class Engine implements CommandContext {
       set = await loadHooks(path)
     } catch (error) {
       const message = (error as Error).message
-      this.events.emit({ type: 'hooks', connectionId, targetId: target.id, tools: Object.keys(this.hooks.get(target.id)?.hooks ?? {}), source: this.hooks.get(target.id)?.source, error: message })
+      this.events.emit({
+        type: 'hooks',
+        connectionId,
+        targetId: target.id,
+        tools: Object.keys(this.hooks.get(target.id)?.hooks ?? {}),
+        source: this.hooks.get(target.id)?.source,
+        error: message,
+      })
       throw new CommandError(message, 'invalid-input')
     }
     this.hooks.set(target.id, set)
@@ -277,7 +302,10 @@ export class Engine implements CommandContext {
    * Connects each side (its own connection, under its profile), waits until discovery has settled,
    * and diffs what the two exposed. The connections close afterwards; their frames stay.
    */
-  async compare(a: { target: SavedTarget; profile?: ClientProfile }, b: { target: SavedTarget; profile?: ClientProfile }): Promise<CompareResult> {
+  async compare(
+    a: { target: SavedTarget; profile?: ClientProfile },
+    b: { target: SavedTarget; profile?: ClientProfile },
+  ): Promise<CompareResult> {
     const sides: SupervisedConnection[] = []
     try {
       for (const { target, profile } of [a, b]) sides.push(await this.createConnection(target, profile))
@@ -288,7 +316,12 @@ export class Engine implements CommandContext {
       await Promise.all(sides.map((c) => c.settled()))
       const events = this.events.since(0)
       const report = compareSnapshots(snapshotOf(events, sides[0].id), snapshotOf(events, sides[1].id))
-      const describe = (i: number, profile?: ClientProfile) => ({ targetId: sides[i].target.id, targetName: sides[i].target.name, ...(profile && { profile: profile.name }), connectionId: sides[i].id })
+      const describe = (i: number, profile?: ClientProfile) => ({
+        targetId: sides[i].target.id,
+        targetName: sides[i].target.name,
+        ...(profile && { profile: profile.name }),
+        connectionId: sides[i].id,
+      })
       return { a: describe(0, a.profile), b: describe(1, b.profile), ...report }
     } finally {
       await Promise.all(sides.map((c) => c.close()))

@@ -36,14 +36,19 @@ export class ProfileStore {
     if (typeof profile !== 'string') return this.parse(profile)
     await this.load()
     const found = PRESET_PROFILES.find((p) => p.name === profile) ?? this.user.get(profile)
-    if (!found) throw new CommandError(`no client profile named "${profile}" (there are: ${(await this.list()).map((p) => p.name).join(', ')})`, 'not-found')
+    if (!found)
+      throw new CommandError(
+        `no client profile named "${profile}" (there are: ${(await this.list()).map((p) => p.name).join(', ')})`,
+        'not-found',
+      )
     return found
   }
 
   async save(input: unknown): Promise<ClientProfile> {
     await this.load()
     const profile = this.parse(input)
-    if (PRESET_PROFILES.some((p) => p.name === profile.name)) throw new CommandError(`"${profile.name}" is a preset; save under another name`, 'invalid-input')
+    if (PRESET_PROFILES.some((p) => p.name === profile.name))
+      throw new CommandError(`"${profile.name}" is a preset; save under another name`, 'invalid-input')
     this.user.set(profile.name, profile)
     await this.persist()
     return profile

@@ -19,9 +19,18 @@ export interface CallTarget extends CallEndpoint {
  * that throws sends nothing), validate raw and hooked against the input schema, lint for protocol
  * fields, send the hooked arguments, then check the context echo and the output schema.
  */
-export async function inspectCall(target: CallTarget, args: Args, hooks: HookSet | undefined, validator: SchemaValidator, protocolFields: readonly string[] = DEFAULT_PROTOCOL_FIELDS): Promise<CallReport> {
+export async function inspectCall(
+  target: CallTarget,
+  args: Args,
+  hooks: HookSet | undefined,
+  validator: SchemaValidator,
+  protocolFields: readonly string[] = DEFAULT_PROTOCOL_FIELDS,
+): Promise<CallReport> {
   const outcome = await applyHook(hooks, target.tool, args)
-  const lint = dedupe([...lintProtocolFields(outcome.raw, target.inputSchema, protocolFields), ...lintProtocolFields(outcome.hooked, undefined, protocolFields)])
+  const lint = dedupe([
+    ...lintProtocolFields(outcome.raw, target.inputSchema, protocolFields),
+    ...lintProtocolFields(outcome.hooked, undefined, protocolFields),
+  ])
   const report: CallReport = {
     protocol: target.protocol,
     tool: target.tool,
@@ -29,7 +38,10 @@ export async function inspectCall(target: CallTarget, args: Args, hooks: HookSet
     hooked: outcome.hooked,
     diff: outcome.error ? [] : diffArguments(outcome.raw, outcome.hooked),
     ...(outcome.hookName && hooks && { hook: { name: outcome.hookName, source: hooks.source } }),
-    validation: { raw: validator.validate(target.inputSchema, outcome.raw), hooked: validator.validate(target.inputSchema, outcome.hooked) },
+    validation: {
+      raw: validator.validate(target.inputSchema, outcome.raw),
+      hooked: validator.validate(target.inputSchema, outcome.hooked),
+    },
     sent: false,
     lint,
   }
@@ -55,9 +67,14 @@ export async function inspectCall(target: CallTarget, args: Args, hooks: HookSet
 export function callFindings(report: CallReport): string[] {
   const findings: string[] = []
   if (report.hookError) findings.push(report.hookError.message)
-  if (report.validation.hooked.valid === false) findings.push(`hooked arguments are invalid: ${report.validation.hooked.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`)
+  if (report.validation.hooked.valid === false)
+    findings.push(`hooked arguments are invalid: ${report.validation.hooked.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`)
   if (report.contextEcho?.present && !report.contextEcho.matchesRaw) {
-    findings.push(report.contextEcho.echoed ? `the response's context is not the raw context${report.contextEcho.matchesHooked ? ' (it echoes the hooked one)' : ''}` : 'the response did not echo the context')
+    findings.push(
+      report.contextEcho.echoed
+        ? `the response's context is not the raw context${report.contextEcho.matchesHooked ? ' (it echoes the hooked one)' : ''}`
+        : 'the response did not echo the context',
+    )
   }
   if (report.outputValidation?.valid === false) findings.push('structuredContent does not match the output schema')
   if (report.error) findings.push(report.error)

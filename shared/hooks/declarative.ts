@@ -36,7 +36,8 @@ function applyRule(rule: z.infer<typeof Rule>, args: Args): Args {
     }
   }
   for (const path of rule.remove ?? []) deletePath(args, path)
-  for (const [path, value] of Object.entries(rule.defaults ?? {})) if (!getPath(args, path).found) setPath(args, path, structuredClone(value))
+  for (const [path, value] of Object.entries(rule.defaults ?? {}))
+    if (!getPath(args, path).found) setPath(args, path, structuredClone(value))
   for (const [path, value] of Object.entries(rule.set ?? {})) setPath(args, path, structuredClone(value))
   return args
 }

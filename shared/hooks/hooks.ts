@@ -40,11 +40,21 @@ export async function applyHook(set: HookSet | undefined, tool: string, args: Ar
     const returned = await found.hook(tool, input)
     const hooked = returned === undefined ? input : returned
     if (!hooked || typeof hooked !== 'object' || Array.isArray(hooked)) {
-      return { raw, hooked: input, hookName: found.name, error: `hook "${found.name}" returned ${Array.isArray(hooked) ? 'an array' : typeof hooked}, not an arguments object` }
+      return {
+        raw,
+        hooked: input,
+        hookName: found.name,
+        error: `hook "${found.name}" returned ${Array.isArray(hooked) ? 'an array' : typeof hooked}, not an arguments object`,
+      }
     }
     // Detach whatever the hook returned from anything it may still hold on to.
     return { raw, hooked: structuredClone(hooked), hookName: found.name }
   } catch (error) {
-    return { raw, hooked: input, hookName: found.name, error: `hook "${found.name}" threw: ${error instanceof Error ? error.message : String(error)}` }
+    return {
+      raw,
+      hooked: input,
+      hookName: found.name,
+      error: `hook "${found.name}" threw: ${error instanceof Error ? error.message : String(error)}`,
+    }
   }
 }

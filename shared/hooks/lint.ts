@@ -10,14 +10,24 @@ export interface LintFinding {
 }
 
 /** Flags protocol fields found anywhere in the arguments, and declared anywhere in the input schema. */
-export function lintProtocolFields(args: unknown, inputSchema: unknown, fields: readonly string[] = DEFAULT_PROTOCOL_FIELDS): LintFinding[] {
+export function lintProtocolFields(
+  args: unknown,
+  inputSchema: unknown,
+  fields: readonly string[] = DEFAULT_PROTOCOL_FIELDS,
+): LintFinding[] {
   const wanted = new Set(fields)
   const findings: LintFinding[] = []
   const walkValue = (value: unknown, path: string) => {
     if (!value || typeof value !== 'object') return
     for (const [key, child] of Object.entries(value)) {
       const here = `${path}/${escape(key)}`
-      if (wanted.has(key)) findings.push({ where: 'arguments', path: here, field: key, message: `protocol field "${key}" sent inside the domain arguments at ${here}` })
+      if (wanted.has(key))
+        findings.push({
+          where: 'arguments',
+          path: here,
+          field: key,
+          message: `protocol field "${key}" sent inside the domain arguments at ${here}`,
+        })
       walkValue(child, here)
     }
   }
@@ -26,7 +36,13 @@ export function lintProtocolFields(args: unknown, inputSchema: unknown, fields: 
     const properties = (schema as { properties?: Record<string, unknown> }).properties
     for (const [key, child] of Object.entries(properties ?? {})) {
       const here = `${path}/properties/${escape(key)}`
-      if (wanted.has(key)) findings.push({ where: 'inputSchema', path: here, field: key, message: `the input schema declares protocol field "${key}" as a domain argument (${here})` })
+      if (wanted.has(key))
+        findings.push({
+          where: 'inputSchema',
+          path: here,
+          field: key,
+          message: `the input schema declares protocol field "${key}" as a domain argument (${here})`,
+        })
       walkSchema(child, here)
     }
     for (const nested of ['items', 'additionalProperties']) walkSchema((schema as Record<string, unknown>)[nested], `${path}/${nested}`)

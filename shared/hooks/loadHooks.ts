@@ -24,10 +24,13 @@ export async function loadHooks(file: string): Promise<HookSet> {
     try {
       return parseDeclarativeHooks(JSON.parse(text), path)
     } catch (error) {
-      throw new Error(error instanceof SyntaxError ? `${path} is not valid JSON: ${error.message}` : (error as Error).message, { cause: error })
+      throw new Error(error instanceof SyntaxError ? `${path} is not valid JSON: ${error.message}` : (error as Error).message, {
+        cause: error,
+      })
     }
   }
-  if (!['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].includes(ext)) throw new Error(`hooks file ${path}: expected .json, .js, .mjs, .ts or .mts`)
+  if (!['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].includes(ext))
+    throw new Error(`hooks file ${path}: expected .json, .js, .mjs, .ts or .mts`)
   let module: Record<string, unknown>
   try {
     // A query string makes each load a fresh module instance, so edits are picked up on reload.
@@ -44,9 +47,11 @@ export async function loadHooks(file: string): Promise<HookSet> {
   const hooks: Record<string, Hook> = {}
   for (const [name, value] of Object.entries(exported)) {
     if (name === 'default' || name === '__esModule') continue
-    if (typeof value !== 'function') throw new Error(`hooks module ${path}: export "${name}" is a ${typeof value}, not a function (toolName, args) => args`)
+    if (typeof value !== 'function')
+      throw new Error(`hooks module ${path}: export "${name}" is a ${typeof value}, not a function (toolName, args) => args`)
     hooks[name] = value as Hook
   }
-  if (Object.keys(hooks).length === 0) throw new Error(`hooks module ${path} exports no hooks; export { [toolName]: (toolName, args) => args }`)
+  if (Object.keys(hooks).length === 0)
+    throw new Error(`hooks module ${path} exports no hooks; export { [toolName]: (toolName, args) => args }`)
   return { source: path, kind: 'module', hooks }
 }

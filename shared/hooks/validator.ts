@@ -39,7 +39,10 @@ export class SchemaValidator {
       valid,
       errors: (validator.errors ?? []).map((e) => ({
         path: e.instancePath || '/',
-        message: e.keyword === 'required' ? `missing required property "${(e.params as { missingProperty: string }).missingProperty}"` : `${e.message ?? e.keyword}${e.keyword === 'enum' ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}` : ''}`,
+        message:
+          e.keyword === 'required'
+            ? `missing required property "${(e.params as { missingProperty: string }).missingProperty}"`
+            : `${e.message ?? e.keyword}${e.keyword === 'enum' ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}` : ''}`,
       })),
     }
   }

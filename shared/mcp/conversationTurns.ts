@@ -32,7 +32,12 @@ export function mcpResultMessage(result: CallToolResult, timestamp: number, turn
 }
 
 export function mcpErrorMessage(message: string, timestamp: number, turn: number, code?: number): ConversationMessage {
-  return { role: 'agent', content: message, timestamp, metadata: { kind: 'error', timestampSource: 'observed', turn, ...(code !== undefined && { code }) } }
+  return {
+    role: 'agent',
+    content: message,
+    timestamp,
+    metadata: { kind: 'error', timestampSource: 'observed', turn, ...(code !== undefined && { code }) },
+  }
 }
 
 /** The text as JSON when it looks like an object or array (a throw per plain-text result would cost more). */

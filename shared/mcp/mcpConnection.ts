@@ -5,8 +5,26 @@ import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { CommandError, type ClientProfile, type ConnectionOptions, type DiscoveryMethod, type DiscoveryTrigger, type SavedTarget, type TargetSpec, type TransportKind, type Turn, type TurnResult } from '../contract'
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  ListToolsResultSchema,
+  McpError,
+  type CallToolResult,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js'
+import {
+  CommandError,
+  type ClientProfile,
+  type ConnectionOptions,
+  type DiscoveryMethod,
+  type DiscoveryTrigger,
+  type SavedTarget,
+  type TargetSpec,
+  type TransportKind,
+  type Turn,
+  type TurnResult,
+} from '../contract'
 import type { EventLog } from '../runtime/eventLog'
 import { now } from '../runtime/clock'
 import { JsonRpcTap, type TappedFrame } from '../runtime/jsonRpcTap'
@@ -107,8 +125,7 @@ export class McpConnection extends SupervisedConnection {
     client.onerror = (error) => {
       if (generation === this.generation) this.logLine('error', describeTransportError(error), 'transport')
     }
-    client.onclose = () =>
-      this.onTransportClosed(generation, kind === 'stdio' ? 'server process exited' : 'server closed the connection')
+    client.onclose = () => this.onTransportClosed(generation, kind === 'stdio' ? 'server process exited' : 'server closed the connection')
     this.client = client
     const started = now()
     await client.connect(tapped, { ...this.requestOptions, timeout: this.options.connectTimeoutMs })
@@ -155,10 +172,22 @@ export class McpConnection extends SupervisedConnection {
 
   private onFrame(generation: number, direction: 'out' | 'in', message: JSONRPCMessage, ts: number, refused?: string): number | undefined {
     if (generation !== this.generation) return undefined
-    const frame: TappedFrame & { seq?: number } = this.tap.record(direction, message, ts, refused, direction === 'in' ? wireText.get(message) : undefined)
+    const frame: TappedFrame & { seq?: number } = this.tap.record(
+      direction,
+      message,
+      ts,
+      refused,
+      direction === 'in' ? wireText.get(message) : undefined,
+    )
     if (direction === 'in') wireText.delete(message) // recorded: the text it arrived as may go
     if (frame.kind === 'request' && direction === 'out') this.lastRequestId = frame.id
-    else if (direction === 'in' && frame.id !== undefined && this.answeredBy.has(frame.id) && (frame.kind === 'response' || frame.kind === 'error')) this.answeredBy.set(frame.id, frame.seq)
+    else if (
+      direction === 'in' &&
+      frame.id !== undefined &&
+      this.answeredBy.has(frame.id) &&
+      (frame.kind === 'response' || frame.kind === 'error')
+    )
+      this.answeredBy.set(frame.id, frame.seq)
     if (refused) return frame.seq
     const msg = message as { params?: Record<string, unknown>; result?: Record<string, unknown> }
     if (frame.method === 'initialize') {
@@ -234,7 +263,12 @@ export class McpConnection extends SupervisedConnection {
   async sendTurn(turn: Turn): Promise<TurnResult> {
     if (!('tool' in turn)) throw new CommandError('an MCP turn is a tool call: {"tool": NAME, "arguments": {…}}', 'invalid-input')
     const { turn: number, result } = await this.callTool(turn.tool, turn.arguments)
-    return { turn: number, request: { tool: turn.tool, arguments: turn.arguments }, response: result, state: result.isError ? 'error' : 'completed' }
+    return {
+      turn: number,
+      request: { tool: turn.tool, arguments: turn.arguments },
+      response: result,
+      state: result.isError ? 'error' : 'completed',
+    }
   }
 
   /** A tool as discovery listed it (its input and output schemas); its data is the structured content, else the text read as JSON. */
@@ -269,7 +303,11 @@ export class McpConnection extends SupervisedConnection {
     // The call is on its way (over stdio, already written) before the turn is recorded: the server starts
     // at once and the recording overlaps its work. (Its frame is recorded first, then this message.)
     this.lastRequestId = undefined
-    const answer = client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.requestOptions)
+    const answer = client.request(
+      { method: 'tools/call', params: { name: tool, arguments: args } },
+      CallToolResultSchema,
+      this.requestOptions,
+    )
     const requestId = this.lastRequestId as string | number | undefined
     if (requestId !== undefined) this.answeredBy.set(requestId, undefined)
     this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, askedAt, turn) })
@@ -331,14 +369,17 @@ export class McpConnection extends SupervisedConnection {
  * line instead. A line that is not JSON at all already reads well ("… is not valid JSON").
  */
 function describeTransportError(error: Error): string {
-  if (error.name === 'ZodError' || error.message.trimStart().startsWith('[')) return 'the server sent a message that is not valid JSON-RPC (it is JSON, but has neither a method nor a result/error for an id)'
+  if (error.name === 'ZodError' || error.message.trimStart().startsWith('['))
+    return 'the server sent a message that is not valid JSON-RPC (it is JSON, but has neither a method nor a result/error for an id)'
   return errorMessage(error)
 }
 
 /** The profile's protocol version goes into `initialize` (the SDK always asks for its newest). */
 function askForVersion(message: JSONRPCMessage, version: string): JSONRPCMessage {
   const request = message as { method?: string; params?: Record<string, unknown> }
-  return request.method === 'initialize' ? ({ ...message, params: { ...request.params, protocolVersion: version } } as JSONRPCMessage) : message
+  return request.method === 'initialize'
+    ? ({ ...message, params: { ...request.params, protocolVersion: version } } as JSONRPCMessage)
+    : message
 }
 
 function streamableTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Transport {

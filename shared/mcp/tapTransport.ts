@@ -66,7 +66,11 @@ export class TapTransport implements Transport {
       const what = hasId ? 'request' : 'notification'
       this.onRefused(`the server sent a ${what} (${msg.method.slice(0, 100)}) ${why}; Parallax refused it${where}`)
       if (hasId) {
-        const answer = { jsonrpc: '2.0', id: msg.id, error: { code: -32600, message: `Parallax refused this request: its JSON is ${why}` } } as JSONRPCMessage
+        const answer = {
+          jsonrpc: '2.0',
+          id: msg.id,
+          error: { code: -32600, message: `Parallax refused this request: its JSON is ${why}` },
+        } as JSONRPCMessage
         this.inner.send(answer).then(
           () => this.observe('out', answer, now()),
           () => {},

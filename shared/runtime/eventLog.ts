@@ -4,7 +4,6 @@ import { boundForUi } from './safeJson'
 
 export type EventListener = (event: EngineEvent) => void
 
-
 /**
  * The engine's append-only event stream: stamps `seq`/`ts`, keeps history for late subscribers,
  * and fans out to listeners. Appending is O(1); `since` is a binary search plus a slice.

@@ -34,7 +34,10 @@ export class FrameSpill {
       if (file) rmSync(file, { force: true })
       file = undefined
     }
-    return { preview: preview.length < text.length ? `${preview}…` : preview, truncated: { shownBytes: Buffer.byteLength(preview), ...(file && { file }) } }
+    return {
+      preview: preview.length < text.length ? `${preview}…` : preview,
+      truncated: { shownBytes: Buffer.byteLength(preview), ...(file && { file }) },
+    }
   }
 
   read(file: string): string {
@@ -52,7 +55,7 @@ export class FrameSpill {
 function writeInPieces(file: string, text: string): void {
   const fd = openSync(file, 'wx', 0o600)
   try {
-    for (let at = 0; at < text.length; ) {
+    for (let at = 0; at < text.length;) {
       let end = Math.min(at + PIECE, text.length)
       if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end-- // never half a surrogate pair
       writeSync(fd, text.slice(at, end))

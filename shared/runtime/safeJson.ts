@@ -217,7 +217,8 @@ export function boundForUi<T>(value: T, note = DEFAULT_WHOLE_NOTE): T {
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
 const count = (n: number) => n.toLocaleString('en-US')
-const noteOf = (value: unknown, inherited: string) => (value !== null && typeof value === 'object' ? (wholeNotes.get(value) ?? inherited) : inherited)
+const noteOf = (value: unknown, inherited: string) =>
+  value !== null && typeof value === 'object' ? (wholeNotes.get(value) ?? inherited) : inherited
 
 /** The size of `value` once bounded under `caps` (roughly), or Infinity past `limit`. */
 function boundedSize(value: unknown, caps: Caps, limit: number, depth: number): number {

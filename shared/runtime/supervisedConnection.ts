@@ -28,7 +28,10 @@ export interface ProbeOutcome {
 
 /** Thrown by `probeOnce` so the failed probe's method still shows on the keepalive event. */
 export class ProbeError extends Error {
-  constructor(readonly probe: string, message: string) {
+  constructor(
+    readonly probe: string,
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -175,7 +178,8 @@ export abstract class SupervisedConnection {
     } catch (error) {
       await this.teardownQuietly()
       const details = error instanceof CommandError ? error.details : undefined
-      if (!this.closed) this.setState('failed', { reason: errorMessage(error), ...(isApprovalRequired(details) && { approval: details.approval }) })
+      if (!this.closed)
+        this.setState('failed', { reason: errorMessage(error), ...(isApprovalRequired(details) && { approval: details.approval }) })
       return false
     }
     if (this.closed) return false

@@ -38,14 +38,16 @@ export class RecordingLibrary {
   /** The file for a new name: letters, digits, space and `. _ - @ ( )`. */
   pathOf(name: string): string {
     const clean = basename(name).replace(/\.jsonl$/, '')
-    if (!/^[\w .@()-]{1,120}$/.test(clean) || clean.startsWith('.')) throw new CommandError(`"${name}" is not a usable recording name (letters, digits, space, . _ - @ ( ))`, 'invalid-input')
+    if (!/^[\w .@()-]{1,120}$/.test(clean) || clean.startsWith('.'))
+      throw new CommandError(`"${name}" is not a usable recording name (letters, digits, space, . _ - @ ( ))`, 'invalid-input')
     return join(this.dir, `${clean}.jsonl`)
   }
 
   /** The file of a recording that is already there, whatever its name (it may have been dropped into the folder). */
   private existingPath(name: string): string {
     const clean = name.replace(/\.jsonl$/, '')
-    if (!clean || clean !== basename(clean) || clean.startsWith('.') || clean.includes('\0')) throw new CommandError(`"${name}" is not a recording name`, 'invalid-input')
+    if (!clean || clean !== basename(clean) || clean.startsWith('.') || clean.includes('\0'))
+      throw new CommandError(`"${name}" is not a recording name`, 'invalid-input')
     return join(this.dir, `${clean}.jsonl`)
   }
 
@@ -60,7 +62,8 @@ export class RecordingLibrary {
         const path = join(this.dir, entry.name)
         const info = await stat(path).catch(() => undefined)
         if (!info) continue
-        if (/^\..+\.[0-9a-f]{12}\.tmp$/.test(entry.name) && Date.now() - info.mtimeMs > STALE_TEMP_MS) await rm(path, { force: true }).catch(() => {})
+        if (/^\..+\.[0-9a-f]{12}\.tmp$/.test(entry.name) && Date.now() - info.mtimeMs > STALE_TEMP_MS)
+          await rm(path, { force: true }).catch(() => {})
         else if (info.mode & 0o077) await chmod(path, 0o600).catch(() => {})
       }
     })().catch((error) => {
@@ -79,7 +82,8 @@ export class RecordingLibrary {
     await this.ensure()
     const files = (await readdir(this.dir)).filter((f) => f.endsWith('.jsonl') && !f.startsWith('.'))
     const infos: RecordingInfo[] = []
-    for (let i = 0; i < files.length; i += LIST_CONCURRENCY) infos.push(...(await Promise.all(files.slice(i, i + LIST_CONCURRENCY).map((file) => this.describe(file)))))
+    for (let i = 0; i < files.length; i += LIST_CONCURRENCY)
+      infos.push(...(await Promise.all(files.slice(i, i + LIST_CONCURRENCY).map((file) => this.describe(file)))))
     return infos.sort((a, b) => b.modifiedAt - a.modifiedAt || a.name.localeCompare(b.name))
   }
 
@@ -140,7 +144,11 @@ export class RecordingLibrary {
   async import(name: string, text: string): Promise<{ name: string; problems: { line: number; message: string }[] }> {
     const path = this.pathOf(name)
     const parsed = parseRecording(text)
-    if (parsed.events.length === 0) throw new CommandError(`nothing to import: ${parsed.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ') || 'the file is empty'}`, 'invalid-input')
+    if (parsed.events.length === 0)
+      throw new CommandError(
+        `nothing to import: ${parsed.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ') || 'the file is empty'}`,
+        'invalid-input',
+      )
     const end = text.indexOf('\n')
     const summary = summarizeHeader(end === -1 ? text : text.slice(0, end), text.length)
     if ('damaged' in summary) throw new CommandError(`not a Parallax recording: line 1: ${summary.damaged}`, 'invalid-input')
@@ -160,7 +168,12 @@ export class RecordingLibrary {
   async create(name: string, { generated = false } = {}): Promise<{ name: string; path: string }> {
     await this.ensure()
     // A generated name comes from a target's name, which may hold characters a file name cannot.
-    const usable = generated ? name.replace(/[^\w .@()-]+/g, '-').replace(/^[.\s]+/, '').slice(0, 100) || 'recording' : name
+    const usable = generated
+      ? name
+          .replace(/[^\w .@()-]+/g, '-')
+          .replace(/^[.\s]+/, '')
+          .slice(0, 100) || 'recording'
+      : name
     const clean = basename(this.pathOf(usable), '.jsonl')
     for (let n = 1; ; n++) {
       const candidate = n === 1 ? clean : `${clean} (${n})`
@@ -205,7 +218,10 @@ export class RecordingLibrary {
 
   /** The refusal for a name that is taken, naming a free one. */
   private async taken(name: string): Promise<CommandError> {
-    return new CommandError(`a recording named "${name}" exists already; pick another name (e.g. "${await this.freeName(name)}")`, 'invalid-input')
+    return new CommandError(
+      `a recording named "${name}" exists already; pick another name (e.g. "${await this.freeName(name)}")`,
+      'invalid-input',
+    )
   }
 
   /** `name (2)`, `name (3)`… the first one with no file. */
@@ -251,9 +267,11 @@ async function firstLine(path: string): Promise<string> {
  */
 export function summarizeHeader(line: string, fileBytes: number): { header: HeaderSummary } | { damaged: string } {
   if (!line.trim()) return { damaged: fileBytes === 0 ? 'the file is empty' : 'the first line is empty, not a Parallax header' }
-  if (Buffer.byteLength(line) >= HEADER_MAX_BYTES) return { damaged: `the first line is longer than ${HEADER_MAX_BYTES / 1024 / 1024} MB, not a Parallax header` }
+  if (Buffer.byteLength(line) >= HEADER_MAX_BYTES)
+    return { damaged: `the first line is longer than ${HEADER_MAX_BYTES / 1024 / 1024} MB, not a Parallax header` }
   const depth = nestingDepth(line)
-  if (depth > HEADER_MAX_DEPTH) return { damaged: `the first line is nested more than ${HEADER_MAX_DEPTH} levels deep, not a Parallax header` }
+  if (depth > HEADER_MAX_DEPTH)
+    return { damaged: `the first line is nested more than ${HEADER_MAX_DEPTH} levels deep, not a Parallax header` }
   let value: unknown
   try {
     value = JSON.parse(line)
@@ -261,15 +279,24 @@ export function summarizeHeader(line: string, fileBytes: number): { header: Head
     return { damaged: 'the first line is not valid JSON' }
   }
   const header = value as { format?: unknown; startedAt?: unknown; targets?: unknown }
-  if (!header || typeof header !== 'object' || Array.isArray(header) || typeof header.format !== 'string' || !header.format.startsWith('parallax.recording/')) {
+  if (
+    !header ||
+    typeof header !== 'object' ||
+    Array.isArray(header) ||
+    typeof header.format !== 'string' ||
+    !header.format.startsWith('parallax.recording/')
+  ) {
     return { damaged: `the first line is not a ${RECORDING_FORMAT} header` }
   }
-  if (header.format !== RECORDING_FORMAT) return { damaged: `recorded as ${JSON.stringify(cap(header.format))}, which this version does not read (it reads ${RECORDING_FORMAT})` }
-  if (typeof header.startedAt !== 'string' || Number.isNaN(Date.parse(header.startedAt))) return { damaged: 'the header has no valid startedAt time' }
+  if (header.format !== RECORDING_FORMAT)
+    return { damaged: `recorded as ${JSON.stringify(cap(header.format))}, which this version does not read (it reads ${RECORDING_FORMAT})` }
+  if (typeof header.startedAt !== 'string' || Number.isNaN(Date.parse(header.startedAt)))
+    return { damaged: 'the header has no valid startedAt time' }
   if (!Array.isArray(header.targets)) return { damaged: 'the header lists no targets' }
   const targets: HeaderSummary['targets'] = []
   for (const target of header.targets.slice(0, SUMMARY_MAX_TARGETS) as { id?: unknown; name?: unknown }[]) {
-    if (!target || typeof target !== 'object' || typeof target.id !== 'string' || typeof target.name !== 'string') return { damaged: "the header's targets are not {id, name} pairs" }
+    if (!target || typeof target !== 'object' || typeof target.id !== 'string' || typeof target.name !== 'string')
+      return { damaged: "the header's targets are not {id, name} pairs" }
     targets.push({ id: cap(target.id), name: cap(target.name) })
   }
   return { header: { format: RECORDING_FORMAT, startedAt: cap(header.startedAt), targets } }
@@ -283,7 +310,8 @@ function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 0x5c) i++ // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++ // backslash: skip the escaped character
       else if (c === 0x22) inString = false
     } else if (c === 0x22) inString = true
     else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth)

@@ -23,6 +23,10 @@ export function compareOutcomes(a: unknown, b: unknown, ignore: string[] = []): 
     })
     .filter(({ keys, path }) => !keys.some((k) => VOLATILE_KEYS.has(k)) && !ignore.some((p) => path === p || path.startsWith(`${p}/`)))
     .map(({ path, d }) =>
-      d.type === 'CREATE' ? { path, op: 'add' as const, b: d.value } : d.type === 'REMOVE' ? { path, op: 'remove' as const, a: d.oldValue } : { path, op: 'replace' as const, a: d.oldValue, b: d.value },
+      d.type === 'CREATE'
+        ? { path, op: 'add' as const, b: d.value }
+        : d.type === 'REMOVE'
+          ? { path, op: 'remove' as const, a: d.oldValue }
+          : { path, op: 'replace' as const, a: d.oldValue, b: d.value },
     )
 }

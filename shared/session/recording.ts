@@ -5,7 +5,6 @@ import { Redactor } from './redaction'
 
 export const RECORDING_FORMAT: RecordingHeader['format'] = 'parallax.recording/1'
 
-
 /**
  * Writes a recording as JSON Lines: the header, then one event per line, each written through to the
  * file as it happens (a crash loses at most the line being written). Secrets are redacted before
@@ -79,7 +78,10 @@ export function parseRecording(text: string): LoadedRecording {
       value = JSON.parse(line)
     } catch {
       const last = i === lines.length - 1 || lines.slice(i + 1).every((l) => !l.trim())
-      problems.push({ line: number, message: last ? 'truncated: the last line is incomplete (was the recording interrupted?)' : 'not valid JSON' })
+      problems.push({
+        line: number,
+        message: last ? 'truncated: the last line is incomplete (was the recording interrupted?)' : 'not valid JSON',
+      })
       continue
     }
     if (number === 1 || (!header && events.length === 0)) {

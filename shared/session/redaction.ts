@@ -5,7 +5,23 @@ export const REDACTION_MAX_DEPTH = 512
 export const TOO_DEEP = `[nested deeper than ${REDACTION_MAX_DEPTH} levels: not kept]`
 
 /** Values too common to be told apart from ordinary text: never searched for on their own. */
-const NOT_MEMORABLE = new Set(['string', 'number', 'boolean', 'integer', 'object', 'undefined', 'bearer', 'basic', 'secret', 'password', 'token', 'required', 'optional', 'default', 'example'])
+const NOT_MEMORABLE = new Set([
+  'string',
+  'number',
+  'boolean',
+  'integer',
+  'object',
+  'undefined',
+  'bearer',
+  'basic',
+  'secret',
+  'password',
+  'token',
+  'required',
+  'optional',
+  'default',
+  'example',
+])
 
 /** In a diff entry (`{path, a, b}`, a hook's `{path, from, to}`) the field's name is the pointer's last segment. */
 const DIFF_VALUE_KEYS = new Set(['a', 'b', 'from', 'to', 'value', 'oldValue'])
@@ -59,7 +75,14 @@ export class Redactor {
     const trimmed = value.trim()
     const credential = /^(?:Bearer|Basic|Token|Digest)\s+(\S+)$/i.exec(trimmed)?.[1]
     for (const candidate of credential ? [trimmed, credential] : [trimmed]) {
-      if (candidate.length < 6 || this.known.has(candidate) || candidate.includes(REDACTED) || NOT_MEMORABLE.has(candidate.toLowerCase()) || /^(.)\1*$/.test(candidate)) continue
+      if (
+        candidate.length < 6 ||
+        this.known.has(candidate) ||
+        candidate.includes(REDACTED) ||
+        NOT_MEMORABLE.has(candidate.toLowerCase()) ||
+        /^(.)\1*$/.test(candidate)
+      )
+        continue
       this.known.add(candidate)
       this.learned = true
       this.knownPattern = new RegExp(

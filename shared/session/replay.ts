@@ -119,7 +119,8 @@ export class Replay {
       diff: [],
       connections: single ? { b: this.sides[0].id } : { a: this.sides[0].id, b: this.sides[1].id },
     }
-    const skipped = runs.find((r) => r.skipped)?.skipped ?? (single && !recorded.recorded ? 'the recording has no response for this turn' : undefined)
+    const skipped =
+      runs.find((r) => r.skipped)?.skipped ?? (single && !recorded.recorded ? 'the recording has no response for this turn' : undefined)
     if (skipped) return { ...base, status: 'skipped', reason: skipped }
     if (a.error || b.error) return { ...base, status: 'error', errors: { ...(a.error && { a: a.error }), ...(b.error && { b: b.error }) } }
     const diff = compareOutcomes(a.outcome, b.outcome, this.options.ignore)
@@ -127,7 +128,13 @@ export class Replay {
   }
 
   private emit(input: Omit<ReplayEvent, 'type' | 'replayId' | 'seq' | 'ts' | 'connectionId'>): void {
-    this.engine.events.emit({ type: 'replay', connectionId: `replay:${this.id}`, replayId: this.id, ...(this.options.recording && { recording: this.options.recording }), ...input })
+    this.engine.events.emit({
+      type: 'replay',
+      connectionId: `replay:${this.id}`,
+      replayId: this.id,
+      ...(this.options.recording && { recording: this.options.recording }),
+      ...input,
+    })
   }
 }
 
@@ -138,7 +145,9 @@ function forProtocol(turn: ReplayTurn, protocol: 'mcp' | 'a2a', mapping: TurnMap
     return { turn: turn.kind === 'data' ? { data: turn.data } : { text: turn.text } }
   }
   if (turn.kind === 'call') return { turn: { tool: turn.tool, arguments: turn.arguments } }
-  return { skipped: turn.kind === 'text' ? 'an MCP target has no free-text turns' : 'this A2A data part names no skill, so it maps to no MCP tool' }
+  return {
+    skipped: turn.kind === 'text' ? 'an MCP target has no free-text turns' : 'this A2A data part names no skill, so it maps to no MCP tool',
+  }
 }
 
 /** Reduces what a target answered to the outcome parity compares. */
@@ -156,11 +165,25 @@ export function outcomeOfResult(protocol: 'mcp' | 'a2a', result: TurnResult): Ou
     }
     return compact({ state: response.isError ? 'error' : 'completed', data, text })
   }
-  const response = result.response as { artifacts?: { parts: { data?: unknown }[] }[]; status?: { message?: { parts: { text?: string; data?: unknown }[] } }; parts?: { text?: string; data?: unknown }[] } | null
-  const artifactData = (response?.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.data)).filter((d) => d !== undefined).at(-1)
+  const response = result.response as {
+    artifacts?: { parts: { data?: unknown }[] }[]
+    status?: { message?: { parts: { text?: string; data?: unknown }[] } }
+    parts?: { text?: string; data?: unknown }[]
+  } | null
+  const artifactData = (response?.artifacts ?? [])
+    .flatMap((a) => a.parts.map((p) => p.data))
+    .filter((d) => d !== undefined)
+    .at(-1)
   const parts = response?.status?.message?.parts ?? response?.parts ?? []
   const statusData = parts.map((p) => p.data).find((d) => d !== undefined)
-  return compact({ state: result.state, data: artifactData ?? statusData, text: parts.map((p) => p.text ?? '').filter(Boolean).join('\n') })
+  return compact({
+    state: result.state,
+    data: artifactData ?? statusData,
+    text: parts
+      .map((p) => p.text ?? '')
+      .filter(Boolean)
+      .join('\n'),
+  })
 }
 
 export function summarize(results: TurnParity[]): ReplaySummary {

@@ -45,7 +45,11 @@ export function turnsFromEvents(events: EngineEvent[], mapping: TurnMapping = DE
   for (const [number, messages] of [...byTurn].sort((a, b) => a[0] - b[0])) {
     const user = messages.find((m) => m.message.role === 'user')
     if (!user) continue
-    turns.push({ index: turns.length + 1, turn: toTurn(user, mapping), recorded: outcomeOf(messages.filter((m) => m.message.role === 'agent')) ?? undefined })
+    turns.push({
+      index: turns.length + 1,
+      turn: toTurn(user, mapping),
+      recorded: outcomeOf(messages.filter((m) => m.message.role === 'agent')) ?? undefined,
+    })
     void number
   }
   return turns
@@ -54,10 +58,12 @@ export function turnsFromEvents(events: EngineEvent[], mapping: TurnMapping = DE
 function toTurn(event: ConversationEvent, mapping: TurnMapping): ReplayTurn {
   const { metadata, content } = event.message
   const data = metadata?.data as Record<string, unknown> | undefined
-  if (metadata?.kind === 'call' && data) return { kind: 'call', tool: String(data.tool), arguments: (data.arguments ?? {}) as Record<string, unknown> }
+  if (metadata?.kind === 'call' && data)
+    return { kind: 'call', tool: String(data.tool), arguments: (data.arguments ?? {}) as Record<string, unknown> }
   if (data && typeof data === 'object' && !Array.isArray(data)) {
     const skill = data[mapping.skillField]
-    if (typeof skill === 'string') return { kind: 'call', tool: skill, arguments: (data[mapping.inputField] ?? {}) as Record<string, unknown> }
+    if (typeof skill === 'string')
+      return { kind: 'call', tool: skill, arguments: (data[mapping.inputField] ?? {}) as Record<string, unknown> }
     return { kind: 'data', data }
   }
   return { kind: 'text', text: content }
@@ -70,12 +76,19 @@ export function outcomeOf(agent: ConversationEvent[]): Outcome | undefined {
   const result = messages.findLast((m) => m.metadata?.kind === 'result' || m.metadata?.kind === 'error')
   const status = messages.findLast((m) => m.metadata?.kind === 'status')
   const artifact = messages.findLast((m) => m.metadata?.kind === 'artifact')
-  if (result && !status) return compact({ state: result.metadata?.kind === 'error' ? 'error' : 'completed', data: result.metadata?.data, text: result.content })
+  if (result && !status)
+    return compact({ state: result.metadata?.kind === 'error' ? 'error' : 'completed', data: result.metadata?.data, text: result.content })
   const reply = messages.findLast((m) => m.metadata?.kind === 'message')
-  return compact({ state: status?.metadata?.state ?? (reply ? 'message' : 'unknown'), data: artifact?.metadata?.data ?? status?.metadata?.data ?? reply?.metadata?.data, text: status?.content || reply?.content })
+  return compact({
+    state: status?.metadata?.state ?? (reply ? 'message' : 'unknown'),
+    data: artifact?.metadata?.data ?? status?.metadata?.data ?? reply?.metadata?.data,
+    text: status?.content || reply?.content,
+  })
 }
 
 /** Data wins over text: when there is data, the text (a human summary) is not compared. */
 export function compact(outcome: Outcome): Outcome {
-  return outcome.data !== undefined ? { state: outcome.state, data: outcome.data } : { state: outcome.state, ...(outcome.text && { text: outcome.text }) }
+  return outcome.data !== undefined
+    ? { state: outcome.state, data: outcome.data }
+    : { state: outcome.state, ...(outcome.text && { text: outcome.text }) }
 }

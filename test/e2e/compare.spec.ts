@@ -4,7 +4,10 @@ test('compare minimal vs hinted profiles: the hinted tools appear, each linked t
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   await page.goto(host.url)
-  await page.getByRole('button', { name: /Compare/ }).first().click()
+  await page
+    .getByRole('button', { name: /Compare/ })
+    .first()
+    .click()
   await page.getByLabel('Target A').selectOption('demo:tools')
   await page.getByLabel('Profile A').selectOption('minimal')
   await page.getByLabel('Target B').selectOption('demo:tools')

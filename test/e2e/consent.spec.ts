@@ -12,7 +12,12 @@ const HOSTILE = fileURLToPath(new URL('../fixtures/servers/hostileNames.ts', imp
 function trackerConfig(dir: string, marker: string, extraArg?: string): string {
   const file = join(dir, `mcp-${extraArg ?? 'first'}.json`)
   const script = "require('fs').writeFileSync(process.argv[1], 'ran')"
-  writeFileSync(file, JSON.stringify({ mcpServers: { tracker: { command: process.execPath, args: ['-e', script, marker, ...(extraArg ? [extraArg] : [])] } } }))
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: { tracker: { command: process.execPath, args: ['-e', script, marker, ...(extraArg ? [extraArg] : [])] } },
+    }),
+  )
   return file
 }
 
@@ -35,7 +40,10 @@ test('an imported command runs from nowhere without the user agreeing: Connect, 
     })
 
     await test.step('Compare asks too', async () => {
-      await page.getByRole('button', { name: /Compare/ }).first().click()
+      await page
+        .getByRole('button', { name: /Compare/ })
+        .first()
+        .click()
       await page.getByLabel('Target A').selectOption('import:tracker')
       await page.getByLabel('Target B').selectOption('demo:prompts')
       await page.getByRole('button', { name: 'Compare', exact: true }).click()
@@ -45,7 +53,10 @@ test('an imported command runs from nowhere without the user agreeing: Connect, 
     })
 
     await test.step('Replay asks too', async () => {
-      await page.getByRole('button', { name: /Replay/ }).first().click()
+      await page
+        .getByRole('button', { name: /Replay/ })
+        .first()
+        .click()
       await page.locator('[data-recording="media-buying"]').click()
       await page.getByLabel('Target A').selectOption('import:tracker')
       await page.getByRole('button', { name: 'Run all' }).click()
@@ -66,7 +77,10 @@ test('an imported command runs from nowhere without the user agreeing: Connect, 
       rmSync(marker)
       await page.locator('input[type="file"]').setInputFiles(trackerConfig(dir, marker, '--exfiltrate'))
       await page.locator('[data-target="import:tracker"]').click()
-      await page.getByRole('button', { name: /Connect|Reconnect/, exact: false }).first().click()
+      await page
+        .getByRole('button', { name: /Connect|Reconnect/, exact: false })
+        .first()
+        .click()
       await expect(page.getByTestId('approval-changes')).toContainText('--exfiltrate')
       await page.screenshot({ path: 'test-results/consent-changed.png' })
       await page.getByRole('button', { name: 'Cancel' }).click()
@@ -79,7 +93,10 @@ test('an imported command runs from nowhere without the user agreeing: Connect, 
   }
 })
 
-test('names that hide characters are shown with them visible, and long names and instructions stay inside their boxes', async ({ page, host }) => {
+test('names that hide characters are shown with them visible, and long names and instructions stay inside their boxes', async ({
+  page,
+  host,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 })
   await page.goto(host.url)
   await page.getByRole('button', { name: '+ Add server' }).click()
@@ -101,7 +118,9 @@ test('names that hide characters are shown with them visible, and long names and
   await expect(names.filter({ hasText: 'get⟨U+200B⟩weather' })).toHaveCount(1)
   await expect(page.locator('mark.hidden-char')).toHaveCount(2)
   // Nothing spills out of its box horizontally.
-  const overflowing = await page.locator('.item > summary').evaluateAll((rows) => rows.filter((r) => r.scrollWidth > r.clientWidth + 1).length)
+  const overflowing = await page
+    .locator('.item > summary')
+    .evaluateAll((rows) => rows.filter((r) => r.scrollWidth > r.clientWidth + 1).length)
   expect(overflowing).toBe(0)
   await page.screenshot({ path: 'test-results/hidden-characters.png' })
 })

@@ -51,7 +51,10 @@ test('a two-turn A2A conversation and an MCP session, side by side by turn', asy
   })
 
   await test.step('side by side, aligned by turn', async () => {
-    await page.getByRole('button', { name: /Side by side/ }).first().click()
+    await page
+      .getByRole('button', { name: /Side by side/ })
+      .first()
+      .click()
     const options = page.getByLabel('Left connection').locator('option')
     const labels = await options.allTextContents()
     await page.getByLabel('Left connection').selectOption({ label: labels.find((l) => l.includes('· MCP ·'))! })

@@ -17,7 +17,10 @@ test('the desktop window opens the UI with a sandboxed, Node-free renderer', asy
     await expect(page.getByRole('heading', { name: 'Inspect an agent' })).toBeVisible()
     expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined')
     expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined')
-    expect(await page.evaluate(() => Object.keys((globalThis as unknown as { parallax: object }).parallax).sort())).toEqual(['invoke', 'onEvents'])
+    expect(await page.evaluate(() => Object.keys((globalThis as unknown as { parallax: object }).parallax).sort())).toEqual([
+      'invoke',
+      'onEvents',
+    ])
     // Navigation away and new windows are denied.
     await page.evaluate(() => (globalThis as unknown as { open(url: string): unknown }).open('https://example.com'))
     expect(app.windows()).toHaveLength(1)

@@ -3,7 +3,10 @@ import { join } from 'node:path'
 import { expect, ROOT, test } from './webHostProcess'
 import type { Dialog } from '@playwright/test'
 
-test('the library shows a damaged recording with why and deletes it; a taken name is refused on rename and a free one offered', async ({ page, host }) => {
+test('the library shows a damaged recording with why and deletes it; a taken name is refused on rename and a free one offered', async ({
+  page,
+  host,
+}) => {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   const dialogs: string[] = []
@@ -16,12 +19,18 @@ test('the library shows a damaged recording with why and deletes it; a taken nam
   const demo = readFileSync(join(ROOT, 'shared', 'demo', 'recordings', 'media-buying.jsonl'), 'utf8')
 
   await page.goto(host.url)
-  await page.getByRole('button', { name: /Replay/ }).first().click()
+  await page
+    .getByRole('button', { name: /Replay/ })
+    .first()
+    .click()
   await expect(page.locator('[data-recording]')).toHaveCount(1) // the seeded demo recording
 
   await test.step('a recording nested 10,000 levels deep is listed as damaged, beside the others', async () => {
     writeFileSync(join(folder, 'deep.jsonl'), `${'['.repeat(10_000)}${']'.repeat(10_000)}\n`)
-    await page.getByRole('region', { name: 'Replay' }).locator('input[type=file]').setInputFiles({ name: 'copy.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(demo) })
+    await page
+      .getByRole('region', { name: 'Replay' })
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'copy.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(demo) })
     await expect(page.locator('[data-recording]')).toHaveCount(3)
     const deep = page.locator('.recording', { has: page.locator('[data-recording="deep"]') })
     await expect(deep).toHaveAttribute('data-damaged', 'true')
@@ -37,7 +46,10 @@ test('the library shows a damaged recording with why and deletes it; a taken nam
       expect(d.defaultValue()).toBe('media-buying (2)')
       await d.accept(d.defaultValue())
     })
-    await page.locator('.recording', { has: page.locator('[data-recording="copy"]') }).getByTitle('Rename').click()
+    await page
+      .locator('.recording', { has: page.locator('[data-recording="copy"]') })
+      .getByTitle('Rename')
+      .click()
     await expect(page.locator('[data-recording="media-buying (2)"]')).toBeVisible()
     expect(dialogs[1]).toMatch(/A recording named "media-buying" exists already, and it is kept as it is/)
     expect(readFileSync(join(folder, 'media-buying.jsonl'), 'utf8')).toBe(demo)
@@ -46,7 +58,10 @@ test('the library shows a damaged recording with why and deletes it; a taken nam
 
   await test.step('the damaged recording can be deleted', async () => {
     answers.push((d) => d.accept())
-    await page.locator('.recording', { has: page.locator('[data-recording="deep"]') }).getByTitle('Delete').click()
+    await page
+      .locator('.recording', { has: page.locator('[data-recording="deep"]') })
+      .getByTitle('Delete')
+      .click()
     await expect(page.locator('[data-recording="deep"]')).toHaveCount(0)
     await expect(page.locator('[data-recording]')).toHaveCount(2)
     expect(existsSync(join(folder, 'deep.jsonl'))).toBe(false)

@@ -19,7 +19,10 @@ test('record a connection, then replay the demo session MCP vs A2A with the diff
   })
 
   await test.step('the library holds the demo recording and the new one', async () => {
-    await page.getByRole('button', { name: /Replay/ }).first().click()
+    await page
+      .getByRole('button', { name: /Replay/ })
+      .first()
+      .click()
     await expect(page.locator('[data-recording]')).toHaveCount(2)
   })
 

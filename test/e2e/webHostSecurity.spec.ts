@@ -24,7 +24,9 @@ test('the web host refuses requests without the launch token, from foreign origi
   expect((await request.get(host.url)).status()).toBe(200)
   expect((await request.get(host.url, { headers: { Origin: 'http://evil.example' } })).status()).toBe(403)
   expect((await request.get(host.url, { headers: { Host: `rebind.example:${new URL(host.origin).port}` } })).status()).toBe(403)
-  expect((await request.get(`${host.origin}/assets/../../package.json`, { headers: { Authorization: `Bearer ${host.token}` } })).status()).toBe(404)
+  expect(
+    (await request.get(`${host.origin}/assets/../../package.json`, { headers: { Authorization: `Bearer ${host.token}` } })).status(),
+  ).toBe(404)
   // Every refusal is logged with its reason.
   await expect.poll(() => host.stderr()).toMatch(/refused GET \/: no token/)
   expect(host.stderr()).toMatch(/refused GET \/: wrong token/)
@@ -32,13 +34,17 @@ test('the web host refuses requests without the launch token, from foreign origi
   expect(host.stderr()).toMatch(/refused GET \/: foreign Host header "rebind.example:\d+"/)
 })
 
-test('the engine socket needs the token (as a subprotocol or a bearer header) and a local origin before any command can run', async ({ host }) => {
+test('the engine socket needs the token (as a subprotocol or a bearer header) and a local origin before any command can run', async ({
+  host,
+}) => {
   const offered = ['parallax', `parallax.token.${host.token}`]
   expect(await upgradeStatus(host.origin, '/ws', { Origin: host.origin })).toBe(401)
   expect(await upgradeStatus(host.origin, '/ws', { Origin: host.origin }, ['parallax', 'parallax.token.wrong-token'])).toBe(401)
   expect(await upgradeStatus(host.origin, '/ws', { Origin: 'http://evil.example' }, offered)).toBe(403)
   expect(await upgradeStatus(host.origin, '/ws', {}, offered)).toBe(403)
-  expect(await upgradeStatus(host.origin, '/ws', { Origin: host.origin, Host: `rebind.example:${new URL(host.origin).port}` }, offered)).toBe(403)
+  expect(
+    await upgradeStatus(host.origin, '/ws', { Origin: host.origin, Host: `rebind.example:${new URL(host.origin).port}` }, offered),
+  ).toBe(403)
   expect(await upgradeStatus(host.origin, '/ws', { Origin: host.origin }, offered)).toBe(101)
   expect(await upgradeStatus(host.origin, '/ws', { Origin: host.origin, Authorization: `Bearer ${host.token}` })).toBe(101)
   // The host selects `parallax`: the token is never echoed back.
@@ -47,7 +53,10 @@ test('the engine socket needs the token (as a subprotocol or a bearer header) an
   await page.close()
 })
 
-test('the launch token never lives in a cookie: a local program the browser visits gets a cookie that opens nothing', async ({ page, host }) => {
+test('the launch token never lives in a cookie: a local program the browser visits gets a cookie that opens nothing', async ({
+  page,
+  host,
+}) => {
   // Another program on this machine, listening on a port of its own: browsers send it every 127.0.0.1 cookie.
   const seen: IncomingHttpHeaders[] = []
   const elsewhere = createServer((req, res) => {
@@ -109,7 +118,9 @@ test('the launch token never lives in a cookie: a local program the browser visi
 })
 
 test('malformed and invalid commands get a clear error and the socket stays usable', async ({ host }) => {
-  const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/ws`, ['parallax', `parallax.token.${host.token}`], { headers: { Origin: host.origin } })
+  const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/ws`, ['parallax', `parallax.token.${host.token}`], {
+    headers: { Origin: host.origin },
+  })
   await new Promise((resolve, reject) => (ws.on('open', resolve), ws.on('error', reject)))
   const replies: { id: number; ok: boolean; error?: { message: string } }[] = []
   ws.on('message', (data) => {
@@ -129,7 +140,9 @@ test('malformed and invalid commands get a clear error and the socket stays usab
 })
 
 test('an oversized WebSocket message closes that socket (1009) and the host keeps serving', async ({ host, request }) => {
-  const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/ws`, { headers: { Origin: host.origin, Authorization: `Bearer ${host.token}` } })
+  const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/ws`, {
+    headers: { Origin: host.origin, Authorization: `Bearer ${host.token}` },
+  })
   await new Promise((resolve, reject) => (ws.on('open', resolve), ws.on('error', reject)))
   const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)))
   ws.send(JSON.stringify({ id: 1, command: 'targets.import', input: { text: 'x'.repeat(9 * 1024 * 1024) } }))
@@ -156,7 +169,10 @@ test('a 20 MB tool result reaches the page as a bounded preview that says where 
   page.on('websocket', (ws) => ws.on('framereceived', (frame) => answers.push(frame.payload.length)))
   await page.getByRole('button', { name: 'Call', exact: true }).click()
   await page.getByRole('button', { name: '2 keys' }).click() // the response's content[0]: {type, text}
-  await expect(page.getByTestId('cut-note').first()).toContainText(/Parallax cut [\d,]+ characters of 20,971,520; the whole payload is in frame #\d+/, { timeout: 20_000 })
+  await expect(page.getByTestId('cut-note').first()).toContainText(
+    /Parallax cut [\d,]+ characters of 20,971,520; the whole payload is in frame #\d+/,
+    { timeout: 20_000 },
+  )
   await page.getByRole('tab', { name: /Conversation/ }).click()
   await expect(page.getByText(/Parallax cut [\d,]+ characters of 20,971,520/).first()).toBeVisible()
   expect(Math.max(0, ...answers)).toBeLessThan(1024 * 1024)

@@ -71,7 +71,10 @@ describe('misbehaving MCP servers, with a UI attached to the real web host', () 
     await waitConnected(ui, connection)
     await ui.waitFor((e) => e.type === 'log' && e.connectionId === connection && /not valid JSON/.test(e.text))
     await ui.waitFor((e) => e.type === 'log' && e.connectionId === connection && /unknown message ID/.test(e.text))
-    const errors = ui.of('log', connection).filter((l) => l.level === 'error').map((l) => l.text)
+    const errors = ui
+      .of('log', connection)
+      .filter((l) => l.level === 'error')
+      .map((l) => l.text)
     expect(errors).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/"this is not"\.\.\. is not valid JSON/),
@@ -138,7 +141,9 @@ describe('misbehaving MCP servers, with a UI attached to the real web host', () 
     const frame = received(connection, 'tools/call')!
     expect(frame.bytes).toBeGreaterThan(size)
     expect(frame.truncated).toMatchObject({ shownBytes: 64 * 1024 })
-    const marker = new RegExp(`Parallax cut [\\d,]+ characters of ${size.toLocaleString('en-US')}; the whole payload is in frame #${frame.seq}`)
+    const marker = new RegExp(
+      `Parallax cut [\\d,]+ characters of ${size.toLocaleString('en-US')}; the whole payload is in frame #${frame.seq}`,
+    )
     const text = (report.response as { content: { type: string; text: string }[] }).content[0].text
     expect(text.length).toBeLessThan(70 * 1024)
     expect(text).toMatch(marker)
@@ -166,13 +171,17 @@ describe('misbehaving MCP servers, with a UI attached to the real web host', () 
     const notes = ui.of('log', connection).map((l) => l.text)
     expect(notes).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/sent a notification \(notifications\/message\) nested deeper than 256 levels; Parallax refused it \(its text is kept whole in frame #\d+\)/),
+        expect.stringMatching(
+          /sent a notification \(notifications\/message\) nested deeper than 256 levels; Parallax refused it \(its text is kept whole in frame #\d+\)/,
+        ),
         expect.stringMatching(/sent a request \(ping\) nested deeper than 256 levels; Parallax refused it/),
       ]),
     )
 
     const report = await ui.invoke('tools.call', { connectionId: connection, tool: 'echo', arguments: {} })
-    expect(report.error).toMatch(/the server's response is nested deeper than 256 levels; Parallax refused it \(its text is kept whole in frame #\d+\)/)
+    expect(report.error).toMatch(
+      /the server's response is nested deeper than 256 levels; Parallax refused it \(its text is kept whole in frame #\d+\)/,
+    )
     await ui.waitFor((e) => e.type === 'conversation' && e.connectionId === connection && e.message.metadata?.kind === 'error')
     expect(ui.of('call', connection).at(-1)?.error).toBe(report.error)
 
@@ -199,13 +208,19 @@ describe('misbehaving A2A agents and networks, with a UI attached to the real we
     const agent = await startDeepA2aAgent()
     cleanups.push(agent.close)
     await attach()
-    const connection = await openRemote({ name: 'deep agent', spec: { kind: 'a2a', url: agent.url, headers: {}, binding: 'auto' }, options: {} })
+    const connection = await openRemote({
+      name: 'deep agent',
+      spec: { kind: 'a2a', url: agent.url, headers: {}, binding: 'auto' },
+      options: {},
+    })
     await waitConnected(ui, connection)
     for (const stream of [false, true]) {
-      const error = await ui.invoke('conversation.send', { connectionId: connection, turn: { text: 'hello' }, stream, newContext: false }).then(
-        () => undefined,
-        (e: Error) => e,
-      )
+      const error = await ui
+        .invoke('conversation.send', { connectionId: connection, turn: { text: 'hello' }, stream, newContext: false })
+        .then(
+          () => undefined,
+          (e: Error) => e,
+        )
       expect(error?.message).toMatch(/nested deeper than 256 levels; Parallax refused it/)
     }
     const refused = ui.of('frame', connection).filter((f) => f.truncated?.refused)
@@ -218,9 +233,15 @@ describe('misbehaving A2A agents and networks, with a UI attached to the real we
     const agent = await startA2aAgent(slowExecutor(60_000))
     cleanups.push(() => agent.close())
     await attach()
-    const connection = await openRemote({ name: 'slow', spec: { kind: 'a2a', url: agent.url, headers: {}, binding: 'auto' }, options: { requestTimeoutMs: 400 } })
+    const connection = await openRemote({
+      name: 'slow',
+      spec: { kind: 'a2a', url: agent.url, headers: {}, binding: 'auto' },
+      options: { requestTimeoutMs: 400 },
+    })
     await waitConnected(ui, connection)
-    const error = await ui.invoke('conversation.send', { connectionId: connection, turn: { text: 'wait' }, stream: true, newContext: false }).catch((e: UiCommandError) => e)
+    const error = await ui
+      .invoke('conversation.send', { connectionId: connection, turn: { text: 'wait' }, stream: true, newContext: false })
+      .catch((e: UiCommandError) => e)
     expect((error as Error).message).toMatch(/no stream event for 400 ms/)
     await ui.waitFor((e) => e.type === 'conversation' && e.connectionId === connection && e.message.metadata?.kind === 'error')
     expect(lastState(connection)).toBe('connected')
@@ -253,8 +274,15 @@ describe('nothing lost', () => {
     const dir = mkdtempSync(join(tmpdir(), 'parallax-kill-'))
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
     const out = join(dir, 'busy.jsonl')
-    const turns = Array.from({ length: 400 }, (_, i) => ['--turn', JSON.stringify({ tool: 'list_creative_formats', arguments: { channel: i % 2 ? 'video' : 'display' } })]).flat()
-    const child = spawn(process.execPath, [fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url)), 'record', 'demo:tools', ...turns, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const turns = Array.from({ length: 400 }, (_, i) => [
+      '--turn',
+      JSON.stringify({ tool: 'list_creative_formats', arguments: { channel: i % 2 ? 'video' : 'display' } }),
+    ]).flat()
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url)), 'record', 'demo:tools', ...turns, '--out', out],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    )
     await new Promise<void>((resolve) => {
       child.stderr.on('data', (chunk: Buffer) => {
         if (/turn 40:/.test(chunk.toString())) resolve()
@@ -310,7 +338,8 @@ async function startDeepA2aAgent(): Promise<{ url: string; close: () => Promise<
     const request = JSON.parse(await body(req)) as { id: string | number; method: string }
     const result = `{"kind":"message","messageId":"m-${Date.now()}","role":"agent","parts":[{"kind":"data","data":{"nested":${nested}}}]}`
     const answer = `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"result":${result}}`
-    if (request.method === 'message/stream') return void res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(`data: ${answer}\n\n`)
+    if (request.method === 'message/stream')
+      return void res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(`data: ${answer}\n\n`)
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer)
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

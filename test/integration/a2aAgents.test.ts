@@ -18,7 +18,12 @@ function a2aTarget(url: string, binding: 'auto' | 'JSONRPC' | 'HTTP+JSON' = 'aut
 }
 
 async function connect(url: string, binding?: 'auto' | 'JSONRPC' | 'HTTP+JSON', defaults = {}): Promise<A2aConnection> {
-  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
+  engine = new Engine({
+    host: 'cli',
+    builtIns: builtInDemos(),
+    approver: approveAll,
+    defaults: { keepaliveIntervalMs: 60_000, ...defaults },
+  })
   recorder = new EventRecorder(engine)
   const connection = (await engine.createConnection(a2aTarget(url, binding))) as A2aConnection
   expect(await connection.open()).toBe(true)
@@ -56,7 +61,12 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
       warnings: [],
     })
     expect(handshake.interfaceReason).toMatch(/JSONRPC 1\.0/)
-    expect(handshake.skills.map((s) => s.id)).toEqual(['search_products', 'list_creative_formats', 'create_media_buy', 'get_delivery_report'])
+    expect(handshake.skills.map((s) => s.id)).toEqual([
+      'search_products',
+      'list_creative_formats',
+      'create_media_buy',
+      'get_delivery_report',
+    ])
     expect((handshake.agentCard as { name: string }).name).toBe('Parallax demo media-sales agent')
     const [request, response] = frames(connection.id, 'agent-card')
     expect(request).toMatchObject({ direction: 'out', kind: 'request', http: { method: 'GET', headers: { 'a2a-version': '1.0' } } })
@@ -105,7 +115,9 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
     const events = frames(connection.id, 'SendStreamingMessage').filter((f) => f.kind === 'stream-event')
     expect(events.length).toBe(4) // task, working, artifact, completed
     expect(events.every((e) => e.direction === 'in' && e.latencyMs! > 0 && e.bytes > 0)).toBe(true)
-    const states = conversation(connection.id).filter((m) => m.metadata?.kind === 'status').map((m) => m.metadata?.state)
+    const states = conversation(connection.id)
+      .filter((m) => m.metadata?.kind === 'status')
+      .map((m) => m.metadata?.state)
     expect(states).toEqual(['submitted', 'working', 'completed'])
     const artifact = conversation(connection.id).find((m) => m.metadata?.kind === 'artifact')!
     expect((artifact.metadata?.data as { products: { product_id: string }[] }).products[0].product_id).toBe('prod_sports_video')
@@ -173,7 +185,12 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
     await recorder.waitForCount((e) => e.type === 'keepalive' && e.connectionId === connection.id, 2)
     const probes = recorder.of('keepalive', connection.id)
     expect(probes.every((p) => p.probe === 'agent-card' && p.ok && p.note === 'not modified (ETag)')).toBe(true)
-    expect(frames(connection.id, 'agent-card').filter((f) => f.direction === 'in').slice(1).every((f) => f.http?.status === 304)).toBe(true)
+    expect(
+      frames(connection.id, 'agent-card')
+        .filter((f) => f.direction === 'in')
+        .slice(1)
+        .every((f) => f.http?.status === 304),
+    ).toBe(true)
   })
 })
 
@@ -182,7 +199,11 @@ describe('A2A v0.3 agent (built with the 0.3 SDK)', () => {
     const agent = await serve(startV03Agent())
     const connection = await connect(agent.url)
     const handshake = handshakeOf(connection.id)
-    expect(handshake).toMatchObject({ generation: '0.3', protocolVersion: '0.3', chosenInterface: { protocolBinding: 'JSONRPC', protocolVersion: '0.3.0' } }) // the card's own words for the interface used
+    expect(handshake).toMatchObject({
+      generation: '0.3',
+      protocolVersion: '0.3',
+      chosenInterface: { protocolBinding: 'JSONRPC', protocolVersion: '0.3.0' },
+    }) // the card's own words for the interface used
     expect(handshake.generationReason).toMatch(/top-level url/)
     expect(handshake.interfaceReason).toMatch(/v0\.3 compatibility layer/)
     const first = await connection.send({ text: 'greet' })
@@ -216,7 +237,16 @@ describe('A2A agents that misbehave', () => {
     const raw = await serve(
       startRawServer({
         '/.well-known/agent-card.json': (url) => ({
-          body: JSON.stringify({ name: 'Liar', url: `${url}/rpc`, protocolVersion: '1.0.0', preferredTransport: 'JSONRPC', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [{ id: 's', name: 'S', tags: [] }] }),
+          body: JSON.stringify({
+            name: 'Liar',
+            url: `${url}/rpc`,
+            protocolVersion: '1.0.0',
+            preferredTransport: 'JSONRPC',
+            capabilities: {},
+            defaultInputModes: ['text/plain'],
+            defaultOutputModes: ['text/plain'],
+            skills: [{ id: 's', name: 'S', tags: [] }],
+          }),
         }),
         '/rpc': () => ({ body: 'not json at all' }),
       }),
@@ -240,20 +270,32 @@ describe('A2A agents that misbehave', () => {
   })
 
   it('still shows an unusable card, with everything wrong with it, when no client can be made from it', async () => {
-    const raw = await serve(startRawServer({ '/.well-known/agent-card.json': () => ({ body: JSON.stringify({ name: 'Empty', skills: [{ id: 's' }] }) }) }))
+    const raw = await serve(
+      startRawServer({ '/.well-known/agent-card.json': () => ({ body: JSON.stringify({ name: 'Empty', skills: [{ id: 's' }] }) }) }),
+    )
     engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll })
     recorder = new EventRecorder(engine)
     const connection = await engine.createConnection(a2aTarget(raw.url))
     expect(await connection.open()).toBe(false)
     const handshake = handshakeOf(connection.id)
     expect(handshake.chosenInterface).toBeUndefined()
-    expect(handshake.warnings).toEqual(expect.arrayContaining(['skills[0] has no tags array', expect.stringMatching(/^no usable interface: /)]))
-    expect(recorder.of('connection', connection.id).at(-1)).toMatchObject({ state: 'failed', reason: expect.stringMatching(/agent card cannot be used/) })
+    expect(handshake.warnings).toEqual(
+      expect.arrayContaining(['skills[0] has no tags array', expect.stringMatching(/^no usable interface: /)]),
+    )
+    expect(recorder.of('connection', connection.id).at(-1)).toMatchObject({
+      state: 'failed',
+      reason: expect.stringMatching(/agent card cannot be used/),
+    })
   })
 
   it('reports an agent that disappears mid-stream, and keepalive takes the connection down', async () => {
     const agent = await serve(startA2aAgent(slowExecutor(5_000)))
-    const connection = await connect(agent.url, 'auto', { keepaliveIntervalMs: 150, requestTimeoutMs: 500, reconnectAttempts: 1, reconnectBaseDelayMs: 50 })
+    const connection = await connect(agent.url, 'auto', {
+      keepaliveIntervalMs: 150,
+      requestTimeoutMs: 500,
+      reconnectAttempts: 1,
+      reconnectBaseDelayMs: 50,
+    })
     const sending = connection.send({ text: 'take your time' }, { stream: true })
     await recorder.waitFor((e) => e.type === 'frame' && e.kind === 'stream-event' && e.connectionId === connection.id)
     await servers.pop()!.close()

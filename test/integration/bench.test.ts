@@ -7,7 +7,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 // The benchmarks in quick mode (small counts), so the harness cannot rot. Budgets are not asserted
 // here: a loaded test machine says nothing about them; `npm run bench` reports them.
 test('npm run bench -- --quick --json prints one well-formed figure per line for every benchmark', () => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 })
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 240_000,
+  })
   expect(run.status, run.stderr).toBe(0)
   const lines = run.stdout.trim().split('\n')
   const figures = lines.map((line) => JSON.parse(line) as Record<string, unknown>)

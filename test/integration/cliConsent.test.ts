@@ -14,7 +14,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') } })
+    const child = spawn(process.execPath, [CLI, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c) => (stdout += c))
@@ -27,9 +30,17 @@ function parallax(...args: string[]): Promise<{ code: number | null; stdout: str
 function config(name: string, version: 'v1' | 'v2'): { file: string; marker: string } {
   const marker = join(dir, `${name}-${version}.ran`)
   const wrapper = join(dir, 'wrapper.mjs')
-  writeFileSync(wrapper, `import { writeFileSync } from 'node:fs'\nwriteFileSync(process.env.MARKER, '')\nawait import(${JSON.stringify(pathToFileURL(SERVER).href)})\n`)
+  writeFileSync(
+    wrapper,
+    `import { writeFileSync } from 'node:fs'\nwriteFileSync(process.env.MARKER, '')\nawait import(${JSON.stringify(pathToFileURL(SERVER).href)})\n`,
+  )
   const file = join(dir, `${name}-${version}.json`)
-  writeFileSync(file, JSON.stringify({ mcpServers: { orders: { command: process.execPath, args: ['--import', TSX, wrapper, version], env: { MARKER: marker } } } }))
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: { orders: { command: process.execPath, args: ['--import', TSX, wrapper, version], env: { MARKER: marker } } },
+    }),
+  )
   return { file, marker }
 }
 
@@ -53,7 +64,9 @@ describe('the CLI runs what its user typed, and asks about commands from a confi
     const changed = config('orders', 'v2')
     const again = await parallax('inspect', 'orders', '--config', changed.file, '--probes', '0')
     expect(again.code).toBe(2)
-    expect(again.stderr).toMatch(/changed since you approved it: arguments added: "v2"; arguments removed: "v1"; environment: MARKER changed/)
+    expect(again.stderr).toMatch(
+      /changed since you approved it: arguments added: "v2"; arguments removed: "v1"; environment: MARKER changed/,
+    )
     expect(existsSync(changed.marker)).toBe(false)
   }, 60_000)
 

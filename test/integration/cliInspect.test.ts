@@ -13,7 +13,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') } })
+    const child = spawn(process.execPath, [CLI, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c) => (stdout += c))
@@ -24,19 +27,43 @@ function parallax(...args: string[]): Promise<{ code: number | null; stdout: str
 
 describe('parallax converse', () => {
   it('runs a multi-turn A2A conversation, continuing the task that asked for input', async () => {
-    const { code, stdout } = await parallax('converse', 'demo:a2a', '--turn', 'buy prod_mobile_run 2000', '--turn', 'auction', '--turn', '{"skill":"get_delivery_report","input":{"media_buy_id":"mb_0001"}}', '--stream', '--json')
+    const { code, stdout } = await parallax(
+      'converse',
+      'demo:a2a',
+      '--turn',
+      'buy prod_mobile_run 2000',
+      '--turn',
+      'auction',
+      '--turn',
+      '{"skill":"get_delivery_report","input":{"media_buy_id":"mb_0001"}}',
+      '--stream',
+      '--json',
+    )
     expect(code).toBe(0)
     const report = JSON.parse(stdout)
     expect(report).toMatchObject({ format: 'parallax.conversation/1', protocol: 'a2a', contextId: expect.any(String) })
     expect(report.turns.map((t: { state: string }) => t.state)).toEqual(['input-required', 'completed', 'completed'])
     expect(report.turns[1].request.taskId).toBe(report.turns[0].taskId)
-    expect(report.turns[2].request).toEqual({ parts: [{ data: { skill: 'get_delivery_report', input: { media_buy_id: 'mb_0001' } } }], contextId: report.contextId })
-    expect(report.history[0]).toMatchObject({ role: 'user', content: 'buy prod_mobile_run 2000', metadata: { timestampSource: 'observed' } })
+    expect(report.turns[2].request).toEqual({
+      parts: [{ data: { skill: 'get_delivery_report', input: { media_buy_id: 'mb_0001' } } }],
+      contextId: report.contextId,
+    })
+    expect(report.history[0]).toMatchObject({
+      role: 'user',
+      content: 'buy prod_mobile_run 2000',
+      metadata: { timestampSource: 'observed' },
+    })
     expect(report.history.filter((m: { role: string }) => m.role === 'user')).toHaveLength(3)
   })
 
   it('runs MCP tool calls as turns, and exits 1 when a turn fails', async () => {
-    const ok = await parallax('converse', 'demo:tools', '--turn', '{"tool":"list_creative_formats","arguments":{"channel":"audio"}}', '--json')
+    const ok = await parallax(
+      'converse',
+      'demo:tools',
+      '--turn',
+      '{"tool":"list_creative_formats","arguments":{"channel":"audio"}}',
+      '--json',
+    )
     expect(ok.code).toBe(0)
     const report = JSON.parse(ok.stdout)
     expect(report.protocol).toBe('mcp')
@@ -55,7 +82,16 @@ describe('parallax call', () => {
   const args = JSON.stringify({ product_id: 'prod_mobile_run', budget: 2000, context: { buyer: 'acme' } })
 
   it('prints one parallax.call/1 object: a hook makes the call valid, exit 0', async () => {
-    const { code, stdout } = await parallax('call', 'demo:tools', 'create_media_buy', '--args', args, '--hooks', 'shared/demo/hooks/fill-buying-mode.json', '--json')
+    const { code, stdout } = await parallax(
+      'call',
+      'demo:tools',
+      'create_media_buy',
+      '--args',
+      args,
+      '--hooks',
+      'shared/demo/hooks/fill-buying-mode.json',
+      '--json',
+    )
     expect(code).toBe(0)
     const report = JSON.parse(stdout)
     expect(report).toMatchObject({
@@ -77,14 +113,37 @@ describe('parallax call', () => {
     const invalid = await parallax('call', 'demo:tools', 'create_media_buy', '--args', args, '--json')
     expect(invalid.code).toBe(1)
     expect(JSON.parse(invalid.stdout).findings[0]).toMatch(/hooked arguments are invalid/)
-    const mismatch = await parallax('call', 'demo:tools-changed-context', 'create_media_buy', '--args', JSON.stringify({ ...JSON.parse(args), buying_mode: 'auction' }), '--json')
+    const mismatch = await parallax(
+      'call',
+      'demo:tools-changed-context',
+      'create_media_buy',
+      '--args',
+      JSON.stringify({ ...JSON.parse(args), buying_mode: 'auction' }),
+      '--json',
+    )
     expect(mismatch.code).toBe(1)
     expect(JSON.parse(mismatch.stdout).contextEcho.matchesRaw).toBe(false)
   })
 
   it('lints the protocol fields it is told to', async () => {
-    const { stdout } = await parallax('call', 'demo:tools', 'search_products', '--args', '{"brief": "news", "trace_id": "t1"}', '--protocol-fields', 'trace_id,jsonrpc', '--json')
-    expect(JSON.parse(stdout).lint).toEqual([{ where: 'arguments', path: '/trace_id', field: 'trace_id', message: 'protocol field "trace_id" sent inside the domain arguments at /trace_id' }])
+    const { stdout } = await parallax(
+      'call',
+      'demo:tools',
+      'search_products',
+      '--args',
+      '{"brief": "news", "trace_id": "t1"}',
+      '--protocol-fields',
+      'trace_id,jsonrpc',
+      '--json',
+    )
+    expect(JSON.parse(stdout).lint).toEqual([
+      {
+        where: 'arguments',
+        path: '/trace_id',
+        field: 'trace_id',
+        message: 'protocol field "trace_id" sent inside the domain arguments at /trace_id',
+      },
+    ])
   })
 
   it('exits 2 for a bad hooks file or bad arguments', async () => {
@@ -102,10 +161,24 @@ describe('parallax record and replay', () => {
 
   it('replays the demo recording MCP vs A2A: one parallax.replay/1 object, a JUnit file, exit 1 for the difference', async () => {
     const junitFile = join(dir, 'replay.xml')
-    const { code, stdout } = await parallax('replay', DEMO, '--target', 'demo:tools', '--target', 'demo:a2a', '--json', '--junit', junitFile)
+    const { code, stdout } = await parallax(
+      'replay',
+      DEMO,
+      '--target',
+      'demo:tools',
+      '--target',
+      'demo:a2a',
+      '--json',
+      '--junit',
+      junitFile,
+    )
     expect(code).toBe(1)
     const report = JSON.parse(stdout)
-    expect(report).toMatchObject({ format: 'parallax.replay/1', targets: ['demo:tools', 'demo:a2a'], summary: { total: 4, same: 3, differs: 1, errors: 0 } })
+    expect(report).toMatchObject({
+      format: 'parallax.replay/1',
+      targets: ['demo:tools', 'demo:a2a'],
+      summary: { total: 4, same: 3, differs: 1, errors: 0 },
+    })
     expect(report.turns[3]).toMatchObject({ index: 4, status: 'differs', diff: [{ path: '/data/report/currency', op: 'add', b: 'USD' }] })
     const xml = readFileSync(junitFile, 'utf8')
     expect(xml.match(/<testcase /g)).toHaveLength(4)
@@ -115,7 +188,16 @@ describe('parallax record and replay', () => {
 
   it('records with parallax record, replays against the same target with exit 0, and reports corrupt lines by number', async () => {
     const out = join(dir, 'session.jsonl')
-    const recorded = await parallax('record', 'demo:tools', '--turn', '{"tool":"list_creative_formats","arguments":{"channel":"video"}}', '--turn', '{"tool":"search_products","arguments":{"brief":"podcast"}}', '--out', out)
+    const recorded = await parallax(
+      'record',
+      'demo:tools',
+      '--turn',
+      '{"tool":"list_creative_formats","arguments":{"channel":"video"}}',
+      '--turn',
+      '{"tool":"search_products","arguments":{"brief":"podcast"}}',
+      '--out',
+      out,
+    )
     expect(recorded.code).toBe(0)
     const same = await parallax('replay', out, '--target', 'demo:tools')
     expect(same.code).toBe(0)
@@ -139,10 +221,17 @@ describe('parallax compare', () => {
     const any = await parallax('compare', 'demo:tools', '--profile-a', 'minimal', '--profile-b', 'hinted', '--json')
     expect(any.code).toBe(1)
     const report = JSON.parse(any.stdout)
-    expect(report).toMatchObject({ format: 'parallax.compare/1', a: { profile: 'minimal' }, b: { profile: 'hinted' }, catalog: { removed: [], changed: [] } })
+    expect(report).toMatchObject({
+      format: 'parallax.compare/1',
+      a: { profile: 'minimal' },
+      b: { profile: 'hinted' },
+      catalog: { removed: [], changed: [] },
+    })
     expect(report.catalog.added.map((x: { name: string }) => x.name).sort()).toEqual(['forecast_delivery', 'preview_creative'])
     expect(report.handshake).toEqual([expect.objectContaining({ origin: 'client', field: 'clientCapabilities.experimental' })])
-    expect((await parallax('compare', 'demo:tools', '--profile-a', 'minimal', '--profile-b', 'hinted', '--fail-on', 'breaking')).code).toBe(0)
+    expect((await parallax('compare', 'demo:tools', '--profile-a', 'minimal', '--profile-b', 'hinted', '--fail-on', 'breaking')).code).toBe(
+      0,
+    )
     expect((await parallax('compare', 'demo:tools', '--profile-a', 'minimal', '--profile-b', 'full')).code).toBe(0)
   })
 
@@ -169,7 +258,10 @@ describe('parallax inspect', () => {
       handshake: { protocolVersion: expect.any(String), requestedProtocolVersion: expect.any(String), serverCapabilities: { prompts: {} } },
       keepalive: { probe: 'ping', intervalMs: 150, state: 'healthy' },
     })
-    expect(report.discovery.find((d: { method: string }) => d.method === 'tools/list')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('"tools"') })
+    expect(report.discovery.find((d: { method: string }) => d.method === 'tools/list')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining('"tools"'),
+    })
     expect(report.prompts.map((p: { name: string }) => p.name)).toEqual(['media_brief', 'campaign_review'])
     expect(report.keepalive.probes).toHaveLength(2)
     expect(report.keepalive.probes.every((p: { ok: boolean; probe: string }) => p.ok && p.probe === 'ping')).toBe(true)

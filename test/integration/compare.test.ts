@@ -13,7 +13,10 @@ describe('capability hints and compare', () => {
   it('the demo honours the tool-category hint: hinted vs minimal differ by exactly the hinted tools', async () => {
     engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     const recorder = new EventRecorder(engine)
-    const result = await engine.execute('compare.run', { a: { targetId: 'demo:tools', profile: 'minimal' }, b: { targetId: 'demo:tools', profile: 'hinted' } })
+    const result = await engine.execute('compare.run', {
+      a: { targetId: 'demo:tools', profile: 'minimal' },
+      b: { targetId: 'demo:tools', profile: 'hinted' },
+    })
     const { a, b, handshake, catalog } = result as Awaited<ReturnType<Engine['compare']>>
     expect(catalog.added.map((x) => x.name).sort()).toEqual(['forecast_delivery', 'preview_creative'])
     expect(catalog.removed).toEqual([])
@@ -22,14 +25,19 @@ describe('capability hints and compare', () => {
     // Each difference points at the frame that showed it, in the connection that showed it.
     const frame = recorder.events.find((e) => e.seq === catalog.added[0].frames.b)!
     expect(frame).toMatchObject({ type: 'frame', direction: 'in', method: 'tools/list', connectionId: b.connectionId })
-    const offered = recorder.events.find((e) => e.type === 'frame' && e.connectionId === b.connectionId && e.method === 'initialize' && e.direction === 'out')!
+    const offered = recorder.events.find(
+      (e) => e.type === 'frame' && e.connectionId === b.connectionId && e.method === 'initialize' && e.direction === 'out',
+    )!
     expect(JSON.stringify((offered as { payload: unknown }).payload)).toContain('io.parallax/tool-categories')
     expect(a.profile).toBe('minimal')
   })
 
   it('classifies a new version of a tool server: new required field and narrowed enum are breaking, a new optional field is not', async () => {
     engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
-    const { catalog, handshake } = await engine.compare({ target: fixtureTarget('versionedTools', ['v1']) }, { target: { ...fixtureTarget('versionedTools', ['v2']), id: 'fixture:v2' } })
+    const { catalog, handshake } = await engine.compare(
+      { target: fixtureTarget('versionedTools', ['v1']) },
+      { target: { ...fixtureTarget('versionedTools', ['v2']), id: 'fixture:v2' } },
+    )
     expect(catalog.added.map((x) => x.name)).toEqual(['track_order'])
     expect(catalog.removed.map((x) => x.name)).toEqual(['cancel_order'])
     const [order] = catalog.changed
@@ -46,8 +54,13 @@ describe('capability hints and compare', () => {
     engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll })
     const recorder = new EventRecorder(engine)
     await expect(
-      engine.execute('compare.run', { a: { targetId: 'demo:tools' }, b: { targetId: 'demo:tools', profile: { name: 'bad', mcp: { protocolVersion: 'latest', capabilities: { telepathy: {} } } } } }),
-    ).rejects.toThrow(/not a valid client profile: mcp.protocolVersion: an MCP protocol version looks like 2025-06-18; mcp.capabilities: Unrecognized key: "telepathy"/)
+      engine.execute('compare.run', {
+        a: { targetId: 'demo:tools' },
+        b: { targetId: 'demo:tools', profile: { name: 'bad', mcp: { protocolVersion: 'latest', capabilities: { telepathy: {} } } } },
+      }),
+    ).rejects.toThrow(
+      /not a valid client profile: mcp.protocolVersion: an MCP protocol version looks like 2025-06-18; mcp.capabilities: Unrecognized key: "telepathy"/,
+    )
     expect(recorder.events).toHaveLength(0)
     await expect(engine.execute('profiles.save', { profile: { name: 'minimal' } })).rejects.toThrow(/is a preset/)
   })
@@ -56,16 +69,27 @@ describe('capability hints and compare', () => {
     engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     const recorder = new EventRecorder(engine)
     const target = (await engine.targets.get('demo:prompts'))!
-    const connection = await engine.createConnection(target, { name: 'old', mcp: { protocolVersion: '2025-03-26', capabilities: {} }, a2a: { extensions: [], headers: {}, metadata: {} } })
+    const connection = await engine.createConnection(target, {
+      name: 'old',
+      mcp: { protocolVersion: '2025-03-26', capabilities: {} },
+      a2a: { extensions: [], headers: {}, metadata: {} },
+    })
     expect(await connection.open()).toBe(true)
-    expect(recorder.of('handshake', connection.id)[0]).toMatchObject({ requestedProtocolVersion: '2025-03-26', protocolVersion: '2025-03-26' })
+    expect(recorder.of('handshake', connection.id)[0]).toMatchObject({
+      requestedProtocolVersion: '2025-03-26',
+      protocolVersion: '2025-03-26',
+    })
   })
 
   it('activates a profile’s A2A extensions through the A2A-Extensions header and message metadata', async () => {
     engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     const recorder = new EventRecorder(engine)
     const target = (await engine.targets.get('demo:a2a'))!
-    const profile = { name: 'ext', mcp: { capabilities: {} }, a2a: { extensions: ['https://example.com/ext/tool-categories/v1'], headers: {}, metadata: { 'tool-categories': ['forecasting'] } } }
+    const profile = {
+      name: 'ext',
+      mcp: { capabilities: {} },
+      a2a: { extensions: ['https://example.com/ext/tool-categories/v1'], headers: {}, metadata: { 'tool-categories': ['forecasting'] } },
+    }
     const connection = await engine.createConnection(target, profile)
     expect(await connection.open()).toBe(true)
     await engine.sendTurn(connection.id, { text: 'formats' })

@@ -16,7 +16,12 @@ const cleanups: (() => Promise<void> | void)[] = []
 
 function start(): Engine {
   dir = mkdtempSync(join(tmpdir(), 'parallax-consent-'))
-  engine = new Engine({ host: 'web', builtIns: builtInDemos(), dataDir: join(dir, 'data'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
+  engine = new Engine({
+    host: 'web',
+    builtIns: builtInDemos(),
+    dataDir: join(dir, 'data'),
+    defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 },
+  })
   return engine
 }
 
@@ -30,7 +35,9 @@ afterEach(async () => {
 /** A config whose one server, if it ever starts, leaves a marker file behind: proof that it ran. */
 function configRunning(marker: string, extra: { args?: string[]; env?: Record<string, string> } = {}): string {
   const script = "require('fs').writeFileSync(process.argv[1], 'ran'); setTimeout(() => {}, 60000)"
-  return JSON.stringify({ mcpServers: { tracker: { command: process.execPath, args: ['-e', script, marker, ...(extra.args ?? [])], env: extra.env ?? {} } } })
+  return JSON.stringify({
+    mcpServers: { tracker: { command: process.execPath, args: ['-e', script, marker, ...(extra.args ?? [])], env: extra.env ?? {} } },
+  })
 }
 
 async function refusal(run: Promise<unknown>): Promise<ApprovalRequest> {
@@ -49,7 +56,9 @@ describe('the engine runs nothing the user has not approved', () => {
   it('refuses an imported command on every path that could open it — connect, compare, replay — and spawns nothing', async () => {
     const e = start()
     const marker = join(dir, 'ran')
-    const { imported } = (await e.execute('targets.import', { text: configRunning(marker), fileName: 'mcp.json' })) as { imported: SavedTarget[] }
+    const { imported } = (await e.execute('targets.import', { text: configRunning(marker), fileName: 'mcp.json' })) as {
+      imported: SavedTarget[]
+    }
     const id = imported[0].id
 
     const asked = await refusal(e.execute('connections.open', { targetId: id }))
@@ -76,17 +85,23 @@ describe('the engine runs nothing the user has not approved', () => {
   it('binds approval to the exact command: a re-import under the same name with other arguments or environment asks again and says what changed', async () => {
     const e = start()
     const marker = join(dir, 'ran')
-    const first = (await e.execute('targets.import', { text: configRunning(marker, { env: { MODE: 'safe', OPENAI_KEY: 'sk-first-secret' } }) })) as { imported: SavedTarget[] }
+    const first = (await e.execute('targets.import', {
+      text: configRunning(marker, { env: { MODE: 'safe', OPENAI_KEY: 'sk-first-secret' } }),
+    })) as { imported: SavedTarget[] }
     const asked = await refusal(e.execute('connections.open', { targetId: first.imported[0].id }))
     expect(asked.command!.env).toEqual({ MODE: 'safe', OPENAI_KEY: '[redacted]' })
     await e.execute('approvals.grant', { fingerprint: asked.fingerprint })
 
-    const again = (await e.execute('targets.import', { text: configRunning(marker, { args: ['--evil'], env: { MODE: 'unsafe', OPENAI_KEY: 'sk-first-secret' } }) })) as { imported: SavedTarget[] }
+    const again = (await e.execute('targets.import', {
+      text: configRunning(marker, { args: ['--evil'], env: { MODE: 'unsafe', OPENAI_KEY: 'sk-first-secret' } }),
+    })) as { imported: SavedTarget[] }
     expect(again.imported[0].id).toBe(first.imported[0].id) // same name, same target: replaced silently before
     const changed = await refusal(e.execute('connections.open', { targetId: again.imported[0].id }))
     expect(changed.fingerprint).not.toBe(asked.fingerprint)
     expect(changed.previouslyApprovedAt).toBeGreaterThan(0)
-    expect(changed.changes).toEqual(expect.arrayContaining([expect.stringMatching(/^arguments added: "--evil"/), 'environment: MODE changed']))
+    expect(changed.changes).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^arguments added: "--evil"/), 'environment: MODE changed']),
+    )
     expect(changed.changes!.join(' ')).not.toMatch(/OPENAI_KEY/)
     expect(existsSync(marker)).toBe(false)
   })
@@ -94,23 +109,38 @@ describe('the engine runs nothing the user has not approved', () => {
   it('remembers approvals across restarts in a private file that holds no secret', async () => {
     const e = start()
     const marker = join(dir, 'ran')
-    const { imported } = (await e.execute('targets.import', { text: configRunning(marker, { env: { GITHUB_PAT: 'ghp_supersecretvalue' } }) })) as { imported: SavedTarget[] }
-    await e.execute('approvals.grant', { fingerprint: (await refusal(e.execute('connections.open', { targetId: imported[0].id }))).fingerprint })
+    const { imported } = (await e.execute('targets.import', {
+      text: configRunning(marker, { env: { GITHUB_PAT: 'ghp_supersecretvalue' } }),
+    })) as { imported: SavedTarget[] }
+    await e.execute('approvals.grant', {
+      fingerprint: (await refusal(e.execute('connections.open', { targetId: imported[0].id }))).fingerprint,
+    })
     await e.dispose()
     const file = join(dir, 'data', 'approvals.json')
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(readFileSync(file, 'utf8')).not.toContain('ghp_supersecretvalue')
 
-    engine = new Engine({ host: 'web', builtIns: builtInDemos(), dataDir: join(dir, 'data'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
+    engine = new Engine({
+      host: 'web',
+      builtIns: builtInDemos(),
+      dataDir: join(dir, 'data'),
+      defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 },
+    })
     await engine.execute('connections.open', { targetId: imported[0].id })
     await expect.poll(() => existsSync(marker), { timeout: 10_000 }).toBe(true)
-    expect(((await engine.execute('approvals.list', {})) as { subject: string }[]).map((a) => a.subject)).toEqual([`command:${imported[0].id}`])
+    expect(((await engine.execute('approvals.list', {})) as { subject: string }[]).map((a) => a.subject)).toEqual([
+      `command:${imported[0].id}`,
+    ])
   })
 
   it('a target the user saves from the editor with approve: true runs; the same target saved by anyone else without it does not', async () => {
     const e = start()
     const marker = join(dir, 'ran')
-    const spec = { kind: 'mcp-stdio' as const, command: process.execPath, args: ['-e', "require('fs').writeFileSync(process.argv[1], 'ran')", marker] }
+    const spec = {
+      kind: 'mcp-stdio' as const,
+      command: process.execPath,
+      args: ['-e', "require('fs').writeFileSync(process.argv[1], 'ran')", marker],
+    }
     const plain = (await e.execute('targets.save', { name: 'typed', spec })) as SavedTarget
     await refusal(e.execute('connections.open', { targetId: plain.id }))
     const approved = (await e.execute('targets.save', { id: plain.id, name: 'typed', spec, approve: true })) as SavedTarget
@@ -127,7 +157,10 @@ describe('hooks modules run only with approval of their exact content', () => {
     await recorder.waitFor((ev) => ev.type === 'connection' && ev.connectionId === connectionId && ev.state === 'connected', 20_000)
     const marker = join(dir, 'hook-ran')
     const file = join(dir, 'hooks.mjs')
-    writeFileSync(file, `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(marker)}, 'loaded')\nexport const search_products = (_t, a) => a\n`)
+    writeFileSync(
+      file,
+      `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(marker)}, 'loaded')\nexport const search_products = (_t, a) => a\n`,
+    )
 
     const asked = await refusal(e.execute('hooks.load', { connectionId, path: file }))
     expect(asked).toMatchObject({ kind: 'hooks', hooks: { path: file } })
@@ -148,7 +181,10 @@ describe('hooks modules run only with approval of their exact content', () => {
 })
 
 describe('credentials go only to the origin the user configured', () => {
-  async function agentPointingElsewhere(seen: { host: string; authorization?: string }[], extraInterfaces: 'foreign-only' | 'foreign-first') {
+  async function agentPointingElsewhere(
+    seen: { host: string; authorization?: string }[],
+    extraInterfaces: 'foreign-only' | 'foreign-first',
+  ) {
     let agent: RunningHttp | undefined = undefined
     agent = await startA2aAgent(
       slowExecutor(0),
@@ -169,11 +205,17 @@ describe('credentials go only to the origin the user configured', () => {
     const agent = await agentPointingElsewhere(seen, 'foreign-only')
     const e = start()
     const recorder = new EventRecorder(e)
-    const target = (await e.execute('targets.save', { name: 'elsewhere', spec: { kind: 'a2a', url: agent.url, headers: { Authorization: 'Bearer only-for-127' } } })) as SavedTarget
+    const target = (await e.execute('targets.save', {
+      name: 'elsewhere',
+      spec: { kind: 'a2a', url: agent.url, headers: { Authorization: 'Bearer only-for-127' } },
+    })) as SavedTarget
     const { connectionId } = (await e.execute('connections.open', { targetId: target.id })) as { connectionId: string }
     const failed = await recorder.waitFor((ev) => ev.type === 'connection' && ev.connectionId === connectionId && ev.state === 'failed')
     const foreign = agent.url.replace('127.0.0.1', 'localhost')
-    expect(failed.type === 'connection' && failed.approval).toMatchObject({ kind: 'origin', origin: { configured: agent.url, requested: foreign } })
+    expect(failed.type === 'connection' && failed.approval).toMatchObject({
+      kind: 'origin',
+      origin: { configured: agent.url, requested: foreign },
+    })
     const handshake = recorder.of('handshake', connectionId)[0]
     expect(handshake.protocol === 'a2a' && handshake.chosenInterface?.url).toMatch(/^http:\/\/localhost:/)
     expect(seen.length).toBeGreaterThan(0)
@@ -195,7 +237,10 @@ describe('credentials go only to the origin the user configured', () => {
     const agent = await agentPointingElsewhere(seen, 'foreign-first')
     const e = start()
     const recorder = new EventRecorder(e)
-    const target = (await e.execute('targets.save', { name: 'two interfaces', spec: { kind: 'a2a', url: agent.url, headers: { Authorization: 'Bearer only-for-127' } } })) as SavedTarget
+    const target = (await e.execute('targets.save', {
+      name: 'two interfaces',
+      spec: { kind: 'a2a', url: agent.url, headers: { Authorization: 'Bearer only-for-127' } },
+    })) as SavedTarget
     const { connectionId } = (await e.execute('connections.open', { targetId: target.id })) as { connectionId: string }
     await recorder.waitFor((ev) => ev.type === 'connection' && ev.connectionId === connectionId && ev.state === 'connected')
     const handshake = recorder.of('handshake', connectionId)[0]

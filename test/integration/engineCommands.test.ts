@@ -26,7 +26,9 @@ describe('engine commands', () => {
     engine = new Engine({ host: 'web', builtIns: builtInDemos() })
     await expect(engine.execute('process.spawn', {})).rejects.toThrow(/unknown command "process.spawn"/)
     await expect(engine.execute('connections.open', { targetId: 42 })).rejects.toThrow(/invalid input for connections.open: targetId/)
-    await expect(engine.execute('targets.save', { name: 'x', spec: { kind: 'mcp-http', url: 'file:///etc/passwd' } })).rejects.toThrow(/url/)
+    await expect(engine.execute('targets.save', { name: 'x', spec: { kind: 'mcp-http', url: 'file:///etc/passwd' } })).rejects.toThrow(
+      /url/,
+    )
     await expect(engine.execute('connections.open', { targetId: 'nope' })).rejects.toThrow(/no target with id "nope"/)
   })
 
@@ -34,7 +36,9 @@ describe('engine commands', () => {
     engine = new Engine({ host: 'web', builtIns: builtInDemos() })
     const targets = (await engine.execute('targets.list', {})) as SavedTarget[]
     expect(targets.map((t) => t.id)).toEqual(['demo:tools', 'demo:prompts', 'demo:resources', 'demo:tools-changed-context', 'demo:a2a'])
-    await expect(engine.execute('targets.save', { id: 'demo:tools', name: 'mine', spec: { kind: 'mcp-stdio', command: 'evil' } })).rejects.toThrow(/demo targets cannot be changed/)
+    await expect(
+      engine.execute('targets.save', { id: 'demo:tools', name: 'mine', spec: { kind: 'mcp-stdio', command: 'evil' } }),
+    ).rejects.toThrow(/demo targets cannot be changed/)
   })
 
   it('saves, persists, reloads and removes a target in the data folder', async () => {
@@ -107,15 +111,26 @@ describe('engine commands', () => {
     engine = new Engine({ host: 'web', builtIns: builtInDemos(), defaults: { keepaliveIntervalMs: 60_000 } })
     const unreachable = { kind: 'mcp-http', url: 'http://127.0.0.1:9/mcp', transport: 'streamable-http' } as const
     // An unsaved target never takes a saved target's id, nor passes for a demo.
-    await expect(engine.execute('connections.open', { target: { id: 'demo:tools', name: 'mine', spec: unreachable } })).rejects.toThrow(/saved target's id/)
-    await expect(engine.execute('connections.open', { target: { id: 'mine', name: 'mine', origin: 'demo', spec: unreachable } })).rejects.toThrow(/target.origin/)
+    await expect(engine.execute('connections.open', { target: { id: 'demo:tools', name: 'mine', spec: unreachable } })).rejects.toThrow(
+      /saved target's id/,
+    )
+    await expect(
+      engine.execute('connections.open', { target: { id: 'mine', name: 'mine', origin: 'demo', spec: unreachable } }),
+    ).rejects.toThrow(/target.origin/)
     await expect(engine.execute('connections.open', {})).rejects.toThrow(/give either targetId/)
     const failing = await engine.invoke('connections.open', { target: { id: 'mine', name: 'nothing there', spec: unreachable } })
-    expect(await engine.invoke('connections.wait', failing)).toMatchObject({ connected: false, state: 'failed', reason: expect.any(String) })
+    expect(await engine.invoke('connections.wait', failing)).toMatchObject({
+      connected: false,
+      state: 'failed',
+      reason: expect.any(String),
+    })
 
     const demo = await engine.invoke('connections.open', { targetId: 'demo:prompts' })
     expect(await engine.invoke('connections.wait', demo)).toEqual({ connected: true, state: 'connected' })
-    await expect(engine.invoke('tasks.list', demo)).rejects.toMatchObject({ code: 'invalid-input', message: 'this MCP connection has no tasks' })
+    await expect(engine.invoke('tasks.list', demo)).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: 'this MCP connection has no tasks',
+    })
     await expect(engine.invoke('conversation.newContext', demo)).rejects.toThrow(/has no conversation context/)
     await expect(engine.invoke('conversation.send', { ...demo, turn: { text: 'hello' } })).rejects.toThrow(/an MCP turn is a tool call/)
     // A UI host records into the library only, never into a file it names.
@@ -129,6 +144,13 @@ describe('engine commands', () => {
     expect((await engine.invoke('connections.wait', demo)).connected).toBe(true)
     expect(await engine.invoke('connections.refresh', demo)).toEqual({ ok: true })
     const refreshed = recorder.of('discovery', demo.connectionId).filter((e) => e.trigger === 'refresh')
-    expect(refreshed).toEqual([expect.objectContaining({ method: 'agent-card', status: 'called', count: 4, reason: expect.stringMatching(/the same card this connection was made with/) })])
+    expect(refreshed).toEqual([
+      expect.objectContaining({
+        method: 'agent-card',
+        status: 'called',
+        count: 4,
+        reason: expect.stringMatching(/the same card this connection was made with/),
+      }),
+    ])
   })
 })

@@ -112,8 +112,13 @@ describe('raw vs hooked arguments against real servers', () => {
   it('keeps the old hooks when a reload fails, and says why', async () => {
     const connection = await open('demo:tools')
     await engine.loadHooks(connection.id, FILL_BUYING_MODE)
-    await expect(engine.execute('hooks.load', { connectionId: connection.id, path: '/nonexistent/hooks.json' })).rejects.toThrow(/cannot read hooks file/)
-    expect(recorder.of('hooks', connection.id).at(-1)).toMatchObject({ tools: ['create_media_buy'], error: expect.stringMatching(/cannot read/) })
+    await expect(engine.execute('hooks.load', { connectionId: connection.id, path: '/nonexistent/hooks.json' })).rejects.toThrow(
+      /cannot read hooks file/,
+    )
+    expect(recorder.of('hooks', connection.id).at(-1)).toMatchObject({
+      tools: ['create_media_buy'],
+      error: expect.stringMatching(/cannot read/),
+    })
     expect((await engine.callTool(connection.id, 'create_media_buy', BUY)).validation.hooked.valid).toBe(true)
   })
 })

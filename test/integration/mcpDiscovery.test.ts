@@ -9,7 +9,12 @@ let engine: Engine
 let recorder: EventRecorder
 
 function start(defaults: ConstructorParameters<typeof Engine>[0]['defaults'] = {}) {
-  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, ...defaults } })
+  engine = new Engine({
+    host: 'cli',
+    builtIns: builtInDemos(),
+    approver: approveAll,
+    defaults: { keepaliveIntervalMs: 60_000, ...defaults },
+  })
   recorder = new EventRecorder(engine)
 }
 
@@ -53,7 +58,9 @@ describe('capability-gated discovery', () => {
     const response = framesOf(connection.id, 'initialize').find((f) => f.direction === 'in')!
     expect((response.payload as { result: { protocolVersion: string } }).result.protocolVersion).toBe(handshake.protocolVersion)
 
-    const tools = await recorder.waitFor((e): e is DiscoveryEvent => e.type === 'discovery' && e.method === 'tools/list' && e.connectionId === connection.id)
+    const tools = await recorder.waitFor(
+      (e): e is DiscoveryEvent => e.type === 'discovery' && e.method === 'tools/list' && e.connectionId === connection.id,
+    )
     expect(tools).toMatchObject({ status: 'called', count: 3 })
     expect((tools.items as { name: string }[]).map((t) => t.name)).toEqual(['search_products', 'list_creative_formats', 'create_media_buy'])
   })
@@ -89,7 +96,15 @@ describe('capability-gated discovery', () => {
     expect(await connection.open()).toBe(true)
     const [tools] = step(connection.id, 'tools/list')
     expect(tools).toMatchObject({ status: 'called', count: 7, pages: 3 })
-    expect((tools.items as { name: string }[]).map((t) => t.name)).toEqual(['tool_1', 'tool_2', 'tool_3', 'tool_4', 'tool_5', 'tool_6', 'tool_7'])
+    expect((tools.items as { name: string }[]).map((t) => t.name)).toEqual([
+      'tool_1',
+      'tool_2',
+      'tool_3',
+      'tool_4',
+      'tool_5',
+      'tool_6',
+      'tool_7',
+    ])
     const cursors = framesOf(connection.id, 'tools/list')
       .filter((f) => f.direction === 'out')
       .map((f) => (f.payload as { params?: { cursor?: string } }).params?.cursor)

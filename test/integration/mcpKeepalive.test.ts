@@ -13,7 +13,12 @@ let recorder: EventRecorder
 const temp: string[] = []
 
 function start(defaults: ConstructorParameters<typeof Engine>[0]['defaults'] = {}) {
-  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 200, reconnectBaseDelayMs: 50, reconnectMaxDelayMs: 200, ...defaults } })
+  engine = new Engine({
+    host: 'cli',
+    builtIns: builtInDemos(),
+    approver: approveAll,
+    defaults: { keepaliveIntervalMs: 200, reconnectBaseDelayMs: 50, reconnectMaxDelayMs: 200, ...defaults },
+  })
   recorder = new EventRecorder(engine)
 }
 
@@ -51,7 +56,8 @@ describe('keepalive', () => {
     expect(await connection.open()).toBe(true)
     const firstPid = recorder.of('connection', connection.id).find((e) => e.state === 'connected')!.pid!
     const back = await recorder.waitFor(
-      (e): e is ConnectionEvent => e.type === 'connection' && e.connectionId === connection.id && e.state === 'connected' && e.attempt !== undefined,
+      (e): e is ConnectionEvent =>
+        e.type === 'connection' && e.connectionId === connection.id && e.state === 'connected' && e.attempt !== undefined,
       15_000,
     )
     const reconnecting = recorder.of('connection', connection.id).filter((e) => e.state === 'reconnecting')

@@ -72,7 +72,12 @@ describe('HTTP transports', () => {
   it('moves a remote server that stops answering from healthy to degraded to down, then gives up after bounded reconnects', async () => {
     server = await startStreamableServer(createToolServer)
     const url = server.url
-    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 150, requestTimeoutMs: 300, reconnectBaseDelayMs: 100, reconnectAttempts: 3 } })
+    engine = new Engine({
+      host: 'cli',
+      builtIns: builtInDemos(),
+      approver: approveAll,
+      defaults: { keepaliveIntervalMs: 150, requestTimeoutMs: 300, reconnectBaseDelayMs: 100, reconnectAttempts: 3 },
+    })
     recorder = new EventRecorder(engine)
     const connection = await engine.createConnection(httpTarget(url, 'streamable-http'))
     expect(await connection.open()).toBe(true)

@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -98,7 +109,11 @@ describe('recordings library: nothing is lost', () => {
     })
     const good = listed.find((r) => r.name === 'media-buying')!
     expect(good.damaged).toBeUndefined()
-    expect(good.header).toEqual({ format: 'parallax.recording/1', startedAt: '2026-11-22T15:42:31.515Z', targets: [{ id: 'demo:tools', name: 'Demo media-sales agent' }] })
+    expect(good.header).toEqual({
+      format: 'parallax.recording/1',
+      startedAt: '2026-11-22T15:42:31.515Z',
+      targets: [{ id: 'demo:tools', name: 'Demo media-sales agent' }],
+    })
     expect(JSON.stringify(listed).length).toBeLessThan(4000) // a summary, never the agent-controlled header
 
     // Loading the deep one is a clear report, not a crash.
@@ -114,7 +129,9 @@ describe('recordings library: nothing is lost', () => {
     await expect(ui.invoke('recordings.import', { name: 'deep', text: `${header(deep(10_000))}\n${event}\n` })).rejects.toThrow(
       /not a Parallax recording: line 1: the first line is nested more than 64 levels deep/,
     )
-    await expect(ui.invoke('recordings.import', { name: 'deep', text: `${deep(10_000)}\n${event}\n` })).rejects.toThrow(/nested more than 64 levels deep/)
+    await expect(ui.invoke('recordings.import', { name: 'deep', text: `${deep(10_000)}\n${event}\n` })).rejects.toThrow(
+      /nested more than 64 levels deep/,
+    )
     expect(readdirSync(folder)).toEqual(['media-buying.jsonl'])
   })
 
@@ -159,7 +176,7 @@ describe('recordings library: nothing is lost', () => {
   })
 })
 
-describe('the data folder is the user\'s alone', () => {
+describe("the data folder is the user's alone", () => {
   const mode = (path: string) => statSync(path).mode & 0o777
   /** Every file and folder under `dir`, with its permission bits. */
   const modes = (dir: string): Record<string, string> => {
@@ -193,7 +210,8 @@ describe('the data folder is the user\'s alone', () => {
       'recordings/imported.jsonl': '600',
       'recordings/renamed.jsonl': '600',
     })
-    for (const [path, bits] of Object.entries(found)) expect(`${path} ${bits}`).toBe(`${path} ${statSync(join(dataDir, path)).isDirectory() ? '700' : '600'}`)
+    for (const [path, bits] of Object.entries(found))
+      expect(`${path} ${bits}`).toBe(`${path} ${statSync(join(dataDir, path)).isDirectory() ? '700' : '600'}`)
   })
 
   it('tightens a data folder an older version left open (folders 0700, recordings 0600) and removes temp files of a write that never finished', async () => {
@@ -211,7 +229,12 @@ describe('the data folder is the user\'s alone', () => {
     writeFileSync(join(dataDir, 'recordings', '.other.jsonl.ba9876543210.tmp'), 'in progress', { mode: 0o600 })
     const { ui } = await start({ dataDir })
     await list(ui)
-    expect(modes(dataDir)).toEqual({ '.': '700', recordings: '700', 'recordings/media-buying.jsonl': '600', 'recordings/.other.jsonl.ba9876543210.tmp': '600' })
+    expect(modes(dataDir)).toEqual({
+      '.': '700',
+      recordings: '700',
+      'recordings/media-buying.jsonl': '600',
+      'recordings/.other.jsonl.ba9876543210.tmp': '600',
+    })
   })
 
   it('keeps oversized frames in a fresh 0700 folder of its own, each file 0600, removed with the engine', () => {

@@ -22,7 +22,13 @@ let dir: string
 
 function start() {
   dir = mkdtempSync(join(tmpdir(), 'parallax-replay-'))
-  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, recordingsDir: join(dir, 'recordings'), defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
+  engine = new Engine({
+    host: 'cli',
+    builtIns: builtInDemos(),
+    approver: approveAll,
+    recordingsDir: join(dir, 'recordings'),
+    defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 },
+  })
   return new EventRecorder(engine)
 }
 
@@ -49,7 +55,10 @@ describe('record, then replay', () => {
     expect(loaded.problems).toEqual([])
     expect(loaded.turns.map((t) => t.turn.kind)).toEqual(['call', 'text', 'text'])
 
-    const { replayId, total } = (await engine.execute('replay.start', { recording: name, targetIds: ['demo:a2a'] })) as { replayId: string; total: number }
+    const { replayId, total } = (await engine.execute('replay.start', { recording: name, targetIds: ['demo:a2a'] })) as {
+      replayId: string
+      total: number
+    }
     expect(total).toBe(3)
     const summary = await engine.execute('replay.run', { replayId })
     expect(summary).toEqual({ total: 3, same: 3, differs: 0, errors: 0, skipped: 0 })
@@ -71,7 +80,10 @@ describe('record, then replay', () => {
 
   it('keeps every earlier result when a target dies mid-replay, and reports each later turn as an error', async () => {
     const recorder = start()
-    const replay = await engine.startReplay({ targets: [fixtureTarget('mediaSalesCrashing', [], { reconnectAttempts: 0 })], turns: demoTurns() })
+    const replay = await engine.startReplay({
+      targets: [fixtureTarget('mediaSalesCrashing', [], { reconnectAttempts: 0 })],
+      turns: demoTurns(),
+    })
     const summary = await replay.runAll()
     expect(replay.results.map((r) => r.status)).toEqual(['same', 'same', 'error', 'error'])
     expect(replay.results[2].errors?.b).toMatch(/closed|not connected|exited/i)
@@ -90,8 +102,14 @@ describe('record, then replay', () => {
     // Point the saved agent at the demo agent, so there is real traffic with those headers.
     const demo = await engine.openTarget('demo:a2a')
     await new Promise((resolve) => setTimeout(resolve, 200))
-    const url = (engine.events.since(0).find((e) => e.type === 'handshake' && e.connectionId === demo.id) as { cardUrl: string }).cardUrl.replace('/.well-known/agent-card.json', '')
-    await engine.execute('targets.save', { id: saved.id, name: 'agent with secrets', spec: { kind: 'a2a', url, headers: { Authorization: 'Bearer s3cret-token', 'X-Api-Key': 's3cret-key' } } })
+    const url = (
+      engine.events.since(0).find((e) => e.type === 'handshake' && e.connectionId === demo.id) as { cardUrl: string }
+    ).cardUrl.replace('/.well-known/agent-card.json', '')
+    await engine.execute('targets.save', {
+      id: saved.id,
+      name: 'agent with secrets',
+      spec: { kind: 'a2a', url, headers: { Authorization: 'Bearer s3cret-token', 'X-Api-Key': 's3cret-key' } },
+    })
     const connection = await engine.createConnection((await engine.targets.get(saved.id))!)
     expect(await connection.open()).toBe(true)
     const path = join(dir, 'secrets.jsonl')
@@ -101,13 +119,17 @@ describe('record, then replay', () => {
     const text = readFileSync(path, 'utf8')
     expect(text).not.toContain('s3cret')
     expect(text).toContain('"authorization":"[redacted]"')
-    expect(parseRecording(text).header?.targets[0].spec).toMatchObject({ headers: { Authorization: '[redacted]', 'X-Api-Key': '[redacted]' } })
+    expect(parseRecording(text).header?.targets[0].spec).toMatchObject({
+      headers: { Authorization: '[redacted]', 'X-Api-Key': '[redacted]' },
+    })
   })
 
   it('manages the library: import checks the text, rename, export, delete; a read-only folder is a clear error', async () => {
     start()
     const text = readFileSync(DEMO_RECORDING, 'utf8')
-    const imported = (await engine.execute('recordings.import', { name: 'demo copy', text: `${text}{"broken` })) as { problems: { line: number }[] }
+    const imported = (await engine.execute('recordings.import', { name: 'demo copy', text: `${text}{"broken` })) as {
+      problems: { line: number }[]
+    }
     expect(imported.problems).toEqual([{ line: text.split('\n').length, message: expect.stringMatching(/truncated/) }])
     await expect(engine.execute('recordings.import', { name: 'empty', text: 'nothing here' })).rejects.toThrow(/nothing to import: line 1/)
     await expect(engine.execute('recordings.import', { name: '../escape', text })).resolves.toMatchObject({ name: 'escape' })
@@ -116,7 +138,9 @@ describe('record, then replay', () => {
     expect(await engine.execute('recordings.delete', { name: 'renamed' })).toEqual({ deleted: true })
     expect(((await engine.execute('recordings.list', {})) as RecordingInfo[]).map((r) => r.name).sort()).toEqual(['escape', 'media-buying'])
     const connection = await engine.openTarget('demo:prompts')
-    await expect(Promise.resolve().then(() => engine.startRecording(connection.id, '/proc/parallax-cannot-write-here.jsonl'))).rejects.toThrow(/cannot record to/)
+    await expect(
+      Promise.resolve().then(() => engine.startRecording(connection.id, '/proc/parallax-cannot-write-here.jsonl')),
+    ).rejects.toThrow(/cannot record to/)
     expect(connection.isFinished).toBe(false)
   })
 })

@@ -45,7 +45,13 @@ let dir: string
 
 function start(): { engine: Engine; recorder: EventRecorder } {
   dir = mkdtempSync(join(tmpdir(), 'parallax-secrets-'))
-  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), dataDir: dir, approver: approveAll, defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 } })
+  engine = new Engine({
+    host: 'cli',
+    builtIns: builtInDemos(),
+    dataDir: dir,
+    approver: approveAll,
+    defaults: { keepaliveIntervalMs: 60_000, reconnectAttempts: 0 },
+  })
   return { engine, recorder: new EventRecorder(engine) }
 }
 
@@ -76,15 +82,39 @@ describe('secrets stay off the disk', () => {
 
     // The secrets really were in what happened (so the recording had them to leak)…
     const live = JSON.stringify(recorder.events)
-    for (const value of [SECRETS.OPENAI_KEY, SECRETS.GITHUB_PAT, SECRETS.DB_PASSWORD, SECRETS.TOKEN_ARG, SECRETS.API_KEY_ARG, SECRETS.PASSWORD_ARG]) expect(live).toContain(value)
+    for (const value of [
+      SECRETS.OPENAI_KEY,
+      SECRETS.GITHUB_PAT,
+      SECRETS.DB_PASSWORD,
+      SECRETS.TOKEN_ARG,
+      SECRETS.API_KEY_ARG,
+      SECRETS.PASSWORD_ARG,
+    ])
+      expect(live).toContain(value)
     // …and none is in the file, header included.
     const text = readFileSync(recordingFile('leaky'), 'utf8')
     expectNoSecret(text, 'the recording')
     // The rest is still there: names, the user, the host, the tools, the ordinary variable, the flags themselves.
-    for (const kept of ['OPENAI_KEY', 'GITHUB_PAT', DB_USER, DB_HOST, 'lookup', 'login', 'sports inventory', '--token', '--api-key=', MARKER.PARALLAX_TEST_MARKER, 'the upstream refused']) expect(text).toContain(kept)
+    for (const kept of [
+      'OPENAI_KEY',
+      'GITHUB_PAT',
+      DB_USER,
+      DB_HOST,
+      'lookup',
+      'login',
+      'sports inventory',
+      '--token',
+      '--api-key=',
+      MARKER.PARALLAX_TEST_MARKER,
+      'the upstream refused',
+    ])
+      expect(text).toContain(kept)
     const { header, events, problems } = parseRecording(text)
     expect(problems).toEqual([])
-    expect(header?.targets[0].spec).toMatchObject({ args: expect.arrayContaining(['--token', '[redacted]', '--api-key=[redacted]']), env: { OPENAI_KEY: '[redacted]', GITHUB_PAT: '[redacted]', DATABASE_URL: `postgres://${DB_USER}:[redacted]@${DB_HOST}:5432/sales` } })
+    expect(header?.targets[0].spec).toMatchObject({
+      args: expect.arrayContaining(['--token', '[redacted]', '--api-key=[redacted]']),
+      env: { OPENAI_KEY: '[redacted]', GITHUB_PAT: '[redacted]', DATABASE_URL: `postgres://${DB_USER}:[redacted]@${DB_HOST}:5432/sales` },
+    })
     // The call turn keeps its tool and ordinary arguments, so it can be replayed.
     const call = events.find((e) => e.type === 'conversation' && e.message.role === 'user' && e.message.content.startsWith('login'))
     expect(call).toMatchObject({ message: { content: `login {"user":"${DB_USER}","password":"[redacted]"}` } })
@@ -106,12 +136,19 @@ describe('secrets stay off the disk', () => {
     await recorder.waitFor((e) => e.type === 'log' && e.connectionId === connection.id && e.text.includes('tried'))
     // The events as they happened, unredacted: what another tool (or an older Parallax) might have written.
     const raw = [
-      { format: RECORDING_FORMAT, app: { name: 'Parallax', version: '0.0.1' }, startedAt: new Date().toISOString(), mapping: { skillField: 'skill', inputField: 'input' }, targets: [{ id: target.id, name: target.name, spec: target.spec }] },
+      {
+        format: RECORDING_FORMAT,
+        app: { name: 'Parallax', version: '0.0.1' },
+        startedAt: new Date().toISOString(),
+        mapping: { skillField: 'skill', inputField: 'input' },
+        targets: [{ id: target.id, name: target.name, spec: target.spec }],
+      },
       ...recorder.events.filter((e: EngineEvent) => e.connectionId === connection.id),
     ]
       .map((line) => JSON.stringify(line))
       .join('\n')
-    for (const value of [SECRETS.OPENAI_KEY, SECRETS.DB_PASSWORD, SECRETS.TOKEN_ARG, SECRETS.API_KEY_ARG, SECRETS.PASSWORD_ARG]) expect(raw).toContain(value)
+    for (const value of [SECRETS.OPENAI_KEY, SECRETS.DB_PASSWORD, SECRETS.TOKEN_ARG, SECRETS.API_KEY_ARG, SECRETS.PASSWORD_ARG])
+      expect(raw).toContain(value)
 
     await engine.execute('recordings.import', { name: 'from elsewhere', text: `${raw}\n` })
     const imported = readFileSync(recordingFile('from elsewhere'), 'utf8')
@@ -145,7 +182,8 @@ describe('secrets stay off the disk', () => {
 
     const text = readFileSync(recordingFile('everything'), 'utf8')
     expectNoSecret(text, 'the recording')
-    for (const kept of ['get-env', 'echo', 'hello from the test', DB_USER, DB_HOST, MARKER.PARALLAX_TEST_MARKER]) expect(text).toContain(kept)
+    for (const kept of ['get-env', 'echo', 'hello from the test', DB_USER, DB_HOST, MARKER.PARALLAX_TEST_MARKER])
+      expect(text).toContain(kept)
     expectNoSecret(((await engine.execute('recordings.export', { name: 'everything' })) as { text: string }).text, 'the export')
   })
 
@@ -159,7 +197,12 @@ describe('secrets stay off the disk', () => {
       name: 'agent with a key in its URL',
       origin: 'user',
       options: {},
-      spec: { kind: 'a2a', url: `${cardUrl}?api_key=${SECRETS.URL_API_KEY}&tenant=acme`, headers: { Authorization: `Bearer ${SECRETS.BEARER}` }, binding: 'auto' },
+      spec: {
+        kind: 'a2a',
+        url: `${cardUrl}?api_key=${SECRETS.URL_API_KEY}&tenant=acme`,
+        headers: { Authorization: `Bearer ${SECRETS.BEARER}` },
+        binding: 'auto',
+      },
     }
     const connection = await engine.createConnection(target)
     expect(await connection.open()).toBe(true)
@@ -177,7 +220,10 @@ describe('secrets stay off the disk', () => {
   it('parallax record --out and parallax replay --junit write no secret, though the live server hands them all back', async () => {
     dir = mkdtempSync(join(tmpdir(), 'parallax-secrets-cli-'))
     const config = join(dir, 'servers.json')
-    writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio', ...FLAG_ARGS], env: ENV } } }))
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio', ...FLAG_ARGS], env: ENV } } }),
+    )
     const out = join(dir, 'session.jsonl')
     const recorded = await parallax(
       'record',
@@ -212,7 +258,10 @@ describe('secrets stay off the disk', () => {
 
 function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') } })
+    const child = spawn(process.execPath, [CLI, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c) => (stdout += c))

@@ -5,7 +5,15 @@ import { Engine } from '../../shared/engine/engine'
 
 describe('splitCommandLine', () => {
   it('splits like a shell for plain words, without any expansion', () => {
-    expect(splitCommandLine(`npx -y "@scope/server name" --dir '/tmp/a b' x\\ y $HOME`)).toEqual(['npx', '-y', '@scope/server name', '--dir', '/tmp/a b', 'x y', '$HOME'])
+    expect(splitCommandLine(`npx -y "@scope/server name" --dir '/tmp/a b' x\\ y $HOME`)).toEqual([
+      'npx',
+      '-y',
+      '@scope/server name',
+      '--dir',
+      '/tmp/a b',
+      'x y',
+      '$HOME',
+    ])
     expect(splitCommandLine(`a "" b`)).toEqual(['a', '', 'b'])
     expect(splitCommandLine('  ')).toEqual([])
     expect(() => splitCommandLine('node "unterminated')).toThrow(/unterminated double quote/)
@@ -35,7 +43,9 @@ describe('command schemas', () => {
     const draft = parseCommandInput('targets.save', { name: 'x', spec: { kind: 'mcp-stdio', command: 'node' } })
     expect(draft.spec).toEqual({ kind: 'mcp-stdio', command: 'node', args: [], env: {} })
     expect(() => parseCommandInput('connections.setKeepalive', { connectionId: 'c', intervalMs: 5 })).toThrow(/intervalMs/)
-    expect(() => parseCommandInput('targets.save', { name: '', spec: { kind: 'mcp-stdio', command: 'node' } })).toThrow(/name: name is required/)
+    expect(() => parseCommandInput('targets.save', { name: '', spec: { kind: 'mcp-stdio', command: 'node' } })).toThrow(
+      /name: name is required/,
+    )
   })
 })
 

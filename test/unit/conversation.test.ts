@@ -44,14 +44,22 @@ describe('MCP tool calls → conversation', () => {
 
   it('makes the call the user turn and the result the agent turn, with structured content as data', () => {
     const call = mcpCallMessage('create_media_buy', { product_id: 'prod_mobile_run' }, 10, 1)
-    expect(call).toMatchObject({ role: 'user', content: 'create_media_buy {"product_id":"prod_mobile_run"}', metadata: { kind: 'call', turn: 1 } })
+    expect(call).toMatchObject({
+      role: 'user',
+      content: 'create_media_buy {"product_id":"prod_mobile_run"}',
+      metadata: { kind: 'call', turn: 1 },
+    })
     const result = mcpResultMessage(ok, 20, 1)
     expect(result).toMatchObject({ role: 'agent', metadata: { kind: 'result', turn: 1 } })
     expect((result.metadata?.data as { media_buy: { media_buy_id: string }; context: unknown }).context).toEqual({ buyer: 'acme' })
   })
 
   it('marks a tool error as an error turn', () => {
-    expect(mcpResultMessage(failed, 30, 2)).toMatchObject({ role: 'agent', content: 'unknown product_id "nope"', metadata: { kind: 'error' } })
+    expect(mcpResultMessage(failed, 30, 2)).toMatchObject({
+      role: 'agent',
+      content: 'unknown product_id "nope"',
+      metadata: { kind: 'error' },
+    })
   })
 })
 
@@ -59,7 +67,12 @@ describe('conversation helpers', () => {
   const context: ConversationContext = {
     history: [
       { role: 'user', content: 'first', timestamp: 1 },
-      { role: 'agent', content: 'line one\nline two', timestamp: 2, metadata: { kind: 'status', state: 'input-required', timestampSource: 'observed' } },
+      {
+        role: 'agent',
+        content: 'line one\nline two',
+        timestamp: 2,
+        metadata: { kind: 'status', state: 'input-required', timestampSource: 'observed' },
+      },
       { role: 'user', content: 'second', timestamp: 3 },
       { role: 'agent', content: '', timestamp: 4, metadata: { kind: 'status', state: 'working', timestampSource: 'observed' } },
     ],

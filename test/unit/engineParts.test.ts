@@ -68,7 +68,8 @@ describe('EventBatcher', () => {
     try {
       const batches: EngineEvent[][] = []
       const batcher = new EventBatcher((events) => batches.push(events), 16, 3)
-      const event = (seq: number) => ({ seq, ts: 0, connectionId: 'c', type: 'log', source: 'engine', level: 'info', text: '' }) as EngineEvent
+      const event = (seq: number) =>
+        ({ seq, ts: 0, connectionId: 'c', type: 'log', source: 'engine', level: 'info', text: '' }) as EngineEvent
       batcher.push(event(1))
       batcher.push(event(2))
       expect(batches).toHaveLength(0)
@@ -77,7 +78,10 @@ describe('EventBatcher', () => {
       batcher.push(event(3))
       batcher.push(event(4))
       batcher.push(event(5))
-      expect(batches.map((b) => b.map((e) => e.seq))).toEqual([[1, 2], [3, 4, 5]])
+      expect(batches.map((b) => b.map((e) => e.seq))).toEqual([
+        [1, 2],
+        [3, 4, 5],
+      ])
       batcher.dispose()
     } finally {
       vi.useRealTimers()
@@ -106,7 +110,9 @@ describe('parseTargetsConfig', () => {
     expect(errors[0]).toMatch(/^mcpServers\.c: spec\.url/)
     expect(errors[1]).toMatch(/^mcpServers\.d: needs either "command"/)
     expect(parseTargetsConfig('{}').errors).toEqual(['config has no "mcpServers" (or "a2aAgents") object'])
-    const a2a = parseTargetsConfig(JSON.stringify({ a2aAgents: { sales: { url: 'http://127.0.0.1:4000', headers: { Authorization: 'x' } }, bad: {} } }))
+    const a2a = parseTargetsConfig(
+      JSON.stringify({ a2aAgents: { sales: { url: 'http://127.0.0.1:4000', headers: { Authorization: 'x' } }, bad: {} } }),
+    )
     expect(a2a.drafts.map((d) => [d.name, d.spec.kind])).toEqual([['sales', 'a2a']])
     expect(a2a.errors[0]).toMatch(/^a2aAgents\.bad: spec\.url/)
   })

@@ -41,7 +41,11 @@ describe('hooks', () => {
     const report = await inspectCall(
       { protocol: 'mcp', tool: 't', send: async () => ((sent = true), { response: {}, data: {} }) },
       { a: 1 },
-      moduleHooks({ t: () => { throw new Error('budget must be positive') } }),
+      moduleHooks({
+        t: () => {
+          throw new Error('budget must be positive')
+        },
+      }),
       new SchemaValidator(),
     )
     expect(sent).toBe(false)
@@ -65,7 +69,14 @@ describe('hooks', () => {
 describe('declarative hooks', () => {
   it('rename, remove, fill defaults where absent, and set, with dotted paths', async () => {
     const set = parseDeclarativeHooks(
-      { buy: { rename: { mode: 'buying_mode' }, remove: ['debug'], defaults: { buying_mode: 'auction', 'context.source': 'parallax' }, set: { 'flight.start': '2026-12-01' } } },
+      {
+        buy: {
+          rename: { mode: 'buying_mode' },
+          remove: ['debug'],
+          defaults: { buying_mode: 'auction', 'context.source': 'parallax' },
+          set: { 'flight.start': '2026-12-01' },
+        },
+      },
       'rules.json',
     )
     expect((await applyHook(set, 'buy', { mode: 'guaranteed', debug: true, context: { buyer: 'a' } })).hooked).toEqual({
@@ -73,7 +84,11 @@ describe('declarative hooks', () => {
       context: { buyer: 'a', source: 'parallax' },
       flight: { start: '2026-12-01' },
     })
-    expect((await applyHook(set, 'buy', {})).hooked).toEqual({ buying_mode: 'auction', context: { source: 'parallax' }, flight: { start: '2026-12-01' } })
+    expect((await applyHook(set, 'buy', {})).hooked).toEqual({
+      buying_mode: 'auction',
+      context: { source: 'parallax' },
+      flight: { start: '2026-12-01' },
+    })
   })
 
   it('refuse unknown rule kinds with the path of the mistake', () => {
@@ -106,17 +121,30 @@ describe('schema validation', () => {
     const validator = new SchemaValidator()
     const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }
     expect(validator.validate(schema, { n: 1 })).toEqual({ valid: true, errors: [] })
-    expect(validator.validate({ ...schema }, {})).toEqual({ valid: false, errors: [{ path: '/', message: 'missing required property "n"' }] })
+    expect(validator.validate({ ...schema }, {})).toEqual({
+      valid: false,
+      errors: [{ path: '/', message: 'missing required property "n"' }],
+    })
     expect(validator.validate(schema, { n: 'x' }).errors[0]).toEqual({ path: '/n', message: 'must be number' })
     expect(validator.compiled).toBe(1)
   })
 
   it('speaks draft-07 and 2020-12, and reports a broken schema instead of throwing', () => {
     const validator = new SchemaValidator()
-    const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'string' }], additionalItems: false }
+    const draft07 = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: [{ type: 'string' }],
+      additionalItems: false,
+    }
     expect(validator.validate(draft07, ['a']).valid).toBe(true)
     expect(validator.validate(draft07, ['a', 'b']).valid).toBe(false)
-    const modern = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'array', prefixItems: [{ type: 'string' }], items: false }
+    const modern = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'array',
+      prefixItems: [{ type: 'string' }],
+      items: false,
+    }
     expect(validator.validate(modern, ['a', 'b']).valid).toBe(false)
     expect(validator.validate({ type: 'no-such-type' }, {}).errors[0].message).toMatch(/the schema itself is invalid/)
     expect(validator.validate(undefined, {})).toEqual({ valid: null, errors: [] })
@@ -127,7 +155,10 @@ describe('protocol-field lint', () => {
   it('finds envelope fields in arguments and in input schemas, nested too', () => {
     const findings = lintProtocolFields(
       { brief: 'x', adcp_version: '2', context: { jsonrpc: '2.0' } },
-      { type: 'object', properties: { protocol_version: { type: 'string' }, nested: { type: 'object', properties: { adcp_version: {} } } } },
+      {
+        type: 'object',
+        properties: { protocol_version: { type: 'string' }, nested: { type: 'object', properties: { adcp_version: {} } } },
+      },
     )
     expect(findings.map((f) => [f.where, f.path])).toEqual([
       ['arguments', '/adcp_version'],

@@ -7,10 +7,24 @@ import { schemaChanges } from '../../shared/compare/schemaChanges'
 import { DISCOVERY_STEPS, runDiscoveryStep } from '../../shared/mcp/discovery'
 
 describe('schema changes are classified as a caller sees them', () => {
-  const before = { type: 'object', properties: { sku: { type: 'string' }, mode: { enum: ['a', 'b'] }, qty: { type: ['integer', 'string'] } }, required: ['sku'] }
+  const before = {
+    type: 'object',
+    properties: { sku: { type: 'string' }, mode: { enum: ['a', 'b'] }, qty: { type: ['integer', 'string'] } },
+    required: ['sku'],
+  }
 
   it('input: a new required field, a removed field, a narrowed type or enum break; a new optional field does not', () => {
-    const after = { type: 'object', properties: { sku: { type: 'string' }, mode: { enum: ['a'] }, qty: { type: 'integer' }, note: { type: 'string' }, currency: { type: 'string' } }, required: ['sku', 'currency'] }
+    const after = {
+      type: 'object',
+      properties: {
+        sku: { type: 'string' },
+        mode: { enum: ['a'] },
+        qty: { type: 'integer' },
+        note: { type: 'string' },
+        currency: { type: 'string' },
+      },
+      required: ['sku', 'currency'],
+    }
     const changes = schemaChanges(before, after, 'input')
     const byPath = Object.fromEntries(changes.map((c) => [`${c.path} ${c.kind}`, c.breaking]))
     expect(byPath).toEqual({
@@ -19,10 +33,11 @@ describe('schema changes are classified as a caller sees them', () => {
       '/mode enum-narrowed': true,
       '/qty type-narrowed': true,
     })
-    expect(schemaChanges(before, { ...before, properties: { mode: before.properties.mode } }, 'input').filter((c) => c.kind === 'property-removed').map((c) => c.path)).toEqual([
-      '/sku',
-      '/qty',
-    ])
+    expect(
+      schemaChanges(before, { ...before, properties: { mode: before.properties.mode } }, 'input')
+        .filter((c) => c.kind === 'property-removed')
+        .map((c) => c.path),
+    ).toEqual(['/sku', '/qty'])
   })
 
   it('input: an optional field that became required breaks; a required one that became optional does not; a wider type does not', () => {
@@ -39,7 +54,11 @@ describe('schema changes are classified as a caller sees them', () => {
 
   it('output: the caller reads the result, so a removed field or a wider enum breaks and a new field does not', () => {
     const out = { type: 'object', properties: { id: { type: 'string' }, state: { enum: ['ok'] } } }
-    const changes = schemaChanges(out, { type: 'object', properties: { state: { enum: ['ok', 'pending'] }, extra: { type: 'number' } } }, 'output')
+    const changes = schemaChanges(
+      out,
+      { type: 'object', properties: { state: { enum: ['ok', 'pending'] }, extra: { type: 'number' } } },
+      'output',
+    )
     expect(changes.map((c) => [c.path, c.kind, c.breaking])).toEqual(
       expect.arrayContaining([
         ['/extra', 'property-added', false],
@@ -50,10 +69,23 @@ describe('schema changes are classified as a caller sees them', () => {
   })
 
   it('walks array items and nested objects, and an identical schema has no changes', () => {
-    const nested = { type: 'object', properties: { lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] } } } }
+    const nested = {
+      type: 'object',
+      properties: { lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] } } },
+    }
     expect(schemaChanges(nested, nested, 'input')).toEqual([])
-    const narrowed = { type: 'object', properties: { lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer' } }, required: ['sku', 'qty'] } } } }
-    expect(schemaChanges(nested, narrowed, 'input')).toEqual([expect.objectContaining({ path: '/lines/items/qty', kind: 'required-added', breaking: true })])
+    const narrowed = {
+      type: 'object',
+      properties: {
+        lines: {
+          type: 'array',
+          items: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer' } }, required: ['sku', 'qty'] },
+        },
+      },
+    }
+    expect(schemaChanges(nested, narrowed, 'input')).toEqual([
+      expect.objectContaining({ path: '/lines/items/qty', kind: 'required-added', breaking: true }),
+    ])
   })
 })
 
@@ -78,7 +110,9 @@ describe('agent cards are checked as a careful client would', () => {
     expect(detectGeneration(v1)).toMatchObject({ generation: '1.0' })
     const v03 = { ...v1, supportedInterfaces: undefined, url: 'http://127.0.0.1:1/', preferredTransport: 'JSONRPC', protocolVersion: '1.0' }
     expect(detectGeneration(v03)).toMatchObject({ generation: '0.3', reason: expect.stringMatching(/top-level url/) })
-    expect(checkCard(v03, '0.3', 'http://127.0.0.1:1/.well-known/agent-card.json')).toContain('the card claims protocolVersion 1.0 but has the v0.3 shape (top-level url, no supportedInterfaces)')
+    expect(checkCard(v03, '0.3', 'http://127.0.0.1:1/.well-known/agent-card.json')).toContain(
+      'the card claims protocolVersion 1.0 but has the v0.3 shape (top-level url, no supportedInterfaces)',
+    )
     expect(listInterfaces(v03, '0.3')).toEqual([{ url: 'http://127.0.0.1:1/', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }])
   })
 
@@ -116,7 +150,9 @@ describe('agent cards are checked as a careful client would', () => {
     expect(chosen.foreignOrigin).toBeUndefined()
     expect(chooseInterface(interfaces, 'HTTP+JSON', home).chosen.url).toBe('http://home:1/rest')
     expect(chooseInterface(interfaces.slice(0, 1), 'auto', home)).toMatchObject({ foreignOrigin: 'http://other:9' })
-    expect(() => chooseInterface([{ url: 'grpc://x', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }], 'auto', home)).toThrow(/no interface Parallax can use \(offered: GRPC/)
+    expect(() => chooseInterface([{ url: 'grpc://x', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }], 'auto', home)).toThrow(
+      /no interface Parallax can use \(offered: GRPC/,
+    )
   })
 })
 
@@ -140,13 +176,18 @@ describe('discovery is gated by what the server advertised', () => {
 
   it('skips a list the server did not advertise, with the reason, and sends nothing', async () => {
     const { client: c, calls } = client(() => ({ tools: [] }))
-    expect(await runDiscoveryStep(c, tools, { prompts: {} }, 'initial', {})).toMatchObject({ status: 'skipped', reason: 'server did not advertise the "tools" capability' })
+    expect(await runDiscoveryStep(c, tools, { prompts: {} }, 'initial', {})).toMatchObject({
+      status: 'skipped',
+      reason: 'server did not advertise the "tools" capability',
+    })
     expect(calls).toEqual([])
   })
 
   it('calls an advertised list, following every page', async () => {
     let page = 0
-    const { client: c, calls } = client(() => (++page < 3 ? { tools: [{ name: `t${page}` }], nextCursor: `c${page}` } : { tools: [{ name: 't3' }] }))
+    const { client: c, calls } = client(() =>
+      ++page < 3 ? { tools: [{ name: `t${page}` }], nextCursor: `c${page}` } : { tools: [{ name: 't3' }] },
+    )
     expect(await runDiscoveryStep(c, tools, { tools: {} }, 'initial', {})).toMatchObject({ status: 'called', count: 3, pages: 3 })
     expect(calls).toEqual(['tools/list', 'tools/list', 'tools/list'])
   })
@@ -160,6 +201,9 @@ describe('discovery is gated by what the server advertised', () => {
       reason: 'server advertises "tools" but answered -32601 Method not found',
     })
     const { client: looping } = client(() => ({ tools: [], nextCursor: 'same' }))
-    expect(await runDiscoveryStep(looping, tools, { tools: {} }, 'initial', {})).toMatchObject({ status: 'failed', reason: expect.stringMatching(/repeated pagination cursor "same"/) })
+    expect(await runDiscoveryStep(looping, tools, { tools: {} }, 'initial', {})).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/repeated pagination cursor "same"/),
+    })
   })
 })

@@ -87,16 +87,26 @@ describe('secret names: matched by words, not substrings', () => {
 
 describe('secrets in text', () => {
   it('takes the password out of a URL, and secret query parameters, keeping the user, the host and the rest', () => {
-    expect(redactText('connect to postgres://report_user:Pa55w0rd@db.example:5432/sales?sslmode=require')).toBe('connect to postgres://report_user:[redacted]@db.example:5432/sales?sslmode=require')
-    expect(redactText('GET https://api.example.com/v1/items?api_key=AK-123456&page=2&access_token=tok9')).toBe('GET https://api.example.com/v1/items?api_key=[redacted]&page=2&access_token=[redacted]')
+    expect(redactText('connect to postgres://report_user:Pa55w0rd@db.example:5432/sales?sslmode=require')).toBe(
+      'connect to postgres://report_user:[redacted]@db.example:5432/sales?sslmode=require',
+    )
+    expect(redactText('GET https://api.example.com/v1/items?api_key=AK-123456&page=2&access_token=tok9')).toBe(
+      'GET https://api.example.com/v1/items?api_key=[redacted]&page=2&access_token=[redacted]',
+    )
     expect(redactText('https://user:p@ss@host.example/x')).toBe('https://user:[redacted]@host.example/x')
     expect(redactText('https://example.com/path?page=2&sort=asc')).toBe('https://example.com/path?page=2&sort=asc')
   })
 
   it('takes out flag-style arguments, assignments, JSON pairs and authorization schemes', () => {
-    expect(redactText('run --token tok_ABC123 --api-key=key-xyz-9 --verbose --port 8080')).toBe('run --token [redacted] --api-key=[redacted] --verbose --port 8080')
-    expect(redactText('OPENAI_KEY=sk-live-abc123 GITHUB_PAT=ghp_xyz789 PATH=/usr/bin')).toBe('OPENAI_KEY=[redacted] GITHUB_PAT=[redacted] PATH=/usr/bin')
-    expect(redactText('create_media_buy({"product_id":"p1","password":"hunter2-pw","pin_code":1234})')).toBe('create_media_buy({"product_id":"p1","password":"[redacted]","pin_code":1234})')
+    expect(redactText('run --token tok_ABC123 --api-key=key-xyz-9 --verbose --port 8080')).toBe(
+      'run --token [redacted] --api-key=[redacted] --verbose --port 8080',
+    )
+    expect(redactText('OPENAI_KEY=sk-live-abc123 GITHUB_PAT=ghp_xyz789 PATH=/usr/bin')).toBe(
+      'OPENAI_KEY=[redacted] GITHUB_PAT=[redacted] PATH=/usr/bin',
+    )
+    expect(redactText('create_media_buy({"product_id":"p1","password":"hunter2-pw","pin_code":1234})')).toBe(
+      'create_media_buy({"product_id":"p1","password":"[redacted]","pin_code":1234})',
+    )
     expect(redactText('{"api_key": 12345678}')).toBe('{"api_key": "[redacted]"}')
     expect(redactText('env: {\\"client_secret\\": \\"cs-42-xyz\\"}')).toBe('env: {\\"client_secret\\": \\"[redacted]\\"}')
     expect(redactText('Authorization: Bearer eyJhbGciOi.JIUzI1.NiJ9')).toBe('Authorization: Bearer [redacted]')
@@ -105,13 +115,33 @@ describe('secrets in text', () => {
   })
 
   it('leaves ordinary prose and ordinary fields as they are', () => {
-    for (const text of ['basic well-known things; the bearer token expired', 'path=/usr/bin author=Jane keyboard=us max_tokens=300', 'use --verbose --output report.json', '{"product_id":"p1","budget":25000}', 'progressToken: 7']) {
+    for (const text of [
+      'basic well-known things; the bearer token expired',
+      'path=/usr/bin author=Jane keyboard=us max_tokens=300',
+      'use --verbose --output report.json',
+      '{"product_id":"p1","budget":25000}',
+      'progressToken: 7',
+    ]) {
       expect(redactText(text)).toBe(text)
     }
   })
 
   it('reads command lines argument by argument: `--token X` across two arguments, `--api-key=X` and `NAME=X` in one', () => {
-    expect(redactArgs(['server.js', '--token', 'TOKEN_X1', '--api-key=APIKEY_Y2', 'GITHUB_PAT=ghp_1', '--port', '8080', '--password-file', '/etc/pw', '--auth', '--verbose'])).toEqual([
+    expect(
+      redactArgs([
+        'server.js',
+        '--token',
+        'TOKEN_X1',
+        '--api-key=APIKEY_Y2',
+        'GITHUB_PAT=ghp_1',
+        '--port',
+        '8080',
+        '--password-file',
+        '/etc/pw',
+        '--auth',
+        '--verbose',
+      ]),
+    ).toEqual([
       'server.js',
       '--token',
       '[redacted]',
@@ -127,7 +157,15 @@ describe('secrets in text', () => {
   })
 
   it('redacts a map by its names, and secrets inside its other values', () => {
-    expect(redactMap({ Authorization: 'Bearer x', API_KEY: 'k', GITHUB_PAT: 'p', DATABASE_URL: 'mysql://app:secretpw@db/x', LOG_LEVEL: 'debug' })).toEqual({
+    expect(
+      redactMap({
+        Authorization: 'Bearer x',
+        API_KEY: 'k',
+        GITHUB_PAT: 'p',
+        DATABASE_URL: 'mysql://app:secretpw@db/x',
+        LOG_LEVEL: 'debug',
+      }),
+    ).toEqual({
       Authorization: '[redacted]',
       API_KEY: '[redacted]',
       GITHUB_PAT: '[redacted]',
@@ -145,7 +183,12 @@ describe('Redactor', () => {
           kind: 'mcp-stdio',
           command: 'node',
           args: ['server.js', '--token', 'TOKEN-x1y2z3', '--api-key=APIKEY-a1b2c3'],
-          env: { OPENAI_KEY: 'sk-OPENAI-111', GITHUB_PAT: 'ghp_PAT222', DATABASE_URL: 'postgres://dbuser:DBPASS333@dbhost/db', LOG: 'debug' },
+          env: {
+            OPENAI_KEY: 'sk-OPENAI-111',
+            GITHUB_PAT: 'ghp_PAT222',
+            DATABASE_URL: 'postgres://dbuser:DBPASS333@dbhost/db',
+            LOG: 'debug',
+          },
         },
       },
     ],
@@ -160,7 +203,12 @@ describe('Redactor', () => {
             kind: 'mcp-stdio',
             command: 'node',
             args: ['server.js', '--token', '[redacted]', '--api-key=[redacted]'],
-            env: { OPENAI_KEY: '[redacted]', GITHUB_PAT: '[redacted]', DATABASE_URL: 'postgres://dbuser:[redacted]@dbhost/db', LOG: 'debug' },
+            env: {
+              OPENAI_KEY: '[redacted]',
+              GITHUB_PAT: '[redacted]',
+              DATABASE_URL: 'postgres://dbuser:[redacted]@dbhost/db',
+              LOG: 'debug',
+            },
           },
         },
       ],
@@ -170,8 +218,14 @@ describe('Redactor', () => {
   })
 
   it('catches a secret copied into text earlier in the same value than the field that names it', () => {
-    const message = { content: 'login as ann with Zq9-secret-pw', metadata: { data: { arguments: { user: 'ann', password: 'Zq9-secret-pw' } } } }
-    expect(new Redactor().redact(message)).toEqual({ content: 'login as ann with [redacted]', metadata: { data: { arguments: { user: 'ann', password: '[redacted]' } } } })
+    const message = {
+      content: 'login as ann with Zq9-secret-pw',
+      metadata: { data: { arguments: { user: 'ann', password: 'Zq9-secret-pw' } } },
+    }
+    expect(new Redactor().redact(message)).toEqual({
+      content: 'login as ann with [redacted]',
+      metadata: { data: { arguments: { user: 'ann', password: '[redacted]' } } },
+    })
   })
 
   it("redacts a diff entry's values by the field its pointer names", () => {
@@ -186,7 +240,9 @@ describe('Redactor', () => {
   })
 
   it('redacts every value in a list under a secret name, and keeps booleans and protocol fields', () => {
-    expect(new Redactor().redact({ 'Set-Cookie': ['sid=abc123; Path=/', 'x=yyyyyy'], auth_required: true, _meta: { progressToken: 'p-1' } })).toEqual({
+    expect(
+      new Redactor().redact({ 'Set-Cookie': ['sid=abc123; Path=/', 'x=yyyyyy'], auth_required: true, _meta: { progressToken: 'p-1' } }),
+    ).toEqual({
       'Set-Cookie': ['[redacted]', '[redacted]'],
       auth_required: true,
       _meta: { progressToken: 'p-1' },
@@ -194,7 +250,13 @@ describe('Redactor', () => {
   })
 
   it('returns a value with nothing secret as it is, without copying', () => {
-    const clean = { type: 'frame', payload: { jsonrpc: '2.0', result: { tools: [{ name: 'search', inputSchema: { type: 'object', properties: { password: { type: 'string' } } } }] } } }
+    const clean = {
+      type: 'frame',
+      payload: {
+        jsonrpc: '2.0',
+        result: { tools: [{ name: 'search', inputSchema: { type: 'object', properties: { password: { type: 'string' } } } }] },
+      },
+    }
     expect(new Redactor().redact(clean)).toBe(clean)
   })
 
@@ -217,9 +279,14 @@ describe('recording text (import and export)', () => {
   })
 
   it('redacts every line with what the header gave away, text lines too, and keeps clean lines as they were', () => {
-    const header = JSON.stringify({ format: 'parallax.recording/1', targets: [{ id: 't', name: 't', spec: { kind: 'mcp-stdio', command: 'x', args: ['--token', 'Tok-123456'], env: {} } }] })
+    const header = JSON.stringify({
+      format: 'parallax.recording/1',
+      targets: [{ id: 't', name: 't', spec: { kind: 'mcp-stdio', command: 'x', args: ['--token', 'Tok-123456'], env: {} } }],
+    })
     const clean = '{"type":"log","seq":1,"ts":1,"connectionId":"c","text":"ready"}'
-    const text = [header, clean, '{"type":"log","seq":2,"ts":2,"connectionId":"c","text":"using Tok-123456"}', 'not json: Tok-123456'].join('\n')
+    const text = [header, clean, '{"type":"log","seq":2,"ts":2,"connectionId":"c","text":"using Tok-123456"}', 'not json: Tok-123456'].join(
+      '\n',
+    )
     const out = redactRecordingText(text).split('\n')
     expect(out[1]).toBe(clean)
     expect(out.join('\n')).not.toContain('Tok-123456')

@@ -50,20 +50,30 @@ describe('depth- and size-safe JSON', () => {
     expect(bounded.response.isError).toBe(false)
     const shown = bounded.response.content[0].text
     expect(shown.startsWith('x'.repeat(1000))).toBe(true)
-    expect(shown).toMatch(/… \[Parallax cut [\d,]+ characters of 5,000,000; the whole payload is in frame #42 \(Frames → Save whole…, or frames\.export\)\]$/)
+    expect(shown).toMatch(
+      /… \[Parallax cut [\d,]+ characters of 5,000,000; the whole payload is in frame #42 \(Frames → Save whole…, or frames\.export\)\]$/,
+    )
     // Cut items are noted beside the array, so what remains is still a list of the same things.
     expect(bounded.items.every((item) => typeof item === 'object')).toBe(true)
-    expect((bounded as unknown as Record<string, string>)['items…']).toMatch(/^\[Parallax cut [\d,]+ items of 100,000; the whole payload is in this connection's frames/)
+    expect((bounded as unknown as Record<string, string>)['items…']).toMatch(
+      /^\[Parallax cut [\d,]+ items of 100,000; the whole payload is in this connection's frames/,
+    )
     expect(JSON.stringify(bounded).length).toBeLessThan(300 * 1024)
     expect(event.response.content[0].text).toBe(text) // the original is untouched
   })
 
   it('a very large list keeps as many whole items as fit, never hollowed ones', () => {
-    const tools = Array.from({ length: 3_000 }, (_, i) => ({ name: `tool_${i}`, description: 'd'.repeat(300), inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'p'.repeat(200) } } } }))
+    const tools = Array.from({ length: 3_000 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: 'd'.repeat(300),
+      inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'p'.repeat(200) } } },
+    }))
     const bounded = boundForUi({ type: 'discovery', items: tools }) as unknown as { items: typeof tools; 'items…': string }
     expect(bounded.items.length).toBeGreaterThan(100)
     expect(bounded.items.length).toBeLessThan(3_000)
-    expect(bounded.items.every((t) => typeof t.name === 'string' && t.name.startsWith('tool_') && t.inputSchema.type === 'object')).toBe(true)
+    expect(bounded.items.every((t) => typeof t.name === 'string' && t.name.startsWith('tool_') && t.inputSchema.type === 'object')).toBe(
+      true,
+    )
     expect(bounded['items…']).toMatch(/Parallax cut [\d,]+ items of 3,000/)
     expect(JSON.stringify(bounded).length).toBeLessThan(300 * 1024)
   })
@@ -85,21 +95,40 @@ describe('the event log keeps large or deep agent data as a bounded preview', ()
   it('bounds non-frame events and leaves frames (bounded as they are tapped) alone', () => {
     const log = new EventLog()
     const huge = 'y'.repeat(3_000_000)
-    const message = { role: 'agent' as const, content: huge, timestamp: 1, metadata: { kind: 'result' as const, timestampSource: 'observed' as const, data: nested(1000) } }
+    const message = {
+      role: 'agent' as const,
+      content: huge,
+      timestamp: 1,
+      metadata: { kind: 'result' as const, timestampSource: 'observed' as const, data: nested(1000) },
+    }
     const event = log.emit<ConversationEvent>({ type: 'conversation', connectionId: 'c', message } as EventInput<ConversationEvent>)
     expect(event.seq).toBe(1)
     expect(event.message.content.length).toBeLessThan(70 * 1024)
     expect(event.message.content).toMatch(/Parallax cut/)
     expect(() => JSON.stringify(event)).not.toThrow()
-    const frame = log.emit({ type: 'frame', connectionId: 'c', direction: 'in', protocol: 'mcp', transport: 'stdio', kind: 'response', payload: { text: huge }, bytes: huge.length } as never)
+    const frame = log.emit({
+      type: 'frame',
+      connectionId: 'c',
+      direction: 'in',
+      protocol: 'mcp',
+      transport: 'stdio',
+      kind: 'response',
+      payload: { text: huge },
+      bytes: huge.length,
+    } as never)
     expect((frame as unknown as { payload: { text: string } }).payload.text).toBe(huge)
   })
 
   it('the engine refuses a command whose input is nested deeper than it accepts from agents', async () => {
     const engine = new Engine({ host: 'cli', builtIns: builtInDemos() })
-    const error = await engine.execute('tools.call', { connectionId: 'x', tool: 't', arguments: { a: nested(5000) } }).catch((e: unknown) => e)
+    const error = await engine
+      .execute('tools.call', { connectionId: 'x', tool: 't', arguments: { a: nested(5000) } })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(CommandError)
-    expect(error).toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/nested deeper than 256 levels; Parallax refused it/) })
+    expect(error).toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/nested deeper than 256 levels; Parallax refused it/),
+    })
     await engine.dispose()
   })
 })
@@ -107,7 +136,9 @@ describe('the event log keeps large or deep agent data as a bounded preview', ()
 describe('reading JSON-RPC lines from a stdio server', () => {
   it('joins lines across chunks (multi-byte characters split too), handles CRLF, and keeps each line as it arrived', () => {
     const reader = new JsonLineReader(1_000_000, deserializeMessage)
-    const line = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"text":"héllo 😀"}}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    const line = Buffer.from(
+      '{"jsonrpc":"2.0","id":1,"result":{"text":"héllo 😀"}}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n',
+    )
     for (let at = 0; at < line.length; at += 7) reader.append(line.subarray(at, at + 7))
     const first = reader.readMessage()!
     expect(first).toMatchObject({ id: 1, result: { text: 'héllo 😀' } })

@@ -5,8 +5,15 @@ import { parseRecording } from '../../shared/session/recording'
 import { redactDeep } from '../../shared/session/redaction'
 import { turnsFromEvents } from '../../shared/session/turns'
 
-const header = JSON.stringify({ format: 'parallax.recording/1', app: { name: 'Parallax', version: '0.1.0' }, startedAt: '2026-11-22T00:00:00Z', targets: [], mapping: { skillField: 'skill', inputField: 'input' } })
-const event = (seq: number) => JSON.stringify({ type: 'log', seq, ts: seq, connectionId: 'c', source: 'engine', level: 'info', text: String(seq) })
+const header = JSON.stringify({
+  format: 'parallax.recording/1',
+  app: { name: 'Parallax', version: '0.1.0' },
+  startedAt: '2026-11-22T00:00:00Z',
+  targets: [],
+  mapping: { skillField: 'skill', inputField: 'input' },
+})
+const event = (seq: number) =>
+  JSON.stringify({ type: 'log', seq, ts: seq, connectionId: 'c', source: 'engine', level: 'info', text: String(seq) })
 
 describe('recordings', () => {
   it('load every good line and report each bad one by its number, the truncated last one as such', () => {
@@ -22,7 +29,10 @@ describe('recordings', () => {
   })
 
   it('say when the header is missing', () => {
-    expect(parseRecording([event(1), event(2)].join('\n')).problems[0]).toEqual({ line: 1, message: 'the first line is not a parallax.recording/1 header' })
+    expect(parseRecording([event(1), event(2)].join('\n')).problems[0]).toEqual({
+      line: 1,
+      message: 'the first line is not a parallax.recording/1 header',
+    })
     expect(parseRecording('').problems).toEqual([{ line: 1, message: 'no header line' }])
   })
 })
@@ -31,8 +41,14 @@ describe('redaction', () => {
   it('replaces secret-looking values at any depth, copying only what it changes', () => {
     const clean = { a: { b: [1, { c: 'x' }] } }
     expect(redactDeep(clean)).toBe(clean)
-    const dirty = { spec: { headers: { Authorization: 'Bearer s3cret', Accept: 'json' }, env: { GITHUB_TOKEN: 't', PATH: '/bin' } }, list: [{ api_key: 'k' }] }
-    expect(redactDeep(dirty)).toEqual({ spec: { headers: { Authorization: '[redacted]', Accept: 'json' }, env: { GITHUB_TOKEN: '[redacted]', PATH: '/bin' } }, list: [{ api_key: '[redacted]' }] })
+    const dirty = {
+      spec: { headers: { Authorization: 'Bearer s3cret', Accept: 'json' }, env: { GITHUB_TOKEN: 't', PATH: '/bin' } },
+      list: [{ api_key: 'k' }],
+    }
+    expect(redactDeep(dirty)).toEqual({
+      spec: { headers: { Authorization: '[redacted]', Accept: 'json' }, env: { GITHUB_TOKEN: '[redacted]', PATH: '/bin' } },
+      list: [{ api_key: '[redacted]' }],
+    })
     expect(dirty.spec.headers.Authorization).toBe('Bearer s3cret')
     expect(redactDeep({ buyer_ref: 'x' }, ['buyer_ref'])).toEqual({ buyer_ref: '[redacted]' })
   })
@@ -44,13 +60,21 @@ describe('parity', () => {
     const b = { state: 'completed', data: { media_buy: { media_buy_id: 'mb_2', budget: 10 }, taskId: 'y', timestamp: 't2' } }
     expect(compareOutcomes(a, b)).toEqual([{ path: '/data/media_buy/media_buy_id', op: 'replace', a: 'mb_1', b: 'mb_2' }])
     expect(compareOutcomes(a, b, ['/data/media_buy/media_buy_id'])).toEqual([])
-    expect(compareOutcomes(a, { ...b, state: 'failed' }, ['/data'])).toEqual([{ path: '/state', op: 'replace', a: 'completed', b: 'failed' }])
+    expect(compareOutcomes(a, { ...b, state: 'failed' }, ['/data'])).toEqual([
+      { path: '/state', op: 'replace', a: 'completed', b: 'failed' },
+    ])
   })
 })
 
 describe('turns', () => {
   const conv = (seq: number, role: 'user' | 'agent', turn: number, metadata: Record<string, unknown>, content = '') =>
-    ({ type: 'conversation', seq, ts: seq, connectionId: 'c', message: { role, content, timestamp: seq, metadata: { turn, timestampSource: 'observed', ...metadata } } }) as EngineEvent
+    ({
+      type: 'conversation',
+      seq,
+      ts: seq,
+      connectionId: 'c',
+      message: { role, content, timestamp: seq, metadata: { turn, timestampSource: 'observed', ...metadata } },
+    }) as EngineEvent
 
   it('map MCP calls and A2A {skill, input} data parts to the same call, and keep text and other data as they are', () => {
     const turns = turnsFromEvents([

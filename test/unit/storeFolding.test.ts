@@ -12,12 +12,39 @@ beforeEach(() => {
 
 const at = (n?: number) => (n === undefined ? ++seq : (seq = n))
 const connection = (connectionId: string, state: ConnectionState, n?: number) =>
-  ({ type: 'connection', seq: at(n), ts: seq, connectionId, state, targetId: connectionId.replace(/#\d+$/, ''), targetName: 'Demo', protocol: 'mcp' }) as EngineEvent
+  ({
+    type: 'connection',
+    seq: at(n),
+    ts: seq,
+    connectionId,
+    state,
+    targetId: connectionId.replace(/#\d+$/, ''),
+    targetName: 'Demo',
+    protocol: 'mcp',
+  }) as EngineEvent
 const frame = (connectionId: string, method: string, n?: number) =>
-  ({ type: 'frame', seq: at(n), ts: seq, connectionId, direction: 'out', protocol: 'mcp', transport: 'stdio', kind: 'request', method, payload: {}, bytes: 2 }) as EngineEvent
+  ({
+    type: 'frame',
+    seq: at(n),
+    ts: seq,
+    connectionId,
+    direction: 'out',
+    protocol: 'mcp',
+    transport: 'stdio',
+    kind: 'request',
+    method,
+    payload: {},
+    bytes: 2,
+  }) as EngineEvent
 const replay = (replayId: string, fields: Omit<ReplayEvent, 'type' | 'seq' | 'ts' | 'connectionId' | 'replayId'>) =>
   ({ type: 'replay', seq: at(), ts: seq, connectionId: `replay:${replayId}`, replayId, ...fields }) as EngineEvent
-const turn = (index: number, status: TurnParity['status']): TurnParity => ({ index, status, turn: { kind: 'text', text: `turn ${index}` }, diff: [], connections: {} })
+const turn = (index: number, status: TurnParity['status']): TurnParity => ({
+  index,
+  status,
+  turn: { kind: 'text', text: `turn ${index}` },
+  diff: [],
+  connections: {},
+})
 
 const fold = (events: EngineEvent[]) => useStore.getState().applyEvents(events)
 const state = () => useStore.getState()
@@ -40,7 +67,12 @@ describe('the UI store folds engine events', () => {
   it('folds a batch that touches two connections into both, once each, and leaves the others alone', () => {
     fold([connection('demo:tools#1', 'connected'), connection('demo:a2a#2', 'connecting'), connection('demo:prompts#3', 'connected')])
     const [tools, a2a, prompts] = ['demo:tools#1', 'demo:a2a#2', 'demo:prompts#3'].map((id) => state().connections[id])
-    fold([frame('demo:tools#1', 'tools/call'), connection('demo:a2a#2', 'connected'), frame('demo:a2a#2', 'SendMessage'), frame('demo:tools#1', 'ping')])
+    fold([
+      frame('demo:tools#1', 'tools/call'),
+      connection('demo:a2a#2', 'connected'),
+      frame('demo:a2a#2', 'SendMessage'),
+      frame('demo:tools#1', 'ping'),
+    ])
 
     const next = state().connections
     expect(next['demo:tools#1'].frames.map((f) => f.method)).toEqual(['tools/call', 'ping'])
@@ -72,12 +104,18 @@ describe('the UI store folds engine events', () => {
 
   it('folds replay progress into its replay, not into a connection', () => {
     const sides = { a: { label: 'Demo (MCP)', connectionId: 'demo:tools#1' }, b: { label: 'Demo (A2A)', connectionId: 'demo:a2a#2' } }
-    fold([replay('r1', { phase: 'started', recording: 'media-buying', sides, total: 3 }), replay('r1', { phase: 'turn', turn: turn(1, 'same') })])
+    fold([
+      replay('r1', { phase: 'started', recording: 'media-buying', sides, total: 3 }),
+      replay('r1', { phase: 'turn', turn: turn(1, 'same') }),
+    ])
     expect(state().replays.r1).toMatchObject({ id: 'r1', recording: 'media-buying', sides, total: 3, finished: false })
     expect(state().replays.r1.turns.map((t) => t.status)).toEqual(['same'])
 
     const first = state().replays
-    fold([replay('r1', { phase: 'turn', turn: turn(2, 'differs') }), replay('r1', { phase: 'finished', stopped: true, summary: { total: 3, same: 1, differs: 1, errors: 0, skipped: 0 } })])
+    fold([
+      replay('r1', { phase: 'turn', turn: turn(2, 'differs') }),
+      replay('r1', { phase: 'finished', stopped: true, summary: { total: 3, same: 1, differs: 1, errors: 0, skipped: 0 } }),
+    ])
     expect(state().replays).not.toBe(first)
     expect(state().replays.r1).toMatchObject({ finished: true, stopped: true, summary: { same: 1, differs: 1 } })
     expect(state().replays.r1.turns.map((t) => t.index)).toEqual([1, 2])

@@ -11,7 +11,12 @@ import { AgentText } from './Name'
  */
 export function ConversationTimeline({ events, empty }: { events: ConversationEvent[]; empty: string }) {
   const scroller = useRef<HTMLDivElement>(null)
-  const virtualizer = useVirtualizer({ count: events.length, getScrollElement: () => scroller.current, estimateSize: () => 72, overscan: 8 })
+  const virtualizer = useVirtualizer({
+    count: events.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 72,
+    overscan: 8,
+  })
   useEffect(() => {
     if (events.length) virtualizer.scrollToIndex(events.length - 1, { align: 'end' })
   }, [events.length, virtualizer])
@@ -26,7 +31,13 @@ export function ConversationTimeline({ events, empty }: { events: ConversationEv
             const previousTurn = item.index > 0 ? events[item.index - 1].message.metadata?.turn : undefined
             const turn = event.message.metadata?.turn
             return (
-              <div key={event.seq} ref={virtualizer.measureElement} data-index={item.index} className="timeline-row" style={{ transform: `translateY(${item.start}px)` }}>
+              <div
+                key={event.seq}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                className="timeline-row"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
                 {turn !== undefined && turn !== previousTurn && <div className="turn-label">Turn {turn}</div>}
                 <MessageView message={event.message} />
               </div>
@@ -42,7 +53,10 @@ export function MessageView({ message }: { message: ConversationMessage }) {
   const meta = message.metadata
   const kind = meta?.kind ?? 'message'
   const time = (
-    <span className="msg-time" title={meta?.timestampSource === 'reported' ? 'time reported by the agent' : 'time Parallax observed it (A2A history carries none)'}>
+    <span
+      className="msg-time"
+      title={meta?.timestampSource === 'reported' ? 'time reported by the agent' : 'time Parallax observed it (A2A history carries none)'}
+    >
       {clock(message.timestamp)}
       {meta?.timestampSource === 'reported' ? ' · reported' : ''}
     </span>
@@ -57,7 +71,16 @@ export function MessageView({ message }: { message: ConversationMessage }) {
     )
   }
   const data = meta?.data
-  const label = kind === 'artifact' ? `artifact${meta?.name ? ` · ${String(meta.name)}` : ''}` : kind === 'call' ? 'tool call' : kind === 'result' ? 'result' : kind === 'error' ? 'error' : message.role
+  const label =
+    kind === 'artifact'
+      ? `artifact${meta?.name ? ` · ${String(meta.name)}` : ''}`
+      : kind === 'call'
+        ? 'tool call'
+        : kind === 'result'
+          ? 'result'
+          : kind === 'error'
+            ? 'error'
+            : message.role
   return (
     <div className={`msg ${message.role} ${kind}`} data-kind={kind} data-role={message.role}>
       <div className="msg-head">

@@ -1,7 +1,15 @@
 import { useState } from 'react'
 
 /** Copies a value as pretty JSON (or a string as is) and says so for a moment. */
-export function CopyButton({ value, label = 'Copy JSON', className = 'btn small' }: { value: () => unknown; label?: string; className?: string }) {
+export function CopyButton({
+  value,
+  label = 'Copy JSON',
+  className = 'btn small',
+}: {
+  value: () => unknown
+  label?: string
+  className?: string
+}) {
   const [copied, setCopied] = useState(false)
   const copy = async () => {
     const v = value()

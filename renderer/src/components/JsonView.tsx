@@ -16,7 +16,19 @@ export function JsonView({ value, openDepth = 2 }: { value: unknown; openDepth?:
   )
 }
 
-function Node({ value, depth, openDepth, label, comma }: { value: unknown; depth: number; openDepth: number; label?: ReactNode; comma?: boolean }) {
+function Node({
+  value,
+  depth,
+  openDepth,
+  label,
+  comma,
+}: {
+  value: unknown
+  depth: number
+  openDepth: number
+  label?: ReactNode
+  comma?: boolean
+}) {
   const prefix = label !== undefined ? <>{label}: </> : null
   const tail = comma ? ',' : ''
   if (value === null || typeof value !== 'object') {
@@ -31,7 +43,19 @@ function Node({ value, depth, openDepth, label, comma }: { value: unknown; depth
   return <Branch value={value as object} depth={depth} openDepth={openDepth} prefix={prefix} tail={tail} />
 }
 
-function Branch({ value, depth, openDepth, prefix, tail }: { value: object; depth: number; openDepth: number; prefix: ReactNode; tail: string }) {
+function Branch({
+  value,
+  depth,
+  openDepth,
+  prefix,
+  tail,
+}: {
+  value: object
+  depth: number
+  openDepth: number
+  prefix: ReactNode
+  tail: string
+}) {
   const [open, setOpen] = useState(depth < openDepth)
   const [shown, setShown] = useState(PAGE)
   const isArray = Array.isArray(value)
@@ -59,7 +83,7 @@ function Branch({ value, depth, openDepth, prefix, tail }: { value: object; dept
         {prefix}
         {start}
         <button className="more" onClick={() => setOpen(true)}>
-          {`${entries.length} ${isArray ? (entries.length === 1 ? "item" : "items") : entries.length === 1 ? "key" : "keys"}`}
+          {`${entries.length} ${isArray ? (entries.length === 1 ? 'item' : 'items') : entries.length === 1 ? 'key' : 'keys'}`}
         </button>
         {end}
         {tail}

@@ -1,10 +1,30 @@
 import type { ReactNode } from 'react'
 
 /** The shell of every dialog: a backdrop that closes on click, Escape to close, a title, a body and a footer. */
-export function Modal({ title, onClose, footer, children, role = 'dialog', width }: { title: string; onClose: () => void; footer: ReactNode; children: ReactNode; role?: 'dialog' | 'alertdialog'; width?: number | string }) {
+export function Modal({
+  title,
+  onClose,
+  footer,
+  children,
+  role = 'dialog',
+  width,
+}: {
+  title: string
+  onClose: () => void
+  footer: ReactNode
+  children: ReactNode
+  role?: 'dialog' | 'alertdialog'
+  width?: number | string
+}) {
   return (
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role={role} aria-label={title} style={width ? { width } : undefined} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <div
+        className="dialog"
+        role={role}
+        aria-label={title}
+        style={width ? { width } : undefined}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      >
         <div className="dialog-head">{title}</div>
         <div className="dialog-body">{children}</div>
         <div className="dialog-foot">{footer}</div>

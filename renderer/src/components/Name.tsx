@@ -20,7 +20,15 @@ function Marked({ text, original, className }: { text: string; original: string;
   if (text === original) return <span className={className}>{text}</span>
   return (
     <span className={className} title="Contains hidden characters, shown as ⟨U+…⟩" data-hidden-chars="true">
-      {text.split(MARK).map((part, i) => (i % 2 === 1 ? <mark key={i} className="hidden-char">{part}</mark> : part))}
+      {text.split(MARK).map((part, i) =>
+        i % 2 === 1 ? (
+          <mark key={i} className="hidden-char">
+            {part}
+          </mark>
+        ) : (
+          part
+        ),
+      )}
     </span>
   )
 }

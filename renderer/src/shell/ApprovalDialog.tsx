@@ -31,7 +31,10 @@ export function ApprovalDialog() {
       <div data-testid="approval" data-kind={request.kind}>
         {request.changes?.length ? (
           <div className="card warnings" style={{ marginBottom: 12 }}>
-            <h3>Changed since you approved it{request.previouslyApprovedAt ? ` on ${new Date(request.previouslyApprovedAt).toLocaleString()}` : ''}</h3>
+            <h3>
+              Changed since you approved it
+              {request.previouslyApprovedAt ? ` on ${new Date(request.previouslyApprovedAt).toLocaleString()}` : ''}
+            </h3>
             <ul data-testid="approval-changes">
               {request.changes.map((change) => (
                 <li key={change}>{change}</li>
@@ -66,8 +69,8 @@ export function ApprovalDialog() {
         {request.origin && (
           <>
             <p>
-              The agent card of <strong>{request.targetName}</strong> points to another origin than the one you configured. Allowing it sends this
-              target&apos;s requests there, with the headers you configured.
+              The agent card of <strong>{request.targetName}</strong> points to another origin than the one you configured. Allowing it
+              sends this target&apos;s requests there, with the headers you configured.
             </p>
             <dl className="kv">
               <dt>Configured</dt>

@@ -1,7 +1,17 @@
 import { useRef } from 'react'
 import { describeSpec, visibleName, type SavedTarget } from '../../../shared/contract'
 import { Name } from '../components/Name'
-import { openCompare, openReplay, openShortcuts, openSideBySide, openTarget, reloadTargets, selectTarget, startEditing, toggleTheme } from '../store/actions'
+import {
+  openCompare,
+  openReplay,
+  openShortcuts,
+  openSideBySide,
+  openTarget,
+  reloadTargets,
+  selectTarget,
+  startEditing,
+  toggleTheme,
+} from '../store/actions'
 import { statusTone } from '../store/connectionView'
 import { command, showToast, useStore } from '../store/store'
 
@@ -22,7 +32,10 @@ export function Sidebar() {
     await reloadTargets()
     const names = result.imported.map((t) => t.name).join(', ')
     const problems = result.errors.length ? ` · ${result.errors.length} skipped: ${result.errors.join('; ')}` : ''
-    showToast(result.imported.length ? `Imported ${names}${problems}` : `Nothing imported${problems}`, result.errors.length ? 'error' : 'info')
+    showToast(
+      result.imported.length ? `Imported ${names}${problems}` : `Nothing imported${problems}`,
+      result.errors.length ? 'error' : 'info',
+    )
     if (result.imported[0]) selectTarget(result.imported[0].id)
   }
 
@@ -71,14 +84,19 @@ export function Sidebar() {
           <TargetRow key={t.id} target={t} />
         ))}
         <div className="group-title">Your servers and agents</div>
-        {own.length === 0 && <div className="target-sub" style={{ padding: '4px 16px' }}>None yet: add one, or import a config file.</div>}
+        {own.length === 0 && (
+          <div className="target-sub" style={{ padding: '4px 16px' }}>
+            None yet: add one, or import a config file.
+          </div>
+        )}
         {own.map((t) => (
           <TargetRow key={t.id} target={t} />
         ))}
       </nav>
       <div className="sidebar-foot">
         <span title={link === 'open' ? 'Connected to the Parallax engine' : 'Engine link lost; retrying'}>
-          <span className={`dot ${link === 'open' ? 'ok' : link === 'lost' ? 'bad' : 'busy'}`} /> {info ? `${info.host} · v${info.version}` : 'engine…'}
+          <span className={`dot ${link === 'open' ? 'ok' : link === 'lost' ? 'bad' : 'busy'}`} />{' '}
+          {info ? `${info.host} · v${info.version}` : 'engine…'}
         </span>
         <span>
           <button className="btn ghost small" onClick={toggleTheme} title="Toggle theme (t)">
@@ -105,14 +123,23 @@ function TargetRow({ target }: { target: SavedTarget }) {
         : describeSpec(target.spec)
   return (
     <button className={`target${selected ? ' selected' : ''}`} onClick={() => openTarget(target.id)} data-target={target.id}>
-      <span className={`dot ${tone}${view?.state === 'reconnecting' ? ' pulse' : ''}`} title={view ? `${view.state}, ${view.health}` : 'not connected'} />
+      <span
+        className={`dot ${tone}${view?.state === 'reconnecting' ? ' pulse' : ''}`}
+        title={view ? `${view.state}, ${view.health}` : 'not connected'}
+      />
       <span style={{ minWidth: 0 }}>
         <div className="target-name" title={visibleName(target.name)}>
           <Name value={target.name} />
         </div>
         <div className="target-sub">{sub}</div>
       </span>
-      {view && view.oddities > 0 ? <span className="count warn" title="protocol oddities seen">{view.oddities}</span> : <span />}
+      {view && view.oddities > 0 ? (
+        <span className="count warn" title="protocol oddities seen">
+          {view.oddities}
+        </span>
+      ) : (
+        <span />
+      )}
     </button>
   )
 }

@@ -19,7 +19,9 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   const [binding, setBinding] = useState(spec?.kind === 'a2a' ? spec.binding : 'auto')
   const [transport, setTransport] = useState(spec?.kind === 'mcp-http' ? spec.transport : 'auto')
   const defaults = useStore.getState().info?.defaults
-  const [interval, setIntervalText] = useState(String((target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000) / 1000))
+  const [interval, setIntervalText] = useState(
+    String((target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000) / 1000),
+  )
   const [timeout, setTimeoutText] = useState(String((target?.options.requestTimeoutMs ?? defaults?.requestTimeoutMs ?? 30000) / 1000))
   const [error, setError] = useState<string>()
   const close = () => closeEditor()
@@ -32,11 +34,20 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
       if (!Number.isFinite(seconds) || seconds < 0.1) throw new Error('keepalive interval must be at least 0.1 seconds')
       const timeoutSeconds = Number(timeout)
       if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0.1) throw new Error('request timeout must be at least 0.1 seconds')
-      const options = { ...target?.options, keepaliveIntervalMs: Math.round(seconds * 1000), requestTimeoutMs: Math.round(timeoutSeconds * 1000) }
+      const options = {
+        ...target?.options,
+        keepaliveIntervalMs: Math.round(seconds * 1000),
+        requestTimeoutMs: Math.round(timeoutSeconds * 1000),
+      }
       if (kind === 'mcp-stdio') {
         const [command, ...args] = splitCommandLine(commandLine)
         if (!command) throw new Error('enter the command that starts the server, e.g. npx -y @modelcontextprotocol/server-everything')
-        draft = { id: target?.id, name: name || command, options, spec: { kind, command, args, env: parsePairs(env, '=', 'environment'), cwd: cwd || undefined } }
+        draft = {
+          id: target?.id,
+          name: name || command,
+          options,
+          spec: { kind, command, args, env: parsePairs(env, '=', 'environment'), cwd: cwd || undefined },
+        }
       } else if (kind === 'a2a') {
         draft = { id: target?.id, name: name || url, options, spec: { kind, url, headers: parsePairs(headers, ':', 'headers'), binding } }
       } else {
@@ -84,70 +95,99 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
         </>
       }
     >
-          <div className="form">
-            <label htmlFor="t-name">Name</label>
-            <input id="t-name" className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="my-server" autoFocus />
-            <label>Transport</label>
-            <div className="segmented">
-              <button className={kind === 'mcp-stdio' ? 'on' : ''} onClick={() => setKind('mcp-stdio')}>
-                MCP over stdio
-              </button>
-              <button className={kind === 'mcp-http' ? 'on' : ''} onClick={() => setKind('mcp-http')}>
-                MCP over HTTP
-              </button>
-              <button className={kind === 'a2a' ? 'on' : ''} onClick={() => setKind('a2a')}>
-                A2A agent
-              </button>
+      <div className="form">
+        <label htmlFor="t-name">Name</label>
+        <input id="t-name" className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="my-server" autoFocus />
+        <label>Transport</label>
+        <div className="segmented">
+          <button className={kind === 'mcp-stdio' ? 'on' : ''} onClick={() => setKind('mcp-stdio')}>
+            MCP over stdio
+          </button>
+          <button className={kind === 'mcp-http' ? 'on' : ''} onClick={() => setKind('mcp-http')}>
+            MCP over HTTP
+          </button>
+          <button className={kind === 'a2a' ? 'on' : ''} onClick={() => setKind('a2a')}>
+            A2A agent
+          </button>
+        </div>
+        {kind === 'mcp-stdio' ? (
+          <>
+            <label htmlFor="t-cmd">Command</label>
+            <input
+              id="t-cmd"
+              className="input mono"
+              value={commandLine}
+              onChange={(e) => setCommandLine(e.target.value)}
+              placeholder="npx -y @modelcontextprotocol/server-everything"
+            />
+            <div className="hint">
+              Run directly, never through a shell. Quote arguments that contain spaces. Saving approves running exactly this command, with
+              the environment and folder below.
             </div>
-            {kind === 'mcp-stdio' ? (
-              <>
-                <label htmlFor="t-cmd">Command</label>
-                <input id="t-cmd" className="input mono" value={commandLine} onChange={(e) => setCommandLine(e.target.value)} placeholder="npx -y @modelcontextprotocol/server-everything" />
-                <div className="hint">Run directly, never through a shell. Quote arguments that contain spaces. Saving approves running exactly this command, with the environment and folder below.</div>
-                <label htmlFor="t-env">Environment</label>
-                <textarea id="t-env" value={env} onChange={(e) => setEnv(e.target.value)} placeholder={'API_KEY=…\nLOG_LEVEL=debug'} />
-                <label htmlFor="t-cwd">Working folder</label>
-                <input id="t-cwd" className="input mono" value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="(Parallax's own)" />
-              </>
-            ) : kind === 'a2a' ? (
-              <>
-                <label htmlFor="t-url">Agent URL</label>
-                <input id="t-url" className="input mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:4000" />
-                <div className="hint">The base URL (the card is read from /.well-known/agent-card.json) or the card's own URL.</div>
-                <label htmlFor="t-headers">Headers</label>
-                <textarea id="t-headers" value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" />
-                <label htmlFor="t-binding">Interface</label>
-                <select id="t-binding" className="input" value={binding} onChange={(e) => setBinding(e.target.value as typeof binding)}>
-                  <option value="auto">As the card prefers</option>
-                  <option value="JSONRPC">JSON-RPC</option>
-                  <option value="HTTP+JSON">HTTP+JSON (REST)</option>
-                </select>
-              </>
-            ) : (
-              <>
-                <label htmlFor="t-url">URL</label>
-                <input id="t-url" className="input mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3001/mcp" />
-                <label htmlFor="t-headers">Headers</label>
-                <textarea id="t-headers" value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" />
-                <label htmlFor="t-transport">HTTP transport</label>
-                <select id="t-transport" className="input" value={transport} onChange={(e) => setTransport(e.target.value as typeof transport)}>
-                  <option value="auto">Streamable HTTP, falling back to SSE</option>
-                  <option value="streamable-http">Streamable HTTP only</option>
-                  <option value="sse">Legacy SSE only</option>
-                </select>
-              </>
-            )}
-            <label htmlFor="t-interval">Keepalive every</label>
-            <span>
-              <input id="t-interval" className="input" style={{ width: 90 }} value={interval} onChange={(e) => setIntervalText(e.target.value)} /> seconds
-            </span>
-            <label htmlFor="t-timeout">Request timeout</label>
-            <span>
-              <input id="t-timeout" className="input" style={{ width: 90 }} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} /> seconds
-              <span className="muted"> · reset by progress notifications</span>
-            </span>
-          </div>
-          {error && <div className="error-text">{error}</div>}
+            <label htmlFor="t-env">Environment</label>
+            <textarea id="t-env" value={env} onChange={(e) => setEnv(e.target.value)} placeholder={'API_KEY=…\nLOG_LEVEL=debug'} />
+            <label htmlFor="t-cwd">Working folder</label>
+            <input id="t-cwd" className="input mono" value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="(Parallax's own)" />
+          </>
+        ) : kind === 'a2a' ? (
+          <>
+            <label htmlFor="t-url">Agent URL</label>
+            <input
+              id="t-url"
+              className="input mono"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="http://127.0.0.1:4000"
+            />
+            <div className="hint">The base URL (the card is read from /.well-known/agent-card.json) or the card's own URL.</div>
+            <label htmlFor="t-headers">Headers</label>
+            <textarea id="t-headers" value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" />
+            <label htmlFor="t-binding">Interface</label>
+            <select id="t-binding" className="input" value={binding} onChange={(e) => setBinding(e.target.value as typeof binding)}>
+              <option value="auto">As the card prefers</option>
+              <option value="JSONRPC">JSON-RPC</option>
+              <option value="HTTP+JSON">HTTP+JSON (REST)</option>
+            </select>
+          </>
+        ) : (
+          <>
+            <label htmlFor="t-url">URL</label>
+            <input
+              id="t-url"
+              className="input mono"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="http://127.0.0.1:3001/mcp"
+            />
+            <label htmlFor="t-headers">Headers</label>
+            <textarea id="t-headers" value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" />
+            <label htmlFor="t-transport">HTTP transport</label>
+            <select id="t-transport" className="input" value={transport} onChange={(e) => setTransport(e.target.value as typeof transport)}>
+              <option value="auto">Streamable HTTP, falling back to SSE</option>
+              <option value="streamable-http">Streamable HTTP only</option>
+              <option value="sse">Legacy SSE only</option>
+            </select>
+          </>
+        )}
+        <label htmlFor="t-interval">Keepalive every</label>
+        <span>
+          <input
+            id="t-interval"
+            className="input"
+            style={{ width: 90 }}
+            value={interval}
+            onChange={(e) => setIntervalText(e.target.value)}
+          />{' '}
+          seconds
+        </span>
+        <label htmlFor="t-timeout">Request timeout</label>
+        <span>
+          <input id="t-timeout" className="input" style={{ width: 90 }} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />{' '}
+          seconds
+          <span className="muted"> · reset by progress notifications</span>
+        </span>
+      </div>
+      {error && <div className="error-text">{error}</div>}
     </Modal>
   )
 }

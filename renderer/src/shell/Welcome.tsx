@@ -10,7 +10,10 @@ export function Welcome() {
       <div className="panel">
         <div className="empty" style={{ maxWidth: 640 }}>
           <h2>Inspect an agent</h2>
-          <p>Parallax shows what an MCP server or an A2A agent negotiated, what discovery found, how keepalive behaves, every frame on the wire, and how the conversation unfolds. Start with a demo, or add your own.</p>
+          <p>
+            Parallax shows what an MCP server or an A2A agent negotiated, what discovery found, how keepalive behaves, every frame on the
+            wire, and how the conversation unfolds. Start with a demo, or add your own.
+          </p>
           <div className="welcome-demos">
             {demos.map((t) => (
               <div className="welcome-demo" key={t.id}>

@@ -29,8 +29,7 @@ export function useKeyboardShortcuts(): void {
       else if (e.key === 'c' && target) {
         if (live || view?.state === 'reconnecting' || view?.state === 'connecting') disconnect(view!.id)
         else void connect(target)
-      }
-      else if (e.key === 'p' && live) probe(view.id)
+      } else if (e.key === 'p' && live) probe(view.id)
       else if (e.key === 'r' && live) refresh(view.id)
       else return
       e.preventDefault()

@@ -94,7 +94,8 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       view.hooks = event
       break
     case 'recording':
-      view.recording = event.state === 'started' ? { name: event.name } : event.state === 'failed' ? { name: event.name, error: event.error } : undefined
+      view.recording =
+        event.state === 'started' ? { name: event.name } : event.state === 'failed' ? { name: event.name, error: event.error } : undefined
       break
     case 'handshake':
       view.handshake = event

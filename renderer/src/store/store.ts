@@ -1,5 +1,14 @@
 import { create } from 'zustand'
-import type { ApprovalRequest, AppInfo, EngineEvent, ParallaxApi, ReplayEvent, ReplaySummary, SavedTarget, TurnParity } from '../../../shared/contract'
+import type {
+  ApprovalRequest,
+  AppInfo,
+  EngineEvent,
+  ParallaxApi,
+  ReplayEvent,
+  ReplaySummary,
+  SavedTarget,
+  TurnParity,
+} from '../../../shared/contract'
 import { isApprovalRequired } from '../../../shared/contract'
 import type { LinkState } from '../host'
 import { applyEvent, newConnectionView, type ConnectionView } from './connectionView'
@@ -16,7 +25,8 @@ export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'log', label: 'Log' },
 ]
 
-export type MainView = { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string } | { kind: 'replay' } | { kind: 'compare' }
+export type MainView =
+  { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string } | { kind: 'replay' } | { kind: 'compare' }
 
 /** One replay as its events tell it: sides, turns compared so far, the summary once finished. */
 export interface ReplayState {
@@ -162,7 +172,9 @@ export function askApproval(request: ApprovalRequest): Promise<boolean> {
         answer: (approved) => {
           useStore.setState({ approval: undefined })
           if (!approved) return resolve(false)
-          void command((api) => api.invoke('approvals.grant', { fingerprint: request.fingerprint })).then((granted) => resolve(granted !== undefined))
+          void command((api) => api.invoke('approvals.grant', { fingerprint: request.fingerprint })).then((granted) =>
+            resolve(granted !== undefined),
+          )
         },
       },
     })

@@ -29,14 +29,24 @@ export function CompareView() {
   const picker = (label: string, value: typeof a, set: (v: typeof a) => void) => (
     <div className="compare-side">
       <strong>{label}</strong>
-      <select className="input" value={value.targetId} onChange={(e) => set({ ...value, targetId: e.target.value })} aria-label={`Target ${label}`}>
+      <select
+        className="input"
+        value={value.targetId}
+        onChange={(e) => set({ ...value, targetId: e.target.value })}
+        aria-label={`Target ${label}`}
+      >
         {targets.map((t) => (
           <option key={t.id} value={t.id}>
             {t.name}
           </option>
         ))}
       </select>
-      <select className="input" value={value.profile} onChange={(e) => set({ ...value, profile: e.target.value })} aria-label={`Profile ${label}`}>
+      <select
+        className="input"
+        value={value.profile}
+        onChange={(e) => set({ ...value, profile: e.target.value })}
+        aria-label={`Profile ${label}`}
+      >
         <option value="">(no profile)</option>
         {profiles.map((p) => (
           <option key={p.name} value={p.name} title={p.description}>
@@ -48,7 +58,11 @@ export function CompareView() {
   )
   return (
     <section className="main" aria-label="Compare">
-      <PageHeader title="Compare" sub="Did the agent honour what the client asked? Connect under two profiles, or to two targets, and see what changed." onClose={showTargetPage}>
+      <PageHeader
+        title="Compare"
+        sub="Did the agent honour what the client asked? Connect under two profiles, or to two targets, and see what changed."
+        onClose={showTargetPage}
+      >
         <button className="btn" onClick={() => setEditing(true)}>
           Profiles…
         </button>
@@ -60,7 +74,15 @@ export function CompareView() {
           {busy ? 'Comparing…' : 'Compare'}
         </button>
       </div>
-      <div className="panel">{result ? <CompareResultView result={result} /> : <div className="empty">Pick two sides and compare. The demo agent adds tools when a client asks for their category: try minimal vs hinted.</div>}</div>
+      <div className="panel">
+        {result ? (
+          <CompareResultView result={result} />
+        ) : (
+          <div className="empty">
+            Pick two sides and compare. The demo agent adds tools when a client asks for their category: try minimal vs hinted.
+          </div>
+        )}
+      </div>
       {editing && <ProfilesDialog profiles={profiles} onClose={() => (setEditing(false), void loadProfiles())} />}
     </section>
   )
@@ -70,12 +92,20 @@ function Frames({ result, frames }: { result: CompareResult; frames: { a?: numbe
   return (
     <span className="frame-links">
       {frames.a !== undefined && (
-        <button className="btn ghost small" onClick={() => showFrame(result.a.connectionId, frames.a)} title="The frame in A that showed it">
+        <button
+          className="btn ghost small"
+          onClick={() => showFrame(result.a.connectionId, frames.a)}
+          title="The frame in A that showed it"
+        >
           A frame
         </button>
       )}
       {frames.b !== undefined && (
-        <button className="btn ghost small" onClick={() => showFrame(result.b.connectionId, frames.b)} title="The frame in B that showed it">
+        <button
+          className="btn ghost small"
+          onClick={() => showFrame(result.b.connectionId, frames.b)}
+          title="The frame in B that showed it"
+        >
           B frame
         </button>
       )}
@@ -110,7 +140,9 @@ function CompareResultView({ result }: { result: CompareResult }) {
               <tr key={h.field}>
                 <td className="mono">{h.field}</td>
                 <td>
-                  <span className={`badge ${h.origin === 'client' ? 'idle' : 'warn'}`}>{h.origin === 'client' ? 'offered by the client' : 'answered by the agent'}</span>
+                  <span className={`badge ${h.origin === 'client' ? 'idle' : 'warn'}`}>
+                    {h.origin === 'client' ? 'offered by the client' : 'answered by the agent'}
+                  </span>
                 </td>
                 <td>
                   <JsonView value={h.a ?? null} openDepth={1} />
@@ -127,31 +159,36 @@ function CompareResultView({ result }: { result: CompareResult }) {
         </table>
       )}
       <div className="section-title">
-        Catalog <span className="count">{catalog.added.length} added</span> <span className="count">{catalog.removed.length} removed</span> <span className="count">{catalog.changed.length} changed</span>
+        Catalog <span className="count">{catalog.added.length} added</span> <span className="count">{catalog.removed.length} removed</span>{' '}
+        <span className="count">{catalog.changed.length} changed</span>
       </div>
       <div className="compare-catalog" data-testid="compare-catalog">
         {catalog.added.map((x) => (
           <div key={`+${x.kind}${x.name}`} className="compare-item added" data-name={x.name}>
-            <span className="diff-op">+</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" /> <span className="muted">only in B</span>
+            <span className="diff-op">+</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" />{' '}
+            <span className="muted">only in B</span>
             <Frames result={result} frames={x.frames} />
           </div>
         ))}
         {catalog.removed.map((x) => (
           <div key={`-${x.kind}${x.name}`} className="compare-item removed" data-name={x.name}>
-            <span className="diff-op">−</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" /> <span className="muted">only in A</span>
+            <span className="diff-op">−</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" />{' '}
+            <span className="muted">only in A</span>
             <Frames result={result} frames={x.frames} />
           </div>
         ))}
         {catalog.changed.map((x) => (
           <div key={`~${x.kind}${x.name}`} className="compare-item changed" data-name={x.name}>
             <div>
-              <span className="diff-op">~</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" /> <span className={`badge ${x.breaking ? 'bad' : 'ok'}`}>{x.breaking ? 'breaking' : 'compatible'}</span>
+              <span className="diff-op">~</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" />{' '}
+              <span className={`badge ${x.breaking ? 'bad' : 'ok'}`}>{x.breaking ? 'breaking' : 'compatible'}</span>
               <Frames result={result} frames={x.frames} />
             </div>
             <ul className="diff">
               {x.changes.map((c) => (
                 <li key={c.path + c.kind}>
-                  <span className={c.breaking ? 'status failed' : 'status called'}>{c.breaking ? 'breaking' : 'ok'}</span> <span className="mono">{c.path}</span> {c.detail}
+                  <span className={c.breaking ? 'status failed' : 'status called'}>{c.breaking ? 'breaking' : 'ok'}</span>{' '}
+                  <span className="mono">{c.path}</span> {c.detail}
                 </li>
               ))}
             </ul>

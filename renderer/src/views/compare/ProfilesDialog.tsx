@@ -6,7 +6,10 @@ import { Modal } from '../../components/Modal'
 const TEMPLATE = {
   name: 'my-profile',
   description: 'What this client says about itself',
-  mcp: { protocolVersion: '2025-06-18', capabilities: { experimental: { 'io.parallax/tool-categories': { categories: ['forecasting'] } } } },
+  mcp: {
+    protocolVersion: '2025-06-18',
+    capabilities: { experimental: { 'io.parallax/tool-categories': { categories: ['forecasting'] } } },
+  },
   a2a: { extensions: [], headers: {}, metadata: {} },
 }
 
@@ -50,11 +53,17 @@ export function ProfilesDialog({ profiles, onClose }: { profiles: (ClientProfile
               <td className="muted">{p.preset ? 'preset' : 'yours'}</td>
               <td>{p.description}</td>
               <td style={{ textAlign: 'right' }}>
-                <button className="btn small" onClick={() => setText(JSON.stringify({ ...p, preset: undefined, name: p.preset ? `${p.name}-copy` : p.name }, null, 2))}>
+                <button
+                  className="btn small"
+                  onClick={() => setText(JSON.stringify({ ...p, preset: undefined, name: p.preset ? `${p.name}-copy` : p.name }, null, 2))}
+                >
                   Edit{p.preset ? ' a copy' : ''}
                 </button>{' '}
                 {!p.preset && (
-                  <button className="btn small danger" onClick={() => void command((api) => api.invoke('profiles.remove', { name: p.name })).then(onClose)}>
+                  <button
+                    className="btn small danger"
+                    onClick={() => void command((api) => api.invoke('profiles.remove', { name: p.name })).then(onClose)}
+                  >
                     Delete
                   </button>
                 )}
@@ -64,7 +73,13 @@ export function ProfilesDialog({ profiles, onClose }: { profiles: (ClientProfile
         </tbody>
       </table>
       <div className="section-title">Profile (JSON)</div>
-      <textarea className="input composer-input mono" style={{ width: '100%', minHeight: 220 }} value={text} onChange={(e) => setText(e.target.value)} aria-label="Profile JSON" />
+      <textarea
+        className="input composer-input mono"
+        style={{ width: '100%', minHeight: 220 }}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        aria-label="Profile JSON"
+      />
       {error && <div className="error-text">{error}</div>}
     </Modal>
   )

@@ -38,11 +38,21 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
           {view && live && <RecordButton view={view} />}
           {live ? (
             <>
-              <button className="btn" onClick={() => probe(view.id)} disabled={view.state !== 'connected' && view.state !== 'degraded'} title="Probe now (p)">
+              <button
+                className="btn"
+                onClick={() => probe(view.id)}
+                disabled={view.state !== 'connected' && view.state !== 'degraded'}
+                title="Probe now (p)"
+              >
                 Probe now
               </button>
               {view.protocol === 'mcp' && (
-                <button className="btn" onClick={() => refresh(view.id)} disabled={view.state !== 'connected'} title="Run discovery again (r)">
+                <button
+                  className="btn"
+                  onClick={() => refresh(view.id)}
+                  disabled={view.state !== 'connected'}
+                  title="Run discovery again (r)"
+                >
                   Refresh
                 </button>
               )}
@@ -72,7 +82,14 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
         <>
           <nav className="tabs" role="tablist">
             {TABS.map((t, i) => (
-              <button key={t.id} role="tab" aria-selected={tab === t.id} className={`tab${tab === t.id ? ' active' : ''}`} onClick={() => openTab(t.id)} title={`${view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label} (${i + 1})`}>
+              <button
+                key={t.id}
+                role="tab"
+                aria-selected={tab === t.id}
+                className={`tab${tab === t.id ? ' active' : ''}`}
+                onClick={() => openTab(t.id)}
+                title={`${view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label} (${i + 1})`}
+              >
                 {view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label}
                 <TabCount view={view} tab={t.id} />
               </button>
@@ -84,7 +101,10 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
         <div className="panel">
           <div className="empty">
             <h2>Not connected</h2>
-            <p>{target.description ?? 'Connect to see the handshake, what discovery called or skipped and why, the catalog, keepalive probes and every frame on the wire.'}</p>
+            <p>
+              {target.description ??
+                'Connect to see the handshake, what discovery called or skipped and why, the catalog, keepalive probes and every frame on the wire.'}
+            </p>
             <div className="actions">
               <button className="btn primary" onClick={() => connect(target)}>
                 Connect
@@ -100,11 +120,19 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
 function RecordButton({ view }: { view: ConnectionView }) {
   const recording = view.recording && !view.recording.error ? view.recording : undefined
   return recording ? (
-    <button className="btn recording-on" onClick={() => void command((api) => api.invoke('recordings.stop', { connectionId: view.id }))} title={`Recording to "${recording.name}"; click to stop`}>
+    <button
+      className="btn recording-on"
+      onClick={() => void command((api) => api.invoke('recordings.stop', { connectionId: view.id }))}
+      title={`Recording to "${recording.name}"; click to stop`}
+    >
       ■ Stop recording
     </button>
   ) : (
-    <button className="btn" onClick={() => void command((api) => api.invoke('recordings.start', { connectionId: view.id }))} title={view.recording?.error ?? 'Record this connection into the library'}>
+    <button
+      className="btn"
+      onClick={() => void command((api) => api.invoke('recordings.start', { connectionId: view.id }))}
+      title={view.recording?.error ?? 'Record this connection into the library'}
+    >
       ● Record
     </button>
   )
@@ -130,13 +158,13 @@ function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
             ? view.conversation.length
             : tab === 'calls'
               ? view.calls.length
-            : tab === 'keepalive'
-              ? view.probes.length
-              : tab === 'frames'
-                ? view.frames.length
-                : tab === 'log'
-                  ? view.logs.length
-                  : undefined
+              : tab === 'keepalive'
+                ? view.probes.length
+                : tab === 'frames'
+                  ? view.frames.length
+                  : tab === 'log'
+                    ? view.logs.length
+                    : undefined
   if (!n) return null
   const warn = (tab === 'discovery' || tab === 'handshake') && view.oddities > 0
   return <span className={`count${warn ? ' warn' : ''}`}>{n.toLocaleString()}</span>
@@ -149,7 +177,11 @@ function TabBody({ view, tab }: { view: ConnectionView; tab: Tab }) {
     case 'discovery':
       return <DiscoveryPanel view={view} />
     case 'catalog':
-      return view.protocol === 'a2a' ? <SkillsPanel handshake={view.handshake?.protocol === 'a2a' ? view.handshake : undefined} /> : <CatalogPanel view={view} />
+      return view.protocol === 'a2a' ? (
+        <SkillsPanel handshake={view.handshake?.protocol === 'a2a' ? view.handshake : undefined} />
+      ) : (
+        <CatalogPanel view={view} />
+      )
     case 'conversation':
       return <ConversationPanel view={view} />
     case 'calls':

@@ -38,7 +38,9 @@ export function ReplayView() {
     if (!loaded) return
     setBusy(true)
     const ignored = ignore.split(/[\s,]+/).filter(Boolean)
-    const started = await command((api) => api.invoke('replay.start', { recording: loaded.name, targetIds: b ? [a, b] : [a], ignore: ignored }))
+    const started = await command((api) =>
+      api.invoke('replay.start', { recording: loaded.name, targetIds: b ? [a, b] : [a], ignore: ignored }),
+    )
     setBusy(false)
     if (started) setReplayId(started.replayId)
     return started?.replayId
@@ -47,13 +49,18 @@ export function ReplayView() {
     const id = replayId && !replay?.finished ? replayId : await start()
     if (!id) return
     setBusy(true)
-    await command<unknown>((api) => (mode === 'step' ? api.invoke('replay.step', { replayId: id }) : api.invoke('replay.run', { replayId: id })))
+    await command<unknown>((api) =>
+      mode === 'step' ? api.invoke('replay.step', { replayId: id }) : api.invoke('replay.run', { replayId: id }),
+    )
     setBusy(false)
   }
   const importFile = async (file: File) => {
-    const result = await command(async (api) => api.invoke('recordings.import', { name: file.name.replace(/\.jsonl$/, ''), text: await file.text() }))
+    const result = await command(async (api) =>
+      api.invoke('recordings.import', { name: file.name.replace(/\.jsonl$/, ''), text: await file.text() }),
+    )
     if (!result) return
-    if (result.problems.length) showToast(`Imported ${result.name}; ${result.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}`, 'error')
+    if (result.problems.length)
+      showToast(`Imported ${result.name}; ${result.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}`, 'error')
     await refresh()
     await open(result.name)
   }
@@ -90,7 +97,11 @@ export function ReplayView() {
 
   return (
     <section className="main" aria-label="Replay">
-      <PageHeader title="Replay" sub="Replay a recorded session against one target (compared with the recording) or two (A vs B), turn by turn." onClose={showTargetPage} />
+      <PageHeader
+        title="Replay"
+        sub="Replay a recorded session against one target (compared with the recording) or two (A vs B), turn by turn."
+        onClose={showTargetPage}
+      />
       <div className="replay-layout">
         <aside className="replay-library">
           <div className="toolbar">
@@ -99,11 +110,25 @@ export function ReplayView() {
             <button className="btn small" onClick={() => fileInput.current?.click()}>
               Import…
             </button>
-            <input ref={fileInput} type="file" accept=".jsonl,.json,application/jsonl" hidden onChange={(e) => (e.target.files?.[0] && void importFile(e.target.files[0]), (e.target.value = ''))} />
+            <input
+              ref={fileInput}
+              type="file"
+              accept=".jsonl,.json,application/jsonl"
+              hidden
+              onChange={(e) => (e.target.files?.[0] && void importFile(e.target.files[0]), (e.target.value = ''))}
+            />
           </div>
-          {recordings?.length === 0 && <div className="empty" style={{ margin: 16 }}>No recordings yet. Record a connection with ● Record on its page.</div>}
+          {recordings?.length === 0 && (
+            <div className="empty" style={{ margin: 16 }}>
+              No recordings yet. Record a connection with ● Record on its page.
+            </div>
+          )}
           {recordings?.map((r) => (
-            <div key={r.name} className={`recording${loaded?.name === r.name ? ' selected' : ''}${r.damaged ? ' damaged' : ''}`} data-damaged={r.damaged ? 'true' : undefined}>
+            <div
+              key={r.name}
+              className={`recording${loaded?.name === r.name ? ' selected' : ''}${r.damaged ? ' damaged' : ''}`}
+              data-damaged={r.damaged ? 'true' : undefined}
+            >
               <button
                 className="recording-open"
                 onClick={() => void open(r.name)}
@@ -124,14 +149,16 @@ export function ReplayView() {
                 <button className="btn ghost small" title="Export" onClick={() => void exportRecording(r.name)}>
                   ⤓
                 </button>
-                <button
-                  className="btn ghost small"
-                  title="Rename"
-                  onClick={() => void rename(r.name)}
-                >
+                <button className="btn ghost small" title="Rename" onClick={() => void rename(r.name)}>
                   ✎
                 </button>
-                <button className="btn ghost small" title="Delete" onClick={() => confirm(`Delete ${r.name}?`) && void command((api) => api.invoke('recordings.delete', { name: r.name })).then(refresh)}>
+                <button
+                  className="btn ghost small"
+                  title="Delete"
+                  onClick={() =>
+                    confirm(`Delete ${r.name}?`) && void command((api) => api.invoke('recordings.delete', { name: r.name })).then(refresh)
+                  }
+                >
                   ✕
                 </button>
               </span>
@@ -142,7 +169,10 @@ export function ReplayView() {
           {!loaded ? (
             <div className="empty">
               <h2>Pick a recording</h2>
-              <p>The demo media-buying session is in the library: replay it against the demo agent over MCP and over A2A to see what a difference looks like.</p>
+              <p>
+                The demo media-buying session is in the library: replay it against the demo agent over MCP and over A2A to see what a
+                difference looks like.
+              </p>
             </div>
           ) : (
             <>
@@ -168,20 +198,31 @@ export function ReplayView() {
                     ))}
                   </select>
                 </label>
-                <input className="input mono" value={ignore} onChange={(e) => setIgnore(e.target.value)} placeholder="ignore JSON Pointers, e.g. /data/report/spend" aria-label="Ignore" />
+                <input
+                  className="input mono"
+                  value={ignore}
+                  onChange={(e) => setIgnore(e.target.value)}
+                  placeholder="ignore JSON Pointers, e.g. /data/report/spend"
+                  aria-label="Ignore"
+                />
                 <button className="btn" onClick={() => void run('step')} disabled={busy}>
                   Step
                 </button>
                 <button className="btn primary" onClick={() => void run('run')} disabled={busy}>
                   {replay && !replay.finished ? 'Run the rest' : 'Run all'}
                 </button>
-                <button className="btn" disabled={!replay || replay.finished} onClick={() => replayId && void command((api) => api.invoke('replay.stop', { replayId }))}>
+                <button
+                  className="btn"
+                  disabled={!replay || replay.finished}
+                  onClick={() => replayId && void command((api) => api.invoke('replay.stop', { replayId }))}
+                >
                   Stop
                 </button>
               </div>
               {loaded.problems.length > 0 && (
                 <div className="verdict warn">
-                  {loaded.problems.length} line(s) could not be read and were skipped: {loaded.problems.map((p) => `line ${p.line} (${p.message})`).join('; ')}
+                  {loaded.problems.length} line(s) could not be read and were skipped:{' '}
+                  {loaded.problems.map((p) => `line ${p.line} (${p.message})`).join('; ')}
                 </div>
               )}
               {replay && <ParitySummary replay={replay} />}

@@ -24,7 +24,10 @@ export function ParitySummary({ replay }: { replay: ReplayState }) {
       <Chip n={s?.skipped ?? count('skipped')} label="skipped" tone="" />
       <span className="spacer" />
       {replay.sides?.a.connectionId && replay.sides.b.connectionId && (
-        <button className="btn small" onClick={() => openSideBySide({ left: replay.sides!.a.connectionId, right: replay.sides!.b.connectionId })}>
+        <button
+          className="btn small"
+          onClick={() => openSideBySide({ left: replay.sides!.a.connectionId, right: replay.sides!.b.connectionId })}
+        >
           Conversations side by side
         </button>
       )}
@@ -37,7 +40,11 @@ function Chip({ n, label, tone }: { n: number; label: string; tone: string }) {
 }
 
 function describe(turn: TurnParity['turn']): string {
-  return turn.kind === 'call' ? `${turn.tool} ${JSON.stringify(turn.arguments)}` : turn.kind === 'data' ? JSON.stringify(turn.data) : turn.text
+  return turn.kind === 'call'
+    ? `${turn.tool} ${JSON.stringify(turn.arguments)}`
+    : turn.kind === 'data'
+      ? JSON.stringify(turn.data)
+      : turn.text
 }
 
 /** The recording's turns, each with its parity once replayed; the first that differs opens by itself. */
@@ -48,9 +55,16 @@ export function TurnTable({ turns, replay }: { turns: { index: number; turn: Tur
     <div className="replay-turns" data-testid="replay-turns">
       {turns.map(({ index, turn }) => {
         const result = results.get(index)
-        const expanded = open === index || (open === undefined && result?.status === 'differs' && [...results.values()].find((r) => r.status === 'differs')?.index === index)
+        const expanded =
+          open === index ||
+          (open === undefined && result?.status === 'differs' && [...results.values()].find((r) => r.status === 'differs')?.index === index)
         return (
-          <div key={index} className={`replay-row ${result?.status ?? 'pending'}`} data-turn={index} data-status={result?.status ?? 'pending'}>
+          <div
+            key={index}
+            className={`replay-row ${result?.status ?? 'pending'}`}
+            data-turn={index}
+            data-status={result?.status ?? 'pending'}
+          >
             <button className="replay-row-head" onClick={() => setOpen(expanded ? -1 : index)}>
               <span className="muted">{index}</span>
               <span className="mono replay-turn">{describe(turn)}</span>
@@ -68,7 +82,9 @@ function TurnDetail({ result, replay }: { result: TurnParity; replay: ReplayStat
   return (
     <div className="replay-detail">
       {result.reason && <div className="muted">{result.reason}</div>}
-      {result.diff.length > 0 && <DiffList diff={result.diff.map(({ path, op, a, b }) => ({ path, op, from: a, to: b }))} testId="turn-diff" />}
+      {result.diff.length > 0 && (
+        <DiffList diff={result.diff.map(({ path, op, a, b }) => ({ path, op, from: a, to: b }))} testId="turn-diff" />
+      )}
       <div className="cols">
         <SideResult label={replay.sides?.a.label} connectionId={result.connections.a} error={result.errors?.a} value={result.a} />
         <SideResult label={replay.sides?.b.label} connectionId={result.connections.b} error={result.errors?.b} value={result.b} />
@@ -78,7 +94,17 @@ function TurnDetail({ result, replay }: { result: TurnParity; replay: ReplayStat
 }
 
 /** What one side (A or B) answered to a turn, or its error, with a way to its frames. */
-function SideResult({ label, connectionId, error, value }: { label: string | undefined; connectionId: string | undefined; error: string | undefined; value: unknown }) {
+function SideResult({
+  label,
+  connectionId,
+  error,
+  value,
+}: {
+  label: string | undefined
+  connectionId: string | undefined
+  error: string | undefined
+  value: unknown
+}) {
   return (
     <div className="card">
       <h3>

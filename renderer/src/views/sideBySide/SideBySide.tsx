@@ -16,7 +16,11 @@ export function SideBySide({ left, right }: { left?: string; right?: string }) {
   const choose = (side: 'left' | 'right', id: string) => openSideBySide({ left, right, [side]: id || undefined })
   return (
     <section className="main" aria-label="Side by side">
-      <PageHeader title="Side by side" sub="Two conversations aligned by turn, e.g. the same agent over MCP and over A2A." onClose={showTargetPage} />
+      <PageHeader
+        title="Side by side"
+        sub="Two conversations aligned by turn, e.g. the same agent over MCP and over A2A."
+        onClose={showTargetPage}
+      />
       <div className="sbs-pickers">
         <Picker label="Left" value={left} views={views} onChange={(id) => choose('left', id)} />
         <Picker label="Right" value={right} views={views} onChange={(id) => choose('right', id)} />
@@ -27,7 +31,10 @@ export function SideBySide({ left, right }: { left?: string; right?: string }) {
         <div className="panel">
           <div className="empty">
             <h2>Pick two connections</h2>
-            <p>Open two targets (say the demo media-sales agent over MCP and over A2A), talk to each in its Conversation tab, then pick them here.</p>
+            <p>
+              Open two targets (say the demo media-sales agent over MCP and over A2A), talk to each in its Conversation tab, then pick them
+              here.
+            </p>
           </div>
         </div>
       )}
@@ -35,7 +42,17 @@ export function SideBySide({ left, right }: { left?: string; right?: string }) {
   )
 }
 
-function Picker({ label, value, views, onChange }: { label: string; value?: string; views: ConnectionView[]; onChange: (id: string) => void }) {
+function Picker({
+  label,
+  value,
+  views,
+  onChange,
+}: {
+  label: string
+  value?: string
+  views: ConnectionView[]
+  onChange: (id: string) => void
+}) {
   return (
     <label className="sbs-picker">
       <span className="muted">{label}</span>
@@ -87,7 +104,14 @@ function AlignedTurns({ a, b }: { a: ConnectionView; b: ConnectionView }) {
             {virtualizer.getVirtualItems().map((item) => {
               const row = rows[item.index]
               return (
-                <div key={row.turn} ref={virtualizer.measureElement} data-index={item.index} className="sbs-row" style={{ transform: `translateY(${item.start}px)` }} data-turn={row.turn}>
+                <div
+                  key={row.turn}
+                  ref={virtualizer.measureElement}
+                  data-index={item.index}
+                  className="sbs-row"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                  data-turn={row.turn}
+                >
                   <div className="turn-label">Turn {row.turn}</div>
                   <div className="sbs-cells">
                     <Cell events={row.left} />

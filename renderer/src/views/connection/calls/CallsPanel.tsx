@@ -21,13 +21,19 @@ interface Callable {
 export function CallsPanel({ view }: { view: ConnectionView }) {
   const live = view.state === 'connected' || view.state === 'degraded'
   const callables: Callable[] =
-    view.handshake?.protocol === 'a2a' ? view.handshake.skills.map((s) => ({ name: s.id })) : ((view.catalog['tools/list'] ?? []) as Callable[])
+    view.handshake?.protocol === 'a2a'
+      ? view.handshake.skills.map((s) => ({ name: s.id }))
+      : ((view.catalog['tools/list'] ?? []) as Callable[])
   const [selected, setSelected] = useState<number | undefined>()
   const call = selected !== undefined ? view.calls.find((c) => c.seq === selected) : view.calls.at(-1)
   return (
     <div className="panel calls-panel">
       <HooksBar view={view} />
-      {callables.length > 0 ? <Composer view={view} callables={callables} live={live} /> : <div className="muted">Nothing to call: {view.handshake ? 'no tools or skills are listed.' : 'connect first.'}</div>}
+      {callables.length > 0 ? (
+        <Composer view={view} callables={callables} live={live} />
+      ) : (
+        <div className="muted">Nothing to call: {view.handshake ? 'no tools or skills are listed.' : 'connect first.'}</div>
+      )}
       {view.calls.length > 1 && (
         <div className="call-history">
           {view.calls
@@ -40,7 +46,14 @@ export function CallsPanel({ view }: { view: ConnectionView }) {
             ))}
         </div>
       )}
-      {call ? <CallResult call={call} /> : <div className="empty">No calls yet. Pick a tool, fill its arguments, and call it: Parallax shows what the hook changed and what each version of the arguments is worth.</div>}
+      {call ? (
+        <CallResult call={call} />
+      ) : (
+        <div className="empty">
+          No calls yet. Pick a tool, fill its arguments, and call it: Parallax shows what the hook changed and what each version of the
+          arguments is worth.
+        </div>
+      )}
     </div>
   )
 }
@@ -54,12 +67,22 @@ function HooksBar({ view }: { view: ConnectionView }) {
       <span className="muted">Hooks</span>
       {hooks?.source && hooks.tools.length > 0 ? (
         <span>
-          <span className="mono">{hooks.source.split('/').pop()}</span> <span className="muted">({hooks.kind}) for {hooks.tools.join(', ')}</span>
+          <span className="mono">{hooks.source.split('/').pop()}</span>{' '}
+          <span className="muted">
+            ({hooks.kind}) for {hooks.tools.join(', ')}
+          </span>
         </span>
       ) : (
         <span className="muted">none: arguments are sent as typed</span>
       )}
-      <input className="input mono" value={path} onChange={(e) => setPath(e.target.value)} placeholder="path to a hooks file (.json, .js, .ts), e.g. shared/demo/hooks/fill-buying-mode.json" aria-label="Hooks file" onKeyDown={(e) => e.key === 'Enter' && load()} />
+      <input
+        className="input mono"
+        value={path}
+        onChange={(e) => setPath(e.target.value)}
+        placeholder="path to a hooks file (.json, .js, .ts), e.g. shared/demo/hooks/fill-buying-mode.json"
+        aria-label="Hooks file"
+        onKeyDown={(e) => e.key === 'Enter' && load()}
+      />
       <button className="btn small" onClick={load} disabled={!path.trim()}>
         {hooks?.source === path ? 'Reload' : 'Load'}
       </button>
@@ -113,7 +136,12 @@ function Composer({ view, callables, live }: { view: ConnectionView; callables: 
   return (
     <div className="call-composer">
       <div className="composer-row">
-        <select className="input" value={tool} onChange={(e) => (setTool(e.target.value), setArgs({}), setJson('{}'))} aria-label="Tool to call">
+        <select
+          className="input"
+          value={tool}
+          onChange={(e) => (setTool(e.target.value), setArgs({}), setJson('{}'))}
+          aria-label="Tool to call"
+        >
           {callables.map((c) => (
             <option key={c.name} value={c.name}>
               {visibleName(c.name)}
@@ -136,7 +164,13 @@ function Composer({ view, callables, live }: { view: ConnectionView; callables: 
       {mode === 'form' ? (
         <SchemaForm schema={schema} value={args} onChange={setArgs} />
       ) : (
-        <textarea className="input composer-input mono" style={{ minHeight: 110 }} value={json} onChange={(e) => setJson(e.target.value)} aria-label="Raw arguments (JSON)" />
+        <textarea
+          className="input composer-input mono"
+          style={{ minHeight: 110 }}
+          value={json}
+          onChange={(e) => setJson(e.target.value)}
+          aria-label="Raw arguments (JSON)"
+        />
       )}
       {error && <div className="error-text">{error}</div>}
     </div>
@@ -144,7 +178,8 @@ function Composer({ view, callables, live }: { view: ConnectionView; callables: 
 }
 
 function Verdict({ call }: { call: CallEvent }) {
-  const bad = call.hookError || call.validation.hooked.valid === false || (call.contextEcho?.present && !call.contextEcho.matchesRaw) || call.error
+  const bad =
+    call.hookError || call.validation.hooked.valid === false || (call.contextEcho?.present && !call.contextEcho.matchesRaw) || call.error
   return <span className={`dot ${bad ? 'bad' : 'ok'}`} />
 }
 
@@ -216,7 +251,11 @@ function CallResult({ call }: { call: CallEvent }) {
         {echo?.present && (
           <div className={`verdict ${echo.matchesRaw ? 'ok' : 'bad'}`} data-testid="context-echo">
             Context echo:{' '}
-            {echo.matchesRaw ? 'the response echoed the raw context.' : echo.echoed ? `the response echoed a different context${echo.matchesHooked ? ' (the hooked one)' : ''}.` : 'the response did not echo the context.'}
+            {echo.matchesRaw
+              ? 'the response echoed the raw context.'
+              : echo.echoed
+                ? `the response echoed a different context${echo.matchesHooked ? ' (the hooked one)' : ''}.`
+                : 'the response did not echo the context.'}
             {echo.echoed && !echo.matchesRaw && <JsonView value={echo.returned} openDepth={2} />}
           </div>
         )}
@@ -227,7 +266,10 @@ function CallResult({ call }: { call: CallEvent }) {
         ))}
         {call.outputValidation && (
           <div className={`verdict ${call.outputValidation.valid ? 'ok' : 'bad'}`}>
-            Output schema: {call.outputValidation.valid ? 'structuredContent matches.' : call.outputValidation.errors.map((e) => `${e.path} ${e.message}`).join('; ')}
+            Output schema:{' '}
+            {call.outputValidation.valid
+              ? 'structuredContent matches.'
+              : call.outputValidation.errors.map((e) => `${e.path} ${e.message}`).join('; ')}
           </div>
         )}
         {call.error && <div className="verdict bad">Call failed: {call.error}</div>}

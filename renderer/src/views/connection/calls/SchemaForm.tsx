@@ -32,7 +32,12 @@ export function SchemaForm({
         let field
         if (prop.enum) {
           field = (
-            <select id={id} className="input" value={current === undefined ? '' : String(current)} onChange={(e) => set(name, e.target.value === '' ? undefined : prop.enum!.find((x) => String(x) === e.target.value))}>
+            <select
+              id={id}
+              className="input"
+              value={current === undefined ? '' : String(current)}
+              onChange={(e) => set(name, e.target.value === '' ? undefined : prop.enum!.find((x) => String(x) === e.target.value))}
+            >
               <option value="">(absent)</option>
               {prop.enum.map((x) => (
                 <option key={String(x)}>{String(x)}</option>
@@ -42,9 +47,29 @@ export function SchemaForm({
         } else if (type === 'boolean') {
           field = <input id={id} type="checkbox" checked={current === true} onChange={(e) => set(name, e.target.checked || undefined)} />
         } else if (type === 'number' || type === 'integer') {
-          field = <input id={id} className="input" inputMode="decimal" value={current === undefined ? '' : String(current)} onChange={(e) => set(name, e.target.value === '' ? undefined : Number.isNaN(Number(e.target.value)) ? e.target.value : Number(e.target.value))} />
+          field = (
+            <input
+              id={id}
+              className="input"
+              inputMode="decimal"
+              value={current === undefined ? '' : String(current)}
+              onChange={(e) =>
+                set(
+                  name,
+                  e.target.value === '' ? undefined : Number.isNaN(Number(e.target.value)) ? e.target.value : Number(e.target.value),
+                )
+              }
+            />
+          )
         } else if (type === 'string' || type === undefined) {
-          field = <input id={id} className="input" value={current === undefined ? '' : String(current)} onChange={(e) => set(name, e.target.value)} />
+          field = (
+            <input
+              id={id}
+              className="input"
+              value={current === undefined ? '' : String(current)}
+              onChange={(e) => set(name, e.target.value)}
+            />
+          )
         } else {
           field = <JsonField id={id} value={current} onChange={(v) => set(name, v)} />
         }

@@ -3,10 +3,33 @@ import { CopyButton } from '../../../components/CopyButton'
 import { JsonView } from '../../../components/JsonView'
 import { AgentText, Name } from '../../../components/Name'
 
-interface Tool { name: string; title?: string; description?: string; inputSchema?: { properties?: Record<string, unknown>; required?: string[] }; outputSchema?: unknown }
-interface Prompt { name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }
-interface Resource { uri: string; name?: string; title?: string; mimeType?: string; description?: string }
-interface Template { uriTemplate: string; name?: string; title?: string; mimeType?: string; description?: string }
+interface Tool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema?: { properties?: Record<string, unknown>; required?: string[] }
+  outputSchema?: unknown
+}
+interface Prompt {
+  name: string
+  title?: string
+  description?: string
+  arguments?: { name: string; description?: string; required?: boolean }[]
+}
+interface Resource {
+  uri: string
+  name?: string
+  title?: string
+  mimeType?: string
+  description?: string
+}
+interface Template {
+  uriTemplate: string
+  name?: string
+  title?: string
+  mimeType?: string
+  description?: string
+}
 
 export function catalogCount(view: ConnectionView): number {
   return Object.values(view.catalog).reduce((n, items) => n + (items?.length ?? 0), 0)
@@ -74,7 +97,17 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
 }
 
 /** One collapsible catalog entry: a name, a one-line description, details below. */
-export function CatalogItem({ name, description, open, children }: { name: string; description?: React.ReactNode; open?: boolean; children: React.ReactNode }) {
+export function CatalogItem({
+  name,
+  description,
+  open,
+  children,
+}: {
+  name: string
+  description?: React.ReactNode
+  open?: boolean
+  children: React.ReactNode
+}) {
   return (
     <details className="item" open={open}>
       <summary>

@@ -23,18 +23,23 @@ export function SkillsPanel({ handshake }: { handshake: A2aHandshakeEvent | unde
       </div>
       {skills.map((s) => (
         <CatalogItem key={s.id} name={s.id} description={s.description} open>
-            <div className="fields">
-              {s.tags.map((t) => (
-                <span key={t} className="field">
-                  #{t}
-                </span>
+          <div className="fields">
+            {s.tags.map((t) => (
+              <span key={t} className="field">
+                #{t}
+              </span>
+            ))}
+          </div>
+          {s.examples.length > 0 && (
+            <div className="muted">
+              Try:{' '}
+              {s.examples.map((e) => (
+                <code key={e} style={{ marginRight: 8 }}>
+                  {e}
+                </code>
               ))}
             </div>
-            {s.examples.length > 0 && (
-              <div className="muted">
-                Try: {s.examples.map((e) => <code key={e} style={{ marginRight: 8 }}>{e}</code>)}
-              </div>
-            )}
+          )}
         </CatalogItem>
       ))}
     </div>

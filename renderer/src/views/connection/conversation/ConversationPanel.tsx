@@ -15,7 +15,11 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
       {view.protocol === 'a2a' ? <A2aComposer view={view} live={live} /> : <McpComposer view={view} live={live} />}
       <ConversationTimeline
         events={view.conversation}
-        empty={view.protocol === 'a2a' ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.' : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'}
+        empty={
+          view.protocol === 'a2a'
+            ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
+            : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
+        }
       />
       <div className="toolbar" style={{ borderTop: '1px solid var(--border)', borderBottom: 0 }}>
         <span className="muted">{view.conversation.length} message(s)</span>
@@ -93,7 +97,8 @@ function A2aComposer({ view, live }: { view: ConnectionView; live: boolean }) {
         <span className="thread" data-testid="thread">
           {awaiting ? (
             <>
-              continues task <span className="mono">{String(awaiting.taskId).slice(0, 8)}</span> <span className={`state-chip ${awaiting.state}`}>{awaiting.state}</span>
+              continues task <span className="mono">{String(awaiting.taskId).slice(0, 8)}</span>{' '}
+              <span className={`state-chip ${awaiting.state}`}>{awaiting.state}</span>
             </>
           ) : contextId ? (
             <>
@@ -104,7 +109,12 @@ function A2aComposer({ view, live }: { view: ConnectionView; live: boolean }) {
           )}
         </span>
         <span className="spacer" />
-        <button className="btn small" disabled={!live || !contextId} onClick={() => void command((api) => api.invoke('conversation.newContext', { connectionId: view.id })).then(() => setText(''))} title="The next message starts a new context">
+        <button
+          className="btn small"
+          disabled={!live || !contextId}
+          onClick={() => void command((api) => api.invoke('conversation.newContext', { connectionId: view.id })).then(() => setText(''))}
+          title="The next message starts a new context"
+        >
           New context
         </button>
       </div>
@@ -113,7 +123,13 @@ function A2aComposer({ view, live }: { view: ConnectionView; live: boolean }) {
           className="input composer-input mono"
           value={text}
           onChange={(e) => setText(e.target.value)}
-          placeholder={mode === 'text' ? (awaiting ? 'Answer the agent…' : 'Message the agent, e.g. "buy prod_mobile_run 2000"') : '{"skill": "search_products", "input": {"brief": "sports video"}}'}
+          placeholder={
+            mode === 'text'
+              ? awaiting
+                ? 'Answer the agent…'
+                : 'Message the agent, e.g. "buy prod_mobile_run 2000"'
+              : '{"skill": "search_products", "input": {"brief": "sports video"}}'
+          }
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey || (mode === 'text' && !e.shiftKey))) {
               e.preventDefault()
@@ -147,7 +163,13 @@ function McpComposer({ view, live }: { view: ConnectionView; live: boolean }) {
   const template = useMemo(() => argumentTemplate(selected), [selected])
 
   if (tools.length === 0) {
-    return <div className="composer muted">{view.handshake ? 'This server lists no tools, so there is nothing to call: MCP turns are tool calls.' : 'Connect to list the tools.'}</div>
+    return (
+      <div className="composer muted">
+        {view.handshake
+          ? 'This server lists no tools, so there is nothing to call: MCP turns are tool calls.'
+          : 'Connect to list the tools.'}
+      </div>
+    )
   }
   const submit = async () => {
     setError(undefined)
@@ -210,7 +232,15 @@ function argumentTemplate(tool: ToolInfo | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const name of tool?.inputSchema?.required ?? []) {
     const schema = tool?.inputSchema?.properties?.[name]
-    out[name] = schema?.enum?.[0] ?? (schema?.type === 'number' || schema?.type === 'integer' ? 0 : schema?.type === 'boolean' ? false : schema?.type === 'object' ? {} : '')
+    out[name] =
+      schema?.enum?.[0] ??
+      (schema?.type === 'number' || schema?.type === 'integer'
+        ? 0
+        : schema?.type === 'boolean'
+          ? false
+          : schema?.type === 'object'
+            ? {}
+            : '')
   }
   return out
 }

@@ -36,7 +36,11 @@ export function DiscoveryPanel({ view }: { view: ConnectionView }) {
                 <span className={`status ${d.status}`}>{d.status}</span>
               </td>
               <td>
-                {d.oddity && <span className="badge warn" style={{ marginRight: 6 }}>protocol oddity</span>}
+                {d.oddity && (
+                  <span className="badge warn" style={{ marginRight: 6 }}>
+                    protocol oddity
+                  </span>
+                )}
                 {d.reason}
                 {d.errorCode !== undefined && <span className="muted"> (code {d.errorCode})</span>}
               </td>

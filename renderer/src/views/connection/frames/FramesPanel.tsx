@@ -18,7 +18,13 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   const [kind, setKind] = useState('')
   // A link from elsewhere (Compare, Replay) may ask for one frame: select it and stop following.
   const focus = useStore((s) => (s.focusFrame?.connectionId === view.id ? s.focusFrame.seq : undefined))
-  const focusIndex = focus === undefined ? undefined : sortedIndexOf(view.frames.map((f) => f.seq), focus)
+  const focusIndex =
+    focus === undefined
+      ? undefined
+      : sortedIndexOf(
+          view.frames.map((f) => f.seq),
+          focus,
+        )
   const [selected, setSelected] = useState<number | undefined>(focusIndex !== undefined && focusIndex >= 0 ? focusIndex : undefined)
   const [follow, setFollow] = useState(selected === undefined)
   const scroller = useRef<HTMLDivElement>(null)
@@ -29,7 +35,12 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   const indices = useIncrementalFilter(
     view.frames,
     `${needle}|${direction}|${kind}`,
-    filtered ? undefined : (f: FrameEvent) => (!direction || f.direction === direction) && (!kind || f.kind === kind) && (!needle || (f.method ?? '').toLowerCase().includes(needle)),
+    filtered
+      ? undefined
+      : (f: FrameEvent) =>
+          (!direction || f.direction === direction) &&
+          (!kind || f.kind === kind) &&
+          (!needle || (f.method ?? '').toLowerCase().includes(needle)),
   )
   const count = indices.length
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
@@ -71,7 +82,14 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
       <div className="frames">
         <div className="frames-list">
           <div className="toolbar">
-            <input ref={filterInput} type="search" placeholder="Filter method  /" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter frames by method" />
+            <input
+              ref={filterInput}
+              type="search"
+              placeholder="Filter method  /"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              aria-label="Filter frames by method"
+            />
             <select value={direction} onChange={(e) => setDirection(e.target.value as typeof direction)} aria-label="Direction">
               <option value="">both directions</option>
               <option value="out">▲ sent</option>
@@ -89,7 +107,9 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
             </label>
             <span className="spacer" />
             <span className="muted" data-testid="frame-count">
-              {filtered ? `${view.frames.length.toLocaleString()} frames` : `${count.toLocaleString()} of ${view.frames.length.toLocaleString()} frames`}
+              {filtered
+                ? `${view.frames.length.toLocaleString()} frames`
+                : `${count.toLocaleString()} of ${view.frames.length.toLocaleString()} frames`}
             </span>
             <CopyButton label="Copy" className="btn small ghost" value={() => indices.map((i) => view.frames[i].payload)} />
           </div>
@@ -173,7 +193,11 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
               </div>
               {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
               <div className="detail-body">
-                {frame.truncated ? <pre className="json">{String(frame.payload)}</pre> : <JsonView key={frame.seq} value={frame.payload} openDepth={4} />}
+                {frame.truncated ? (
+                  <pre className="json">{String(frame.payload)}</pre>
+                ) : (
+                  <JsonView key={frame.seq} value={frame.payload} openDepth={4} />
+                )}
               </div>
             </>
           ) : (

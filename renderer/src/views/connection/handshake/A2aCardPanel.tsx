@@ -79,7 +79,11 @@ export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent })
           <table className="grid">
             <tbody>
               {h.interfaces.map((i, n) => {
-                const chosen = h.chosenInterface && i.url === h.chosenInterface.url && i.protocolBinding === h.chosenInterface.protocolBinding && i.protocolVersion === h.chosenInterface.protocolVersion
+                const chosen =
+                  h.chosenInterface &&
+                  i.url === h.chosenInterface.url &&
+                  i.protocolBinding === h.chosenInterface.protocolBinding &&
+                  i.protocolVersion === h.chosenInterface.protocolVersion
                 return (
                   <tr key={n}>
                     <td>{chosen ? <span className="status called">chosen</span> : null}</td>
@@ -94,7 +98,8 @@ export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent })
         </div>
         <div className="card">
           <h3>
-            The card as fetched<span className="spacer" />
+            The card as fetched
+            <span className="spacer" />
             <CopyButton value={() => h.agentCard} />
           </h3>
           <JsonView value={h.agentCard} openDepth={1} />

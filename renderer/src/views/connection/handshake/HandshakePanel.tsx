@@ -16,7 +16,11 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
       <div className="panel">
         <div className="empty">
           <h2>{view.state === 'failed' ? 'No handshake' : 'Waiting for the handshake…'}</h2>
-          <p>{view.state === 'failed' ? `The connection failed before initialize completed: ${view.reason ?? 'see the Log tab'}.` : 'initialize has been sent.'}</p>
+          <p>
+            {view.state === 'failed'
+              ? `The connection failed before initialize completed: ${view.reason ?? 'see the Log tab'}.`
+              : 'initialize has been sent.'}
+          </p>
         </div>
       </div>
     )
@@ -27,8 +31,11 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
       <div className="cols">
         <div className="card">
           <h3>
-            Client offered<span className="spacer" />
-            <CopyButton value={() => ({ protocolVersion: h.requestedProtocolVersion, capabilities: h.clientCapabilities, clientInfo: h.clientInfo })} />
+            Client offered
+            <span className="spacer" />
+            <CopyButton
+              value={() => ({ protocolVersion: h.requestedProtocolVersion, capabilities: h.clientCapabilities, clientInfo: h.clientInfo })}
+            />
           </h3>
           <dl className="kv">
             <dt>Protocol version</dt>
@@ -48,8 +55,16 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
         </div>
         <div className="card">
           <h3>
-            Server answered<span className="spacer" />
-            <CopyButton value={() => ({ protocolVersion: h.protocolVersion, capabilities: h.serverCapabilities, serverInfo: h.serverInfo, instructions: h.instructions })} />
+            Server answered
+            <span className="spacer" />
+            <CopyButton
+              value={() => ({
+                protocolVersion: h.protocolVersion,
+                capabilities: h.serverCapabilities,
+                serverInfo: h.serverInfo,
+                instructions: h.instructions,
+              })}
+            />
           </h3>
           <dl className="kv">
             <dt>Negotiated version</dt>
@@ -61,7 +76,11 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
             </dd>
             <dt>Server</dt>
             <dd>
-              {h.serverInfo ? <Name value={`${h.serverInfo.title ?? h.serverInfo.name} (${h.serverInfo.name} ${h.serverInfo.version})`} /> : '—'}
+              {h.serverInfo ? (
+                <Name value={`${h.serverInfo.title ?? h.serverInfo.name} (${h.serverInfo.name} ${h.serverInfo.version})`} />
+              ) : (
+                '—'
+              )}
             </dd>
             <dt>Transport</dt>
             <dd>

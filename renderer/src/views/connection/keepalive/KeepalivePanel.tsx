@@ -25,7 +25,9 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
   const apply = async () => {
     const seconds = Number(draft)
     if (!Number.isFinite(seconds) || seconds < 0.1) return
-    const result = await command((api) => api.invoke('connections.setKeepalive', { connectionId: view.id, intervalMs: Math.round(seconds * 1000) }))
+    const result = await command((api) =>
+      api.invoke('connections.setKeepalive', { connectionId: view.id, intervalMs: Math.round(seconds * 1000) }),
+    )
     if (result) {
       setIntervalMs(result.intervalMs)
       setDraft('')
@@ -44,7 +46,15 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
           {ms(intervalMs)}
           {live && (
             <span style={{ fontSize: 12, fontWeight: 400 }}>
-              <input className="input" style={{ width: 56, padding: '1px 6px' }} placeholder="s" value={draft} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void apply()} aria-label="New interval in seconds" />
+              <input
+                className="input"
+                style={{ width: 56, padding: '1px 6px' }}
+                placeholder="s"
+                value={draft}
+                onChange={(e) => setDraft(e.target.value)}
+                onKeyDown={(e) => e.key === 'Enter' && void apply()}
+                aria-label="New interval in seconds"
+              />
               <button className="btn small" onClick={() => void apply()} disabled={!draft}>
                 Set
               </button>
@@ -59,7 +69,11 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
       </div>
       <div className="card" style={{ marginBottom: 16 }}>
         <h3>Round trips, last {Math.min(CHART_PROBES, view.probes.length)} probes</h3>
-        {view.probes.length ? <RttChart probes={view.probes.slice(-CHART_PROBES)} /> : <div className="muted">The first probe runs {ms(intervalMs)} after connecting, or now with “Probe now”.</div>}
+        {view.probes.length ? (
+          <RttChart probes={view.probes.slice(-CHART_PROBES)} />
+        ) : (
+          <div className="muted">The first probe runs {ms(intervalMs)} after connecting, or now with “Probe now”.</div>
+        )}
       </div>
       {attempts.length > 0 && (
         <div className="card" style={{ marginBottom: 16 }}>
@@ -128,15 +142,20 @@ function RttChart({ probes }: { probes: KeepaliveEvent[] }) {
   const height = 120
   const pad = { left: 44, right: 8, top: 10, bottom: 18 }
   const max = Math.max(1, ...probes.filter((p) => p.ok).map((p) => p.rttMs)) * 1.15
-  const x = (i: number) => pad.left + (probes.length === 1 ? (width - pad.left - pad.right) / 2 : (i / (probes.length - 1)) * (width - pad.left - pad.right))
+  const x = (i: number) =>
+    pad.left + (probes.length === 1 ? (width - pad.left - pad.right) / 2 : (i / (probes.length - 1)) * (width - pad.left - pad.right))
   const y = (v: number) => pad.top + (1 - v / max) * (height - pad.top - pad.bottom)
   const okPoints = probes.map((p, i) => (p.ok ? `${x(i)},${y(p.rttMs)}` : undefined)).filter(Boolean)
   const base = height - pad.bottom
   return (
     <svg className="chart" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-label="keepalive round trips">
       <line className="axis" x1={pad.left} x2={width - pad.right} y1={base} y2={base} />
-      <text x={4} y={pad.top + 8}>{ms(max)}</text>
-      <text x={4} y={base}>0</text>
+      <text x={4} y={pad.top + 8}>
+        {ms(max)}
+      </text>
+      <text x={4} y={base}>
+        0
+      </text>
       {okPoints.length > 1 && <polygon className="area" points={`${x(0)},${base} ${okPoints.join(' ')} ${x(probes.length - 1)},${base}`} />}
       {okPoints.length > 1 && <polyline className="line" points={okPoints.join(' ')} />}
       {probes.map((p, i) =>

@@ -9,7 +9,12 @@ const ROW = 22
 /** The server's stderr and the engine's own notes about this connection, newest at the bottom. */
 export function LogPanel({ view }: { view: ConnectionView }) {
   const scroller = useRef<HTMLDivElement>(null)
-  const virtualizer = useVirtualizer({ count: view.logs.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
+  const virtualizer = useVirtualizer({
+    count: view.logs.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 8,
+  })
   useEffect(() => {
     if (view.logs.length) virtualizer.scrollToIndex(view.logs.length - 1, { align: 'end' })
   }, [view.logs.length, virtualizer])
@@ -28,7 +33,12 @@ export function LogPanel({ view }: { view: ConnectionView }) {
             {virtualizer.getVirtualItems().map((item) => {
               const line = view.logs[item.index]
               return (
-                <div key={line.seq} className={`log-row ${line.level}`} style={{ transform: `translateY(${item.start}px)` }} title={line.text}>
+                <div
+                  key={line.seq}
+                  className={`log-row ${line.level}`}
+                  style={{ transform: `translateY(${item.start}px)` }}
+                  title={line.text}
+                >
                   <span className="muted">{clock(line.ts)}</span>
                   <span className="src">{line.source}</span>
                   <span>{line.text}</span>
