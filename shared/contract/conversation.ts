@@ -1,5 +1,5 @@
 /**
- * One conversation model for both protocols (DESIGN.md §3). Pure data and helpers: no protocol code.
+ * One conversation model for both protocols (docs/architecture.md). Pure data and helpers: no protocol code.
  */
 
 export type Role = 'user' | 'agent'

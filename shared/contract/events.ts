@@ -2,7 +2,7 @@ import type { ApprovalRequest } from './approvals'
 import type { ConversationMessage } from './conversation'
 
 /**
- * The event model (DESIGN.md §2): everything Parallax knows is an append-only stream of these.
+ * The event model (docs/architecture.md, "The event model"): everything Parallax knows is an append-only stream of these.
  * Events travel engine → host → UI; they are produced by trusted engine code, so they are typed here
  * but not schema-checked on the way (commands, which come from the UI, are).
  */

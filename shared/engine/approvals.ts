@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
 import { CommandError, redactArgs, redactMap, type ApprovalRecord, type ApprovalRequest, type TargetSpec } from '../contract'
-import { writePrivateFile } from '../runtime/privateFiles'
+import { JsonListFile } from './jsonListFile'
 
 type StdioSpec = Extract<TargetSpec, { kind: 'mcp-stdio' }>
 
@@ -28,23 +27,23 @@ export class ApprovalStore {
   private readonly pending = new Map<string, { request: ApprovalRequest; stored: StoredApproval }>()
   private loaded: Promise<void> | undefined
 
+  private readonly persisted: JsonListFile<StoredApproval>
+
   constructor(
-    private readonly file?: string,
+    file?: string,
     /** A host that can ask its user on the spot (a terminal) answers here; UI hosts get the refusal instead. */
     private readonly approver?: Approver,
-  ) {}
+  ) {
+    this.persisted = new JsonListFile(file, (entry) =>
+      typeof (entry as StoredApproval | null)?.fingerprint === 'string' ? (entry as StoredApproval) : undefined,
+    )
+  }
 
+  /** An unreadable file approves nothing: everything is asked again, which is safe. */
   private load(): Promise<void> {
-    this.loaded ??= (async () => {
-      if (!this.file) return
-      const text = await readFile(this.file, 'utf8').catch(() => '[]')
-      try {
-        for (const entry of JSON.parse(text) as StoredApproval[])
-          if (entry && typeof entry.fingerprint === 'string') this.granted.set(entry.fingerprint, entry)
-      } catch {
-        // An unreadable file approves nothing: everything is asked again, which is safe.
-      }
-    })()
+    this.loaded ??= this.persisted.read().then((records) => {
+      for (const record of records) this.granted.set(record.fingerprint, record)
+    })
     return this.loaded
   }
 
@@ -160,10 +159,8 @@ export class ApprovalStore {
     throw new CommandError(`${stored.title.replace(/\?$/, '')}: needs your approval first`, 'approval-required', { approval: request })
   }
 
-  private async persist(): Promise<void> {
-    if (!this.file) return
-    const kept = [...this.granted.values()].filter((r) => !(r as { transient?: boolean }).transient)
-    await writePrivateFile(this.file, JSON.stringify(kept, null, 2))
+  private persist(): Promise<void> {
+    return this.persisted.write([...this.granted.values()].filter((r) => !(r as { transient?: boolean }).transient))
   }
 }
 

@@ -1,5 +1,4 @@
-import { readFile, rename } from 'node:fs/promises'
-import { writePrivateFile } from '../runtime/privateFiles'
+import { JsonListFile } from './jsonListFile'
 import { ClientProfile, CommandError, parseProfile, PRESET_PROFILES } from '../contract'
 
 /** Client profiles: the presets (read-only) and the user's own, persisted next to the targets. */
@@ -7,21 +6,19 @@ export class ProfileStore {
   private readonly user = new Map<string, ClientProfile>()
   private loaded: Promise<void> | undefined
 
-  constructor(private readonly file?: string) {}
+  private readonly persisted: JsonListFile<ClientProfile>
+
+  constructor(file?: string) {
+    this.persisted = new JsonListFile(file, (entry) => {
+      const profile = ClientProfile.safeParse(entry)
+      return profile.success ? profile.data : undefined
+    })
+  }
 
   private load(): Promise<void> {
-    this.loaded ??= (async () => {
-      if (!this.file) return
-      const text = await readFile(this.file, 'utf8').catch(() => '[]')
-      try {
-        for (const entry of JSON.parse(text) as unknown[]) {
-          const parsed = ClientProfile.safeParse(entry)
-          if (parsed.success) this.user.set(parsed.data.name, parsed.data)
-        }
-      } catch {
-        await rename(this.file, `${this.file}.corrupt-${Date.now()}`).catch(() => {})
-      }
-    })()
+    this.loaded ??= this.persisted.read().then((profiles) => {
+      for (const profile of profiles) this.user.set(profile.name, profile)
+    })
     return this.loaded
   }
 
@@ -69,8 +66,7 @@ export class ProfileStore {
     }
   }
 
-  private async persist(): Promise<void> {
-    if (!this.file) return
-    await writePrivateFile(this.file, JSON.stringify([...this.user.values()], null, 2))
+  private persist(): Promise<void> {
+    return this.persisted.write([...this.user.values()])
   }
 }

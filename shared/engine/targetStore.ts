@@ -1,6 +1,5 @@
-import { readFile, rename } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
-import { writePrivateFile } from '../runtime/privateFiles'
+import { JsonListFile } from './jsonListFile'
 import { CommandError, SavedTarget, TargetDraft, type ImportResult } from '../contract'
 import { parseTargetsConfig } from './configFile'
 
@@ -12,31 +11,22 @@ export class TargetStore {
   private readonly user = new Map<string, SavedTarget>()
   private loaded: Promise<void> | undefined
 
+  private readonly persisted: JsonListFile<SavedTarget>
+
   constructor(
     private readonly demos: SavedTarget[],
-    private readonly file?: string,
-  ) {}
+    file?: string,
+  ) {
+    this.persisted = new JsonListFile(file, (entry) => {
+      const target = SavedTarget.safeParse(entry)
+      return target.success && target.data.origin !== 'demo' ? target.data : undefined
+    })
+  }
 
   private load(): Promise<void> {
-    this.loaded ??= (async () => {
-      if (!this.file) return
-      let text: string
-      try {
-        text = await readFile(this.file, 'utf8')
-      } catch {
-        return // first run: nothing saved yet
-      }
-      try {
-        const parsed = JSON.parse(text) as unknown[]
-        for (const entry of Array.isArray(parsed) ? parsed : []) {
-          const target = SavedTarget.safeParse(entry)
-          if (target.success && target.data.origin !== 'demo') this.user.set(target.data.id, target.data)
-        }
-      } catch {
-        // A corrupt file must not lose the next save: keep a copy aside and start empty.
-        await rename(this.file, `${this.file}.corrupt-${Date.now()}`).catch(() => {})
-      }
-    })()
+    this.loaded ??= this.persisted.read().then((targets) => {
+      for (const target of targets) this.user.set(target.id, target)
+    })
     return this.loaded
   }
 
@@ -76,8 +66,7 @@ export class TargetStore {
     return { imported, errors }
   }
 
-  private async persist(): Promise<void> {
-    if (!this.file) return
-    await writePrivateFile(this.file, JSON.stringify([...this.user.values()], null, 2))
+  private persist(): Promise<void> {
+    return this.persisted.write([...this.user.values()])
   }
 }

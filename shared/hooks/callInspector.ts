@@ -15,7 +15,7 @@ export interface CallTarget extends CallEndpoint {
 }
 
 /**
- * Runs one call the way DESIGN.md §3 asks: snapshot the raw arguments, run the hook on a copy (a hook
+ * Runs one call the way docs/architecture.md describes: snapshot the raw arguments, run the hook on a copy (a hook
  * that throws sends nothing), validate raw and hooked against the input schema, lint for protocol
  * fields, send the hooked arguments, then check the context echo and the output schema.
  */

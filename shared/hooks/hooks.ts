@@ -1,5 +1,5 @@
 /**
- * Pre-validation hooks (DESIGN.md §3): `(toolName, args) => args`, per tool, applied to the raw wire
+ * Pre-validation hooks (docs/architecture.md): `(toolName, args) => args`, per tool, applied to the raw wire
  * arguments before JSON-schema validation. The raw arguments are snapshotted before the hook runs and
  * the hook gets its own copy, so mutating in place and returning a new object behave the same and
  * neither can change the snapshot.

@@ -45,7 +45,7 @@ const MAX_PAGES = 1_000
 type DiscoveryResult = Omit<DiscoveryEvent, 'seq' | 'ts' | 'connectionId' | 'type'>
 
 /**
- * One capability-gated discovery step (DESIGN.md §3): skipped with its reason when the server did not
+ * One capability-gated discovery step (docs/architecture.md): skipped with its reason when the server did not
  * advertise the capability; otherwise every page is fetched. A JSON-RPC error is a failed step, never
  * a failed connection, so this never throws.
  */

@@ -29,7 +29,7 @@ export const DEFAULT_MAPPING: TurnMapping = { skillField: 'skill', inputField: '
 /**
  * The domain turns of a recording, from its conversation events: each user message is a turn, and the
  * agent messages of the same turn are its recorded outcome. An A2A data part `{skill, input}` is a call,
- * so it maps onto an MCP tool call and back (DESIGN.md: the mapping is per recording).
+ * so it maps onto an MCP tool call and back (the mapping is per recording).
  */
 export function turnsFromEvents(events: EngineEvent[], mapping: TurnMapping = DEFAULT_MAPPING): RecordedTurn[] {
   const byTurn = new Map<number, ConversationEvent[]>()

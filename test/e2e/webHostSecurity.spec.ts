@@ -29,9 +29,9 @@ test('the web host refuses requests without the launch token, from foreign origi
   ).toBe(404)
   // Every refusal is logged with its reason.
   await expect.poll(() => host.stderr()).toMatch(/refused GET \/: no token/)
-  expect(host.stderr()).toMatch(/refused GET \/: wrong token/)
-  expect(host.stderr()).toMatch(/refused GET \/: foreign Origin "http:\/\/evil.example"/)
-  expect(host.stderr()).toMatch(/refused GET \/: foreign Host header "rebind.example:\d+"/)
+  await expect.poll(() => host.stderr()).toMatch(/refused GET \/: wrong token/)
+  await expect.poll(() => host.stderr()).toMatch(/refused GET \/: foreign Origin "http:\/\/evil.example"/)
+  await expect.poll(() => host.stderr()).toMatch(/refused GET \/: foreign Host header "rebind.example:\d+"/)
 })
 
 test('the engine socket needs the token (as a subprotocol or a bearer header) and a local origin before any command can run', async ({
@@ -95,7 +95,7 @@ test('the launch token never lives in a cookie: a local program the browser visi
       // The old way in, a token in the socket URL, is gone too (it would land in logs and history).
       expect(await upgradeStatus(host.origin, `/ws?token=${host.token}`, { Origin: host.origin })).toBe(401)
       await expect.poll(() => host.stderr()).toMatch(/refused WebSocket \/ws: only the page cookie/)
-      expect(host.stderr()).toMatch(/refused WebSocket \/ws: a token in the URL/)
+      await expect.poll(() => host.stderr()).toMatch(/refused WebSocket \/ws: a token in the URL/)
       // All the cookie gives is the page's own static files, which hold nothing secret.
       const { status, body } = await fetchWith(`${host.origin}/`, { Cookie: cookieHeader })
       expect(status).toBe(200)
