@@ -291,7 +291,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
   protected async probeOnce(): Promise<ProbeOutcome> {
     let response: Response
     try {
-      response = await this.fetcher(this.cardUrl, {
+      response = await this.fetcher.probe(this.cardUrl, {
         headers: {
           'A2A-Version': '1.0',
           Accept: 'application/json',

@@ -1,4 +1,3 @@
-import { parseSseStream } from '@a2a-js/sdk'
 import type { FrameKind, TransportKind } from '../contract'
 import { redactMap } from '../contract'
 import { now } from '../runtime/clock'
@@ -47,12 +46,16 @@ const REST_OPERATIONS: [RegExp, string][] = [
  * gets an error that says why (a JSON-RPC error for the same id, or an HTTP 502 / SSE error event),
  * and the frame keeps a bounded preview with the whole text aside.
  */
-export function createTappedFetch(options: HttpTapOptions): typeof fetch & { lastError(): WireError | undefined } {
+export function createTappedFetch(options: HttpTapOptions): typeof fetch & {
+  lastError(): WireError | undefined
+  /** The same fetch for a keepalive probe: its frames are marked as the probe's. */
+  probe(input: string | URL, init?: RequestInit): Promise<Response>
+} {
   const base = options.base ?? fetch
   let exchange = 0
   let lastError: WireError | undefined
 
-  const tapped = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const tapped = async (input: string | URL | Request, init?: RequestInit, probe?: true): Promise<Response> => {
     const { url, httpMethod, headers, bodyText, send } = await outgoing(input, init, options.headers)
     const body = parseJson(bodyText)
     const isCard = httpMethod === 'GET' && /agent-card\.json$|agent\.json$/.test(url.pathname)
@@ -60,8 +63,9 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
     const rpc = body && typeof body === 'object' ? (body as { method?: unknown; id?: unknown }) : undefined
     const method = isCard ? 'agent-card' : typeof rpc?.method === 'string' ? rpc.method : restOperation(httpMethod, url.pathname)
     const id = typeof rpc?.id === 'string' || typeof rpc?.id === 'number' ? rpc.id : `http-${++exchange}`
+    const subject = skillOf(body)
     const started = now()
-    options.onFrame({
+    const sent: TappedFrame & { seq?: number } = {
       type: 'frame',
       ts: started,
       direction: 'out',
@@ -73,10 +77,19 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
       payload: body ?? (bodyText || null),
       bytes: Buffer.byteLength(bodyText),
       http: { method: httpMethod, url: url.href, headers: redactMap(Object.fromEntries(headers)) },
-    })
+      ...(subject && { subject }),
+      ...(probe && { probe }),
+    }
+    options.onFrame(sent)
 
     const response = await send(base)
-    const http = { method: httpMethod, url: url.href, status: response.status }
+    const http = {
+      method: httpMethod,
+      url: url.href,
+      status: response.status,
+      ...(response.statusText && { statusText: response.statusText }),
+      headers: redactMap(Object.fromEntries(response.headers)),
+    }
     const contentType = response.headers.get('content-type') ?? ''
     /** Records one received body (or stream event); returns why it was refused, with the frame's number. */
     const record = (
@@ -84,6 +97,7 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
       parsed: unknown,
       kindIfOk: FrameKind,
       status: number,
+      eventId?: string,
     ): { refused?: string; seq?: number; wireError?: WireError } => {
       const bytes = Buffer.byteLength(text)
       const refused = parsed !== undefined && deeperThan(parsed, MAX_DEPTH) ? `nested deeper than ${MAX_DEPTH} levels` : undefined
@@ -105,7 +119,10 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
         payload,
         bytes,
         latencyMs: at - started,
-        http,
+        http: eventId === undefined ? http : { ...http, eventId },
+        ...(sent.seq !== undefined && { requestSeq: sent.seq }),
+        ...(subject && { subject }),
+        ...(probe && { probe }),
         ...(truncated && { truncated }),
       }
       options.onFrame(frame)
@@ -117,7 +134,7 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
     if (contentType.includes('text/event-stream') && response.body) {
       const relayed = relayEvents(response, (event) => {
         const parsed = parseJson(event.data)
-        const { refused, seq } = record(event.data, parsed, 'stream-event', response.status)
+        const { refused, seq } = record(event.data, parsed, 'stream-event', response.status, event.id)
         if (!refused) return event
         const message = refusal(seq, refused)
         lastError = { status: response.status, message }
@@ -141,7 +158,10 @@ export function createTappedFetch(options: HttpTapOptions): typeof fetch & { las
     }
     return servingText(response, text, parsed)
   }
-  return Object.assign(tapped, { lastError: () => lastError })
+  return Object.assign((input: string | URL | Request, init?: RequestInit) => tapped(input, init), {
+    lastError: () => lastError,
+    probe: (input: string | URL, init?: RequestInit) => tapped(input, init, true),
+  })
 }
 
 /**
@@ -192,7 +212,7 @@ async function outgoing(
   }
 }
 
-type SseEvent = { type: string; data: string }
+type SseEvent = { type: string; data: string; id?: string }
 
 /**
  * The SDK's copy of an event stream: each event is read (and recorded) by the tap first, then written
@@ -200,7 +220,7 @@ type SseEvent = { type: string; data: string }
  * same way for the SDK; the SDK cancelling its copy cancels the response.
  */
 function relayEvents(response: Response, onEvent: (event: SseEvent) => SseEvent): ReadableStream<Uint8Array> {
-  const events = parseSseStream(response)[Symbol.asyncIterator]()
+  const events = sseEvents(response.body!)[Symbol.asyncIterator]()
   const encoder = new TextEncoder()
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -209,7 +229,8 @@ function relayEvents(response: Response, onEvent: (event: SseEvent) => SseEvent)
         if (next.done) return controller.close()
         const event = onEvent(next.value)
         const lines = event.data.split('\n').map((line) => `data: ${line}`)
-        controller.enqueue(encoder.encode(`${event.type === 'message' ? '' : `event: ${event.type}\n`}${lines.join('\n')}\n\n`))
+        const head = `${event.id !== undefined ? `id: ${event.id}\n` : ''}${event.type === 'message' ? '' : `event: ${event.type}\n`}`
+        controller.enqueue(encoder.encode(`${head}${lines.join('\n')}\n\n`))
       } catch (error) {
         controller.error(error)
       }
@@ -218,6 +239,58 @@ function relayEvents(response: Response, onEvent: (event: SseEvent) => SseEvent)
       await events.return?.(undefined)
     },
   })
+}
+
+/** Largest SSE event Parallax reads; the SDK's own limit is the same order. */
+const MAX_SSE_EVENT = 64 * 1024 * 1024
+
+/**
+ * Server-sent events as the spec reads them — `event`, `data` (joined by newlines) and `id` per event,
+ * comments skipped — keeping the id an event carries, which the SDK's reader drops.
+ */
+async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
+  let buffer = ''
+  let event: SseEvent = { type: 'message', data: '' }
+  let hasData = false
+  const field = (line: string) => {
+    const colon = line.indexOf(':')
+    const name = colon === -1 ? line : line.slice(0, colon)
+    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '')
+    if (name === 'event') event.type = value
+    else if (name === 'data') {
+      event.data = hasData ? `${event.data}\n${value}` : value
+      hasData = true
+    } else if (name === 'id' && !value.includes('\0')) event.id = value
+  }
+  const decoder = new TextDecoder()
+  for await (const bytes of body) {
+    buffer += decoder.decode(bytes, { stream: true })
+    let end: number
+    while ((end = buffer.search(/\r\n|\r|\n/)) !== -1) {
+      const line = buffer.slice(0, end)
+      buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1))
+      if (line === '') {
+        if (hasData) yield event
+        event = { type: 'message', data: '' }
+        hasData = false
+      } else if (!line.startsWith(':')) field(line)
+    }
+    if (buffer.length > MAX_SSE_EVENT || event.data.length > MAX_SSE_EVENT) throw new Error(`an SSE event over ${MAX_SSE_EVENT} bytes`)
+  }
+  if (buffer) field(buffer)
+  if (hasData) yield event
+}
+
+/** The skill a message calls, when it carries a data part `{skill, input}` (the Calls panel's and replay's shape). */
+function skillOf(body: unknown): string | undefined {
+  const message = body as { params?: { message?: { parts?: unknown[] } }; message?: { parts?: unknown[] } } | undefined
+  const parts = message?.params?.message?.parts ?? message?.message?.parts
+  for (const part of Array.isArray(parts) ? parts : []) {
+    const data = (part as { data?: unknown })?.data
+    const skill = (data as { skill?: unknown } | undefined)?.skill ?? (data as { data?: { skill?: unknown } } | undefined)?.data?.skill
+    if (typeof skill === 'string') return skill
+  }
+  return undefined
 }
 
 function jsonRpcId(parsed: unknown): string | number | null | undefined {

@@ -40,8 +40,11 @@ export interface FrameEvent extends EventBase {
    * message Parallax refused to hand on (`refused` says why, e.g. "nested deeper than 256 levels").
    */
   truncated?: { shownBytes: number; file?: string; refused?: string }
-  /** For HTTP-level taps (A2A): the exchange the body belongs to. */
-  http?: { method: string; url: string; status?: number; headers?: Record<string, string> }
+  /**
+   * For HTTP-level taps (A2A): the exchange the body belongs to. `headers` are the request's on a sent
+   * frame and the response's on a received one, secrets redacted; `eventId` is an SSE event's own id.
+   */
+  http?: { method: string; url: string; status?: number; statusText?: string; headers?: Record<string, string>; eventId?: string }
 }
 
 export type HandshakeEvent = McpHandshakeEvent | A2aHandshakeEvent
@@ -50,6 +53,12 @@ export interface McpHandshakeEvent extends EventBase {
   type: 'handshake'
   protocol: 'mcp'
   transport: TransportKind
+  /** On responses and errors: the `seq` of the request they answer (the pair, for jumping between them). */
+  requestSeq?: number
+  /** What the message is about, where its method alone does not say: the tool called, the prompt got, the resource read, the A2A skill. */
+  subject?: string
+  /** Part of a keepalive probe (the request and its answer), not of the user's session. */
+  probe?: true
   requestedProtocolVersion?: string
   protocolVersion?: string
   clientInfo: { name: string; version: string }

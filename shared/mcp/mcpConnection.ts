@@ -390,3 +390,4 @@ function sseTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Transpor
   // requestInit headers apply to the event stream too
   return new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } })
 }
+    this.tap.expectProbe(probe) // its frames are marked, so the Frames view can set probes apart

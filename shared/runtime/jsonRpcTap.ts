@@ -6,7 +6,10 @@ import { detachedCut, safeStringify } from './safeJson'
 export type TappedFrame = Omit<FrameEvent, 'seq' | 'connectionId'>
 export type FrameSink = (frame: TappedFrame) => void
 
-type JsonRpcLike = { id?: string | number | null; method?: unknown; result?: unknown; error?: unknown }
+type JsonRpcLike = { id?: string | number | null; method?: unknown; params?: unknown; result?: unknown; error?: unknown }
+
+/** A request on its way: when it went, what it was, and its frame (whose `seq` the answer points back to). */
+type Pending = { ts: number; method: string; subject?: string; probe?: true; frame: TappedFrame & { seq?: number } }
 
 /**
  * Turns JSON-RPC messages into `frame` events: classifies each one, measures its size, and pairs
@@ -14,7 +17,9 @@ type JsonRpcLike = { id?: string | number | null; method?: unknown; result?: unk
  */
 export class JsonRpcTap {
   /** Outstanding requests keyed by the direction they travelled and their id. */
-  private readonly pending = new Map<string, { ts: number; method: string }>()
+  private readonly pending = new Map<string, Pending>()
+  /** The method of a keepalive probe about to be sent: its request and answer are marked as the probe's. */
+  private probeMethod: string | undefined
 
   constructor(
     private readonly protocol: Protocol,
@@ -33,16 +38,24 @@ export class JsonRpcTap {
     const kind = classify(msg)
     const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined
     let method = typeof msg.method === 'string' ? msg.method : undefined
+    let subject = method ? subjectOf(method, msg.params) : undefined
     let latencyMs: number | undefined
+    let requestSeq: number | undefined
+    let probe: true | undefined
+    let request: Pending | undefined
     if (kind === 'request' && id !== undefined) {
-      this.pending.set(`${direction}:${id}`, { ts, method: method! })
+      if (direction === 'out' && method === this.probeMethod) {
+        probe = true
+        this.probeMethod = undefined
+      }
     } else if ((kind === 'response' || kind === 'error') && id !== undefined) {
       const key = `${direction === 'in' ? 'out' : 'in'}:${id}`
-      const request = this.pending.get(key)
+      request = this.pending.get(key)
       if (request) {
         this.pending.delete(key)
         latencyMs = ts - request.ts
-        method = request.method
+        ;({ method, subject, probe } = request)
+        requestSeq = request.frame.seq
       }
     }
     const text = wire ?? safeStringify(message)
@@ -60,16 +73,35 @@ export class JsonRpcTap {
       payload: oversized ? oversized.preview : message,
       bytes: size,
       latencyMs,
+      ...(requestSeq !== undefined && { requestSeq }),
+      ...(subject !== undefined && { subject }),
+      ...(probe && { probe }),
       ...(oversized && { truncated: refused ? { ...oversized.truncated, refused } : oversized.truncated }),
     }
+    if (kind === 'request' && id !== undefined) this.pending.set(`${direction}:${id}`, { ts, method: method!, subject, probe, frame })
     this.sink(frame)
     return frame
+  }
+
+  /** Marks the next request of `method` sent, and its answer, as a keepalive probe's. */
+  expectProbe(method: string): void {
+    this.probeMethod = method
   }
 
   /** Forget unanswered requests (after a reconnect, ids start again). */
   reset(): void {
     this.pending.clear()
   }
+}
+
+/** What an MCP request is about, beyond its method: the tool, the prompt, the resource, the completion's reference. */
+function subjectOf(method: string, params: unknown): string | undefined {
+  const p = (params ?? {}) as { name?: unknown; uri?: unknown; ref?: { name?: unknown; uri?: unknown } }
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+  if (method === 'tools/call' || method === 'prompts/get') return text(p.name)
+  if (method.startsWith('resources/') && method !== 'resources/list' && method !== 'resources/templates/list') return text(p.uri)
+  if (method === 'completion/complete') return text(p.ref?.name) ?? text(p.ref?.uri)
+  return undefined
 }
 
 function classify(msg: JsonRpcLike): FrameKind {

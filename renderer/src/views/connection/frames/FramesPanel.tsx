@@ -16,31 +16,25 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   const [text, setText] = useState('')
   const [direction, setDirection] = useState<'' | 'out' | 'in'>('')
   const [kind, setKind] = useState('')
+  const [hideProbes, setHideProbes] = useState(false)
   // A link from elsewhere (Compare, Replay) may ask for one frame: select it and stop following.
   const focus = useStore((s) => (s.focusFrame?.connectionId === view.id ? s.focusFrame.seq : undefined))
-  const focusIndex =
-    focus === undefined
-      ? undefined
-      : sortedIndexOf(
-          view.frames.map((f) => f.seq),
-          focus,
-        )
+  const focusIndex = focus === undefined ? undefined : sortedIndexBy(view.frames, focus)
   const [selected, setSelected] = useState<number | undefined>(focusIndex !== undefined && focusIndex >= 0 ? focusIndex : undefined)
   const [follow, setFollow] = useState(selected === undefined)
   const scroller = useRef<HTMLDivElement>(null)
   const filterInput = useRef<HTMLInputElement>(null)
 
   const needle = text.trim().toLowerCase()
-  const filtered = !needle && !direction && !kind
+  const filtered = !needle && !direction && !kind && !hideProbes
+  const matches = methodFilter(needle)
   const indices = useIncrementalFilter(
     view.frames,
-    `${needle}|${direction}|${kind}`,
+    `${needle}|${direction}|${kind}|${hideProbes}`,
     filtered
       ? undefined
       : (f: FrameEvent) =>
-          (!direction || f.direction === direction) &&
-          (!kind || f.kind === kind) &&
-          (!needle || (f.method ?? '').toLowerCase().includes(needle)),
+          (!direction || f.direction === direction) && (!kind || f.kind === kind) && !(hideProbes && f.probe) && matches(f),
   )
   const count = indices.length
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
@@ -76,6 +70,14 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
     virtualizer.scrollToIndex(next, { align: 'auto' })
   }
   const frame = selected !== undefined ? view.frames[selected] : undefined
+  const pair = frame ? pairOf(view.frames, selected!) : undefined
+  /** Selects a frame by its position in the connection, showing it even if the filter hides it. */
+  const select = (index: number) => {
+    setSelected(index)
+    setFollow(false)
+    const position = sortedIndexOf(indices, index)
+    if (position !== -1) virtualizer.scrollToIndex(position, { align: 'auto' })
+  }
 
   return (
     <div className="panel fill">
@@ -85,10 +87,11 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
             <input
               ref={filterInput}
               type="search"
-              placeholder="Filter method  /"
+              placeholder="Filter method or tool, -exclude  /"
               value={text}
               onChange={(e) => setText(e.target.value)}
               aria-label="Filter frames by method"
+              title="Words match a frame's method or what it is about (a tool, a skill, a resource); -word leaves those out, e.g. -tools/list"
             />
             <select value={direction} onChange={(e) => setDirection(e.target.value as typeof direction)} aria-label="Direction">
               <option value="">both directions</option>
@@ -102,6 +105,19 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
               <option value="notification">notifications</option>
               <option value="error">errors</option>
             </select>
+            <label
+              className="muted"
+              style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}
+              title="Keepalive probes and their answers"
+            >
+              <input
+                type="checkbox"
+                checked={hideProbes}
+                onChange={(e) => setHideProbes(e.target.checked)}
+                aria-label="Hide keepalive probes"
+              />{' '}
+              hide probes
+            </label>
             <label className="muted" style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}>
               <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow
             </label>
@@ -150,24 +166,33 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                 {virtualizer.getVirtualItems().map((item) => {
                   const index = indices[item.index]
                   const f = view.frames[index]
+                  const paired = pair?.index === index
                   return (
                     <div
                       key={f.seq}
                       role="option"
                       aria-selected={selected === index}
-                      className={`row${selected === index ? ' selected' : ''}`}
+                      className={`row${selected === index ? ' selected' : ''}${paired ? ' paired' : ''}${f.probe ? ' probe' : ''}`}
                       style={{ transform: `translateY(${item.start}px)` }}
                       onClick={() => (setSelected(index), setFollow(false))}
                       data-method={f.method}
                       data-direction={f.direction}
+                      data-probe={f.probe ? 'true' : undefined}
+                      title={f.probe ? 'keepalive probe' : undefined}
                     >
-                      <span className="muted">{f.seq}</span>
+                      <span className="muted" title={`event #${f.seq}`}>
+                        {index + 1}
+                      </span>
                       <span className="muted">{clock(f.ts)}</span>
                       <span className={`dir ${f.direction}`} title={f.direction === 'out' ? 'sent' : 'received'}>
                         {f.direction === 'out' ? '▲' : '▼'}
                       </span>
                       <span className={`kind ${f.kind}`}>{f.kind}</span>
-                      <span>{visibleName(f.method ?? '')}</span>
+                      <span className="frame-method">
+                        {visibleName(f.method ?? (f.http ? `${f.http.method} ${new URL(f.http.url).pathname}` : ''))}
+                        {f.subject && <span className="subject"> · {visibleName(f.subject)}</span>}
+                        {f.probe && <span className="probe-mark">probe</span>}
+                      </span>
                       <span className="muted">{f.id ?? ''}</span>
                       <span className="num muted">{bytes(f.bytes)}</span>
                       <span className="num">{ms(f.latencyMs)}</span>
@@ -183,14 +208,28 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
             <>
               <div className="detail-head">
                 <span className={`dir ${frame.direction}`}>{frame.direction === 'out' ? '▲ sent' : '▼ received'}</span>
-                <span className="mono">{visibleName(frame.method ?? frame.kind)}</span>
+                <span className="mono">
+                  #{selected! + 1} {visibleName(frame.method ?? frame.kind)}
+                  {frame.subject && <span className="muted"> · {visibleName(frame.subject)}</span>}
+                </span>
                 <span className="muted meta">
                   {bytes(frame.bytes)}
                   {frame.latencyMs !== undefined ? ` · ${ms(frame.latencyMs)}` : ''} · {frame.transport}
                 </span>
                 <span style={{ flex: 1 }} />
+                {pair && (
+                  <button
+                    className="btn ghost small link"
+                    onClick={() => select(pair.index)}
+                    data-testid="frame-pair"
+                    title="Jump to the other half of this exchange"
+                  >
+                    {pair.role === 'answer' ? `answer #${pair.index + 1} →` : `← request #${pair.index + 1}`}
+                  </button>
+                )}
                 <CopyButton value={() => frame.payload} />
               </div>
+              {frame.http && <HttpExchange http={frame.http} direction={frame.direction} />}
               {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
               <div className="detail-body">
                 {frame.truncated ? (
@@ -210,6 +249,65 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
       </div>
     </div>
   )
+}
+
+/** An HTTP-level frame (A2A): the exchange it belongs to — method, URL, status — and its headers (secrets redacted). */
+function HttpExchange({ http, direction }: { http: NonNullable<FrameEvent['http']>; direction: FrameEvent['direction'] }) {
+  const headers = Object.entries(http.headers ?? {})
+  return (
+    <details className="http-exchange" data-testid="http-exchange">
+      <summary className="mono">
+        {http.method} {http.url}
+        {http.status !== undefined && (
+          <span className={`http-status ${http.status < 300 ? 'ok' : http.status < 400 ? 'redirect' : 'bad'}`}>
+            {' '}
+            → {http.status}
+            {http.statusText ? ` ${http.statusText}` : ''}
+          </span>
+        )}
+        {http.eventId !== undefined && <span className="muted"> · event id {http.eventId}</span>}
+        <span className="muted">
+          {' '}
+          · {headers.length} {direction === 'out' ? 'request' : 'response'} header{headers.length === 1 ? '' : 's'}
+        </span>
+      </summary>
+      <dl className="kv mono">
+        {headers.map(([name, value]) => (
+          <div key={name} style={{ display: 'contents' }}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  )
+}
+
+/** The other half of a request/response exchange: the answer to a request, or the request an answer answers. */
+function pairOf(frames: FrameEvent[], index: number): { index: number; role: 'answer' | 'request' } | undefined {
+  const frame = frames[index]
+  if (frame.requestSeq !== undefined) {
+    const request = sortedIndexBy(frames, frame.requestSeq)
+    return request === -1 ? undefined : { index: request, role: 'request' }
+  }
+  if (frame.kind !== 'request') return undefined
+  // Answers follow their request; the first frame naming it as its request is the answer (a stream: its first event).
+  for (let i = index + 1; i < frames.length; i++) if (frames[i].requestSeq === frame.seq) return { index: i, role: 'answer' }
+  return undefined
+}
+
+/**
+ * The text filter: words match a frame's method or subject (any of them); `-word` excludes frames whose
+ * method or subject contains it. An empty filter matches everything.
+ */
+function methodFilter(needle: string): (frame: FrameEvent) => boolean {
+  const words = needle.split(/\s+/).filter(Boolean)
+  const include = words.filter((w) => !w.startsWith('-'))
+  const exclude = words.filter((w) => w.startsWith('-') && w.length > 1).map((w) => w.slice(1))
+  return (frame) => {
+    const text = `${frame.method ?? ''} ${frame.subject ?? ''}`.toLowerCase()
+    return (include.length === 0 || include.some((w) => text.includes(w))) && !exclude.some((w) => text.includes(w))
+  }
 }
 
 /** An oversized frame: what is shown, its full size, and the whole payload one click away. */
@@ -237,6 +335,19 @@ function TruncatedNotice({ frame, connectionId }: { frame: FrameEvent; connectio
       )}
     </div>
   )
+}
+
+/** Position of the frame with `seq` (frames are in `seq` order), or -1. */
+function sortedIndexBy(frames: FrameEvent[], seq: number): number {
+  let lo = 0
+  let hi = frames.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    if (frames[mid].seq === seq) return mid
+    if (frames[mid].seq < seq) lo = mid + 1
+    else hi = mid - 1
+  }
+  return -1
 }
 
 /** Position of `value` in an ascending array, or -1: the filtered indices are always ascending. */
