@@ -433,6 +433,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
         status: 0,
         pageToken: '',
         statusTimestampAfter: undefined,
+        includeArtifacts: true, // the list says how many artifacts each task has; ListTasks leaves them out by default
       }
       const result = await this.bounded((signal) => client.listTasks(query, { signal }))
       return result.tasks.map(plainTask)

@@ -74,7 +74,10 @@ export class StreamProjection {
     }
     const state = stateName(result.status?.state)
     this.track(result.id, result.contextId, state)
-    for (const message of result.history) if (message.role === Role.ROLE_AGENT) this.sayMessage(message, turn)
+    // The status message is usually in the history too: it is said once, with its status.
+    const statusMessage = result.status?.message?.messageId
+    for (const message of result.history)
+      if (message.role === Role.ROLE_AGENT && message.messageId !== statusMessage) this.sayMessage(message, turn)
     for (const artifact of result.artifacts) this.sayArtifact(result.id, result.contextId, artifact, turn)
     this.sayStatus(result.id, result.contextId, state, result.status?.message, result.status?.timestamp, turn)
   }
@@ -93,7 +96,9 @@ export class StreamProjection {
         break
       case 'statusUpdate': {
         const { taskId, contextId, status } = payload.value
-        if (result && isTask(result) && result.id === taskId) result.status = status
+        // A stream may begin with an update rather than the task itself: the task is known from it.
+        if (!result || !isTask(result) || result.id !== taskId) result = emptyTask(taskId, contextId)
+        result.status = status
         this.track(taskId, contextId, stateName(status?.state))
         this.sayStatus(taskId, contextId, stateName(status?.state), status?.message, status?.timestamp, turn)
         break
@@ -101,12 +106,11 @@ export class StreamProjection {
       case 'artifactUpdate': {
         const { taskId, contextId, artifact, append } = payload.value
         if (!artifact) break
-        if (result && isTask(result) && result.id === taskId) {
-          const existing = result.artifacts.find((a) => a.artifactId === artifact.artifactId)
-          if (existing && append) existing.parts = [...existing.parts, ...artifact.parts]
-          else if (existing) Object.assign(existing, artifact)
-          else result.artifacts.push(artifact)
-        }
+        if (!result || !isTask(result) || result.id !== taskId) result = emptyTask(taskId, contextId)
+        const existing = result.artifacts.find((a) => a.artifactId === artifact.artifactId)
+        if (existing && append) existing.parts = [...existing.parts, ...artifact.parts]
+        else if (existing) Object.assign(existing, artifact)
+        else result.artifacts.push({ ...artifact, parts: [...artifact.parts] })
         this.sayArtifact(taskId, contextId, artifact, turn)
         break
       }
@@ -146,10 +150,11 @@ export class StreamProjection {
     turn: number,
   ): void {
     if (!this.once(`s:${taskId}:${state}:${message?.messageId ?? reported ?? ''}`)) return
-    if (message) this.once(`m:${message.messageId}`)
+    // A status message already said (it is in the task's history too, or came as a message event) is not said twice.
+    const fresh = message ? this.once(`m:${message.messageId}`) : false
     this.say({
       role: 'agent',
-      content: message ? partsText(message.parts) : '',
+      content: message && fresh ? partsText(message.parts) : '',
       timestamp: message ? this.seen(message.messageId) : this.clock(),
       metadata: {
         kind: 'status',
@@ -158,7 +163,8 @@ export class StreamProjection {
         taskId,
         contextId,
         turn,
-        ...(message && { messageId: message.messageId, data: partsData(message.parts) }),
+        ...(message && { messageId: message.messageId }),
+        ...(message && fresh && { data: partsData(message.parts) }),
         ...(reported && { reportedAt: reported }),
       },
     })
@@ -199,4 +205,9 @@ export class StreamProjection {
     this.said.add(key)
     return true
   }
+}
+
+/** A task known so far only by an update about it. */
+function emptyTask(id: string, contextId: string): Task {
+  return { id, contextId, status: undefined, artifacts: [], history: [], metadata: undefined }
 }

@@ -160,8 +160,10 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
     const a = await connection.send({ text: 'formats' })
     const b = await connection.send({ text: 'search news' })
     expect(b.contextId).toBe(a.contextId)
-    const tasks = (await connection.listTasks()) as { id: string; status: { state: string } }[]
+    const tasks = await connection.listTasks()
     expect(tasks.map((t) => t.id).sort()).toEqual([a.taskId, b.taskId].sort())
+    // The list carries each task's artifacts (ListTasks leaves them out unless asked), so the count is true.
+    expect(tasks.every((t) => t.artifacts.length > 0)).toBe(true)
     connection.newContext()
     const c = await connection.send({ text: 'formats audio' })
     expect(c.contextId).not.toBe(a.contextId)

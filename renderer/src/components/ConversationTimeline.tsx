@@ -90,11 +90,33 @@ export function MessageView({ message }: { message: ConversationMessage }) {
       {data !== undefined && kind !== 'message' ? (
         <JsonView value={data} openDepth={2} />
       ) : (
-        <div className="msg-text">{message.content ? <AgentText value={message.content} /> : <span className="muted">(empty)</span>}</div>
+        <MessageText content={message.content} data={data} />
       )}
       {data !== undefined && kind === 'message' && <JsonView value={data} openDepth={1} />}
     </div>
   )
+}
+
+/** A message's text; its data parts (which the text also carries as JSON lines) are shown as a tree instead, so not twice. */
+function MessageText({ content, data }: { content: string; data: unknown }) {
+  const asJson = new Set(data === undefined ? [] : [data, ...(Array.isArray(data) ? data : [])].map((d) => JSON.stringify(d)))
+  const text = asJson.size
+    ? content
+        .split('\n')
+        .filter((line) => !asJson.has(line))
+        .join('\n')
+    : content
+  if (text)
+    return (
+      <div className="msg-text">
+        <AgentText value={text} />
+      </div>
+    )
+  return data === undefined ? (
+    <div className="msg-text">
+      <span className="muted">(empty)</span>
+    </div>
+  ) : null
 }
 
 function firstLine(text: string): string {
