@@ -37,7 +37,25 @@ describe('the parity report', () => {
     expect(html).toMatch(/^<!doctype html>/)
     const tags = [...html.matchAll(/<([a-z][a-z0-9]*)\b[^>]*>/gi)]
     expect(new Set(tags.map((t) => t[1].toLowerCase()))).toEqual(
-      new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'h1', 'div', 'span', 'details', 'summary', 'b', 'table', 'tr', 'th', 'td', 'pre']),
+      new Set([
+        'html',
+        'head',
+        'meta',
+        'title',
+        'style',
+        'body',
+        'h1',
+        'div',
+        'span',
+        'details',
+        'summary',
+        'b',
+        'table',
+        'tr',
+        'th',
+        'td',
+        'pre',
+      ]),
     )
     for (const [tag] of tags) expect(tag).not.toMatch(/\s(src|href|on\w+)=/i)
     expect(html).not.toMatch(/@import|url\(/i)
