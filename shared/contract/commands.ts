@@ -3,7 +3,15 @@ import { ConnectionOptions, SavedTarget, TargetDraft } from './targets'
 import type { ConversationContext } from './conversation'
 import type { ClientProfile } from './profiles'
 import type { ApprovalRecord, ApprovalRequest } from './approvals'
-import type { CallReport, ConnectionState, EngineEvent, ReplaySummary, TurnParity } from './events'
+import {
+  LOG_LEVELS,
+  type CallReport,
+  type ConnectionState,
+  type EngineEvent,
+  type LogLevel,
+  type ReplaySummary,
+  type TurnParity,
+} from './events'
 import type { A2aMessage, A2aPart, A2aTask, McpToolResult } from './agentData'
 
 /**
@@ -77,6 +85,12 @@ export const CommandInputs = {
   'connections.refresh': ConnectionRef,
   'connections.probe': ConnectionRef,
   'connections.setKeepalive': ConnectionRef.extend({ intervalMs: ConnectionOptions.shape.keepaliveIntervalMs }),
+  /**
+   * Asks an MCP server to send its log messages (`notifications/message`) at `level` and above
+   * (`logging/setLevel`); refused when the server did not advertise `logging`. The level is asked
+   * for again after a reconnect.
+   */
+  'connections.setLogLevel': ConnectionRef.extend({ level: z.enum(LOG_LEVELS) }),
   /** One conversation turn: A2A text or data; MCP a tool call. */
   'conversation.send': ConnectionRef.extend({
     turn: TurnSchema,
@@ -177,6 +191,7 @@ export interface CommandOutputs {
   'connections.refresh': { ok: true }
   'connections.probe': { ok: boolean }
   'connections.setKeepalive': { intervalMs: number }
+  'connections.setLogLevel': { level: LogLevel }
   'conversation.send': TurnResult
   'conversation.newContext': { ok: true }
   'tasks.get': { task: A2aTask; conversation: ConversationContext }

@@ -259,11 +259,28 @@ export interface HooksEvent extends EventBase {
   error?: string
 }
 
+/** MCP's log levels (RFC 5424's), least severe first: `notifications/message` carries one, `logging/setLevel` asks for one. */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+/**
+ * One line of a connection's log: a stdio server's stderr, a server's own log message (MCP
+ * `notifications/message`, source `server`), or a note of the engine's or the transport's.
+ */
 export interface LogEvent extends EventBase {
   type: 'log'
-  source: 'stderr' | 'engine' | 'transport'
-  level: 'info' | 'warn' | 'error'
+  source: 'stderr' | 'engine' | 'transport' | 'server'
+  /**
+   * How much it matters, on one scale for every source. A server's message maps its own level onto it
+   * (notice → info; critical, alert, emergency → error) and keeps that level as sent in `server.level`.
+   * `debug` is the engine's plumbing: worth a look when digging, never alarming.
+   */
+  level: 'debug' | 'info' | 'warn' | 'error'
   text: string
+  /** A server's own log message: its level exactly as sent (a server may send one outside LOG_LEVELS), its logger, the frame that carried it. */
+  server?: { level: string; logger?: string; frameSeq?: number }
+  /** Set on a note saying the server broke the protocol's rules; the text says which and how. */
+  oddity?: boolean
 }
 
 export type EngineEvent =

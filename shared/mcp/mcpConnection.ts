@@ -7,6 +7,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CallToolResultSchema,
+  EmptyResultSchema,
   ErrorCode,
   ListToolsResultSchema,
   McpError,
@@ -15,10 +16,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import {
   CommandError,
+  LOG_LEVELS,
   type ClientProfile,
   type ConnectionOptions,
   type DiscoveryMethod,
   type DiscoveryTrigger,
+  type LogLevel,
   type SavedTarget,
   type TargetSpec,
   type TransportKind,
@@ -35,6 +38,7 @@ import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from './conversatio
 import { PARALLAX_VERSION } from '../version'
 import { DISCOVERY_STEPS, LIST_CHANGED, runDiscoveryStep } from './discovery'
 import { JsonLineReader, pipeLines, wireText } from './lines'
+import { ProgressTokens, serverLogLine } from './serverVoice'
 import { TapTransport } from './tapTransport'
 
 export const CLIENT_INFO = { name: 'parallax', version: PARALLAX_VERSION }
@@ -65,6 +69,13 @@ export class McpConnection extends SupervisedConnection {
   private lastRequestId: string | number | undefined
   /** Tool calls in flight, by request id: the number of the frame that answered each, once it came. */
   private readonly answeredBy = new Map<string | number, number | undefined>()
+  /** The progress tokens given to the server this session, and what became of their requests. */
+  private readonly progressTokens = new ProgressTokens()
+  /** The log level the user asked for (asked again after a reconnect), and the one the server last agreed to this session. */
+  private logLevel: LogLevel | undefined
+  private agreedLogLevel: LogLevel | undefined
+  /** The protocol oddities already flagged this session, by kind: each kind once, its frames show every instance. */
+  private readonly flagged = new Set<string>()
 
   constructor(
     id: string,
@@ -110,6 +121,9 @@ export class McpConnection extends SupervisedConnection {
   private async connectWith(kind: TransportKind, makeTransport: () => Transport): Promise<void> {
     const generation = this.generation
     this.transport = this.tap.transport = kind
+    this.progressTokens.reset()
+    this.flagged.clear()
+    this.agreedLogLevel = undefined
     const profile = this.settings.profile?.mcp
     const asked = profile?.protocolVersion
     const tapped = new TapTransport(
@@ -123,7 +137,9 @@ export class McpConnection extends SupervisedConnection {
     const clientInfo = profile?.clientInfo ?? CLIENT_INFO
     const client = new Client(clientInfo, { capabilities: profile?.capabilities ?? {} })
     client.onerror = (error) => {
-      if (generation === this.generation) this.logLine('error', describeTransportError(error), 'transport')
+      // Progress the SDK no longer waits for was already judged at the tap (see onProgress): late is plumbing, never given is an oddity.
+      if (generation !== this.generation || error.message.startsWith(SDK_UNKNOWN_PROGRESS)) return
+      this.logLine('error', describeTransportError(error), 'transport')
     }
     client.onclose = () => this.onTransportClosed(generation, kind === 'stdio' ? 'server process exited' : 'server closed the connection')
     this.client = client
@@ -144,7 +160,36 @@ export class McpConnection extends SupervisedConnection {
       instructions: client.getInstructions(),
       durationMs: now() - started,
     })
+    if (this.logLevel && this.serverCapabilities.logging) {
+      // A new session starts at the server's default: ask again for what the user chose.
+      await this.askLogLevel(client, this.logLevel, ' again, as before reconnecting,').catch((error: unknown) =>
+        this.logLine('warn', `could not ask the server again for log level "${this.logLevel}": ${errorMessage(error)}`),
+      )
+    }
     await this.discover('initial')
+  }
+
+  /** Asks the server for its log messages at `level` and above (`logging/setLevel`); kept for reconnects. */
+  override async setLogLevel(level: LogLevel): Promise<void> {
+    const client = this.client
+    if (!client || !this.isLive) throw new CommandError(`not connected (${this.state})`, 'failed')
+    if (!this.serverCapabilities.logging)
+      throw new CommandError(
+        'this server did not advertise the "logging" capability, so it offers no logging/setLevel (its log messages, if any, still show)',
+        'invalid-input',
+      )
+    try {
+      await this.askLogLevel(client, level)
+    } catch (error) {
+      throw new CommandError(`the server refused logging/setLevel "${level}": ${errorMessage(error)}`, 'failed', undefined)
+    }
+    this.logLevel = level
+  }
+
+  private async askLogLevel(client: Client, level: LogLevel, how = ''): Promise<void> {
+    await client.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, this.requestOptions)
+    this.agreedLogLevel = level
+    this.logLine('info', `asked the server${how} for log messages at "${level}" and above (logging/setLevel)`)
   }
 
   private stdioTransport(spec: Extract<TargetSpec, { kind: 'mcp-stdio' }>): Transport {
@@ -180,8 +225,18 @@ export class McpConnection extends SupervisedConnection {
       direction === 'in' ? wireText.get(message) : undefined,
     )
     if (direction === 'in') wireText.delete(message) // recorded: the text it arrived as may go
-    if (frame.kind === 'request' && direction === 'out') this.lastRequestId = frame.id
-    else if (
+    if (frame.kind === 'request' && direction === 'out') {
+      this.lastRequestId = frame.id
+      const token = (message as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken
+      if (token !== undefined && frame.id !== undefined) this.progressTokens.given(token, frame.id, frame.method ?? '')
+    } else if (direction === 'in' && frame.id !== undefined && (frame.kind === 'response' || frame.kind === 'error'))
+      this.progressTokens.finished(frame.id)
+    else if (direction === 'out' && frame.method === 'notifications/cancelled') {
+      // Parallax stopped waiting (a timeout): progress for that request may still come, and is no fault of the server's.
+      const cancelled = (message as { params?: { requestId?: unknown } }).params?.requestId
+      if (typeof cancelled === 'string' || typeof cancelled === 'number') this.progressTokens.finished(cancelled)
+    }
+    if (
       direction === 'in' &&
       frame.id !== undefined &&
       this.answeredBy.has(frame.id) &&
@@ -194,8 +249,61 @@ export class McpConnection extends SupervisedConnection {
       if (frame.kind === 'request') this.initializeRequest = msg.params
       else if (frame.kind === 'response') this.initializeResult = msg.result
     }
-    if (direction === 'in' && frame.kind === 'notification' && frame.method! in LIST_CHANGED) this.onListChanged(frame.method!)
+    if (direction === 'in' && frame.kind === 'notification') {
+      if (frame.method! in LIST_CHANGED) this.onListChanged(frame.method!)
+      else if (frame.method === 'notifications/message') this.onServerLog(msg.params, frame.seq)
+      else if (frame.method === 'notifications/progress') this.onProgress(msg.params)
+    }
     return frame.seq
+  }
+
+  /** The server's own voice: its log message in the log, with its level and logger; what breaks the spec, flagged. */
+  private onServerLog(params: unknown, frameSeq: number | undefined): void {
+    const line = serverLogLine(params)
+    this.emit({ type: 'log', source: 'server', level: line.level, text: line.text, server: { ...line.server, frameSeq } })
+    const capabilities = (this.initializeResult?.capabilities ?? this.serverCapabilities) as Record<string, unknown>
+    if (!capabilities.logging)
+      this.flagOddity(
+        'logging-unadvertised',
+        'the server sends log messages (notifications/message) but did not advertise the "logging" capability in initialize',
+      )
+    if (line.offLevel !== undefined)
+      this.flagOddity(
+        `level:${line.offLevel}`,
+        `the server sent a log message at level ${JSON.stringify(line.offLevel)}, which is none of the spec's levels (${LOG_LEVELS.join(', ')}); shown as info`,
+      )
+    else if (this.agreedLogLevel && LOG_LEVELS.indexOf(line.server.level as LogLevel) < LOG_LEVELS.indexOf(this.agreedLogLevel))
+      this.flagOddity(
+        `below:${this.agreedLogLevel}`,
+        `the server sent a "${line.server.level}" log message after agreeing to send "${this.agreedLogLevel}" and above (logging/setLevel)`,
+      )
+  }
+
+  /** Progress the SDK would call "for an unknown token": late for a request already answered (plumbing), or for a token never given (an oddity). */
+  private onProgress(params: unknown): void {
+    const verdict = this.progressTokens.progress(params)
+    if (verdict.kind === 'late' && verdict.first)
+      this.logLine(
+        'debug',
+        `progress for request ${verdict.requestId} (${verdict.method}) came after its answer, or after Parallax stopped waiting; nothing waits for it, so it is ignored`,
+      )
+    else if (verdict.kind === 'unknown')
+      this.flagOddity(
+        'progress-unknown',
+        `the server sent progress for token ${verdict.token}, which Parallax never gave it (progress may only name the token of a request in progress)`,
+      )
+    else if (verdict.kind === 'backwards')
+      this.flagOddity(
+        `progress-backwards:${verdict.requestId}`,
+        `progress for request ${verdict.requestId} (${verdict.method}) went down from ${verdict.from} to ${verdict.to}; the spec says it must increase with each notification`,
+      )
+  }
+
+  /** A protocol oddity, once per kind per session (the frames show every instance): a warning, never an error of Parallax's. */
+  private flagOddity(kind: string, text: string): void {
+    if (this.flagged.has(kind)) return
+    this.flagged.add(kind)
+    this.emit({ type: 'log', source: 'engine', level: 'warn', text: `protocol oddity: ${text}`, oddity: true })
   }
 
   private onListChanged(notification: string): void {
@@ -363,6 +471,9 @@ export class McpConnection extends SupervisedConnection {
     if (client) await client.close()
   }
 }
+
+/** How the SDK begins its error for progress it has no handler for (its request was answered, or it never asked). */
+const SDK_UNKNOWN_PROGRESS = 'Received a progress notification for an unknown token'
 
 /**
  * The SDK reports a message that is JSON but not JSON-RPC with its schema's issue list; say it in one

@@ -10,6 +10,8 @@ import {
   type EngineEvent,
   type EventInput,
   type Health,
+  type LogEvent,
+  type LogLevel,
   type Protocol,
   type SavedTarget,
   type TransportKind,
@@ -135,6 +137,11 @@ export abstract class SupervisedConnection {
     throw this.unsupported('tasks')
   }
 
+  /** Asks the agent for its log messages at `level` and above (MCP `logging/setLevel`). */
+  setLogLevel(_level: LogLevel): Promise<void> {
+    return Promise.reject(this.unsupported('log level to set'))
+  }
+
   protected unsupported(what: string): CommandError {
     return new CommandError(`this ${this.protocol.toUpperCase()} connection has no ${what}`, 'invalid-input')
   }
@@ -156,7 +163,7 @@ export abstract class SupervisedConnection {
     })
   }
 
-  protected logLine(level: 'info' | 'warn' | 'error', text: string, source: 'engine' | 'transport' | 'stderr' = 'engine'): void {
+  protected logLine(level: LogEvent['level'], text: string, source: 'engine' | 'transport' | 'stderr' = 'engine'): void {
     this.emit({ type: 'log', source, level, text })
   }
 

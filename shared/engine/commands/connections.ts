@@ -29,4 +29,8 @@ export const connectionCommands: DomainHandlers<'connections'> = {
     engine.connection(connectionId).setKeepaliveInterval(intervalMs)
     return { intervalMs }
   },
+  'connections.setLogLevel': async ({ connectionId, level }, engine) => {
+    await engine.connection(connectionId).setLogLevel(level)
+    return { level }
+  },
 }
