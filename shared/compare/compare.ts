@@ -4,7 +4,8 @@ import { schemaChanges, type SchemaChange } from './schemaChanges'
 
 export const COMPARE_FORMAT = 'parallax.compare/1'
 
-type Kind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate' | 'skill'
+/** `operation`: an MCP tool and an A2A skill paired by name (comparing across protocols). */
+type Kind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate' | 'skill' | 'operation'
 
 /** Where a difference was seen: the frame in each connection that carried it. */
 export interface FrameLink {
@@ -34,7 +35,16 @@ export interface CatalogChange extends CatalogDifference {
 
 export interface CompareReport {
   handshake: HandshakeDifference[]
-  catalog: { added: CatalogDifference[]; removed: CatalogDifference[]; changed: CatalogChange[] }
+  /** `added`: only in B; `removed`: only in A; `same`: in both, unchanged. */
+  catalog: { added: CatalogDifference[]; removed: CatalogDifference[]; changed: CatalogChange[]; same: CatalogDifference[] }
+}
+
+/**
+ * How MCP tools pair with A2A skills across protocols: by name, as a replay maps a call of tool X to a
+ * data part `{skill: X, input}`; `names` renames a tool to the skill it pairs with when they differ.
+ */
+export interface OperationPairing {
+  names?: Record<string, string>
 }
 
 /** What one connection showed: its handshake, its catalog (latest lists), and the frames behind them. */
@@ -70,8 +80,13 @@ export function snapshotOf(events: EngineEvent[], connectionId: string): Snapsho
   return { handshake, handshakeFrame: responseTo(handshake?.protocol === 'a2a' ? 'agent-card' : 'initialize'), items }
 }
 
-/** Differences between two snapshots: handshake fields, and the catalog added, removed and changed. */
-export function compareSnapshots(a: Snapshot, b: Snapshot): CompareReport {
+/**
+ * Differences between two snapshots: handshake fields, and the catalog added, removed, changed and the
+ * same. Across protocols (MCP vs A2A) tools and skills are one vocabulary, operations, paired by name.
+ */
+export function compareSnapshots(a: Snapshot, b: Snapshot, pairing: OperationPairing = {}): CompareReport {
+  const across = a.handshake && b.handshake && a.handshake.protocol !== b.handshake.protocol
+  if (across) [a, b] = [asOperations(a, pairing), asOperations(b, pairing)]
   const frames = { a: a.handshakeFrame, b: b.handshakeFrame }
   const handshake: HandshakeDifference[] = []
   const field = (name: string, va: unknown, vb: unknown) => {
@@ -115,6 +130,7 @@ export function compareSnapshots(a: Snapshot, b: Snapshot): CompareReport {
   const added: CatalogDifference[] = []
   const removed: CatalogDifference[] = []
   const changed: CatalogChange[] = []
+  const same: CatalogDifference[] = []
   for (const [key, { kind, item, frame }] of b.items) {
     const before = a.items.get(key)
     const name = key.slice(kind.length + 1)
@@ -144,10 +160,27 @@ export function compareSnapshots(a: Snapshot, b: Snapshot): CompareReport {
     }
     if (changes.length)
       changed.push({ kind, name, frames: { a: before.frame, b: frame }, breaking: changes.some((c) => c.breaking), changes })
+    else same.push({ kind, name, frames: { a: before.frame, b: frame } })
   }
   for (const [key, { kind, frame }] of a.items)
     if (!b.items.has(key)) removed.push({ kind, name: key.slice(kind.length + 1), frames: { a: frame } })
-  return { handshake, catalog: { added, removed, changed } }
+  return { handshake, catalog: { added, removed, changed, same } }
+}
+
+/** A snapshot's tools (MCP) or skills (A2A) as operations, keyed by the name they pair under. */
+function asOperations(snapshot: Snapshot, { names = {} }: OperationPairing): Snapshot {
+  const items: Snapshot['items'] = new Map()
+  for (const [key, entry] of snapshot.items) {
+    if (entry.kind !== 'tool' && entry.kind !== 'skill') {
+      items.set(key, entry)
+      continue
+    }
+    const own = String(entry.kind === 'tool' ? entry.item.name : entry.item.id)
+    const paired = entry.kind === 'tool' ? (names[own] ?? own) : own
+    // Presence is what pairs: a skill has no schema, and descriptions are worded for each protocol's readers.
+    items.set(`operation:${paired}`, { kind: 'operation', item: {}, frame: entry.frame })
+  }
+  return { ...snapshot, items }
 }
 
 /** Whether the agent differed at the given level (what the client offered differently does not count). */

@@ -156,7 +156,12 @@ export const CommandInputs = {
   'profiles.save': z.object({ profile: z.unknown() }),
   'profiles.remove': z.object({ name: z.string().min(1).max(100) }),
   /** Connects two sides (one target under two profiles, or two targets) and diffs what each exposed. */
-  'compare.run': z.object({ a: TargetUnderProfile, b: TargetUnderProfile }),
+  /** `operations`: renames pairing an MCP tool with an A2A skill of another name ({tool: skill}); by default they pair by name. */
+  'compare.run': z.object({
+    a: TargetUnderProfile,
+    b: TargetUnderProfile,
+    operations: z.record(z.string().max(500), z.string().max(500)).optional(),
+  }),
   /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`, at most `limit` events (a page: a UI catching up on a long session asks page by page). */
   'events.since': z.object({ afterSeq: z.number().int().min(0), limit: z.number().int().min(1).optional() }),
 } as const
@@ -263,6 +268,8 @@ export interface CompareResult {
       frames: { a?: number; b?: number }
       changes: { path: string; kind: string; breaking: boolean; detail: string }[]
     }[]
+    /** In both, unchanged (across protocols: an MCP tool and the A2A skill of the same name). */
+    same: { kind: string; name: string; frames: { a?: number; b?: number } }[]
   }
 }
 

@@ -34,6 +34,12 @@ export interface FrameEvent extends EventBase {
   bytes: number
   /** On responses and errors: time since the request with the same id went the other way. */
   latencyMs?: number
+  /** On responses and errors: the `seq` of the request they answer (the pair, for jumping between them). */
+  requestSeq?: number
+  /** What the message is about, where its method alone does not say: the tool called, the prompt got, the resource read, the A2A skill. */
+  subject?: string
+  /** Part of a keepalive probe (the request and its answer), not of the user's session. */
+  probe?: true
   /**
    * Set when the frame was over the size limit: `payload` then holds the beginning of its JSON text,
    * `bytes` the full size, and `file` the whole payload (see the `frames.export` command). Also set on a
@@ -53,12 +59,6 @@ export interface McpHandshakeEvent extends EventBase {
   type: 'handshake'
   protocol: 'mcp'
   transport: TransportKind
-  /** On responses and errors: the `seq` of the request they answer (the pair, for jumping between them). */
-  requestSeq?: number
-  /** What the message is about, where its method alone does not say: the tool called, the prompt got, the resource read, the A2A skill. */
-  subject?: string
-  /** Part of a keepalive probe (the request and its answer), not of the user's session. */
-  probe?: true
   requestedProtocolVersion?: string
   protocolVersion?: string
   clientInfo: { name: string; version: string }

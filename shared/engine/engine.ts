@@ -22,7 +22,7 @@ import {
 } from '../contract'
 import { A2aConnection, type OriginGate } from '../a2a/a2aConnection'
 import { McpConnection } from '../mcp/mcpConnection'
-import { compareSnapshots, snapshotOf } from '../compare/compare'
+import { compareSnapshots, snapshotOf, type OperationPairing } from '../compare/compare'
 import { inspectCall } from '../hooks/callInspector'
 import type { HookSet } from '../hooks/hooks'
 import { loadHooks } from '../hooks/loadHooks'
@@ -305,6 +305,7 @@ export class Engine implements CommandContext {
   async compare(
     a: { target: SavedTarget; profile?: ClientProfile },
     b: { target: SavedTarget; profile?: ClientProfile },
+    pairing?: OperationPairing,
   ): Promise<CompareResult> {
     const sides: SupervisedConnection[] = []
     try {
@@ -315,7 +316,7 @@ export class Engine implements CommandContext {
       })
       await Promise.all(sides.map((c) => c.settled()))
       const events = this.events.since(0)
-      const report = compareSnapshots(snapshotOf(events, sides[0].id), snapshotOf(events, sides[1].id))
+      const report = compareSnapshots(snapshotOf(events, sides[0].id), snapshotOf(events, sides[1].id), pairing)
       const describe = (i: number, profile?: ClientProfile) => ({
         targetId: sides[i].target.id,
         targetName: sides[i].target.name,

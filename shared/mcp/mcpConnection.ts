@@ -446,6 +446,7 @@ export class McpConnection extends SupervisedConnection {
     const probe = this.probeMethod
     // A probe is a plain request: no progress token, just the timeout.
     const options = { timeout: this.options.requestTimeoutMs }
+    this.tap.expectProbe(probe) // its frames are marked, so the Frames view can set probes apart
     try {
       if (probe === 'tools/list') await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema, options)
       else await client.ping(options)
@@ -501,4 +502,3 @@ function sseTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Transpor
   // requestInit headers apply to the event stream too
   return new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } })
 }
-    this.tap.expectProbe(probe) // its frames are marked, so the Frames view can set probes apart

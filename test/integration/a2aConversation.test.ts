@@ -56,7 +56,9 @@ async function startUpdatesOnlyAgent(): Promise<string> {
   return url
 }
 
-async function connect(target: SavedTarget | string): Promise<{ e: Engine; recorder: EventRecorder; connectionId: string }> {
+async function connect(
+  target: string | (SavedTarget & { origin: 'user' }),
+): Promise<{ e: Engine; recorder: EventRecorder; connectionId: string }> {
   const e = (engine = new Engine({
     host: 'cli',
     builtIns: builtInDemos(),

@@ -3,10 +3,10 @@ import type { CommandContext, DomainHandlers } from './handler'
 
 /** Compare two sides (one target under two client profiles, or two targets), and the profiles themselves. */
 export const compareCommands: DomainHandlers<'compare' | 'profiles'> = {
-  'compare.run': async ({ a, b }, engine) => {
+  'compare.run': async ({ a, b, operations }, engine) => {
     // Both sides (and their profiles) are checked before anything connects.
     const [sa, sb] = [await side(a, engine), await side(b, engine)]
-    return engine.compare(sa, sb)
+    return engine.compare(sa, sb, { names: operations })
   },
   'profiles.list': (_, engine) => engine.profiles.list(),
   'profiles.save': ({ profile }, engine) => engine.profiles.save(profile),

@@ -21,6 +21,7 @@ import type { ApprovalStore } from '../approvals'
 import type { ProfileStore } from '../profileStore'
 import type { TargetStore } from '../targetStore'
 
+import type { OperationPairing } from '../../compare/compare'
 /**
  * What command handlers may use of the engine: its stores, its connections, and the operations on
  * state the engine owns (connections, hooks, recorders, replays). The Engine implements it; a handler
@@ -60,7 +61,11 @@ export interface CommandContext {
   startReplay(options: ReplayOptions): Promise<Replay & { total: number }>
   replay(replayId: string): Replay
 
-  compare(a: { target: SavedTarget; profile?: ClientProfile }, b: { target: SavedTarget; profile?: ClientProfile }): Promise<CompareResult>
+  compare(
+    a: { target: SavedTarget; profile?: ClientProfile },
+    b: { target: SavedTarget; profile?: ClientProfile },
+    pairing?: OperationPairing,
+  ): Promise<CompareResult>
 }
 
 /** One command's handler: its input as the contract's schema parsed it, its output as the contract types it. */
