@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises'
-import type { ApprovalRequest } from '../shared/contract'
+import { describeSpec, redactArgs, type ApprovalRequest } from '../shared/contract'
 import type { Approver } from '../shared/engine/approvals'
-import { UsageError } from './usage'
+import { CliError } from './failure'
 
 /**
  * The CLI's side of consent. What its user typed on the command line runs, for this run only (an inline
@@ -16,8 +16,10 @@ export function cliApprover(options: { yes: boolean; configFile?: string }): App
     const what = describe(request)
     const changed = request.changes?.length ? `It changed since you approved it: ${request.changes.join('; ')}.` : ''
     if (await askOnTerminal(`${what}\n${changed ? `${changed}\n` : ''}Run it? [y/N] `)) return 'always'
-    throw new UsageError(
+    throw new CliError(
       `${what.replace(/:\n {2}/, ' ')}, which you have not approved. ${changed}${changed ? ' ' : ''}Check it, then run again with --yes (or from a terminal, which asks).`,
+      'approval',
+      request.command && { command: describeSpec({ kind: 'mcp-stdio', ...request.command, args: redactArgs(request.command.args) }) },
     )
   }
 

@@ -1,13 +1,17 @@
 import { visibleText, type CallReport } from '../shared/contract'
 import { parseArgs } from 'node:util'
 import { callFindings } from '../shared/hooks/callInspector'
-import { cliHost, connectOrExplain, wholeNumber } from './connect'
+import { applyLogLevel, cliHost, connectOrExplain, listenToServer, logLevelFlag, wholeNumber, type LogLevelOutcome } from './connect'
+import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
 export const CALL_FORMAT = 'parallax.call/1'
 
-/** `parallax call <target> <tool> --args JSON [--hooks FILE]`: one inspected call, raw vs hooked. */
+/**
+ * `parallax call <target> <tool> --args JSON [--hooks FILE]`: one inspected call, raw vs hooked. Exit 1 for
+ * a finding: invalid hooked arguments, a context not echoed, a call answered with a failure (a failed turn).
+ */
 export async function call(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -20,6 +24,7 @@ export async function call(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       timeout: { type: 'string', default: '30000' },
       'protocol-fields': { type: 'string' },
+      'log-level': { type: 'string' },
     },
   })
   if (positionals.length !== 2)
@@ -35,6 +40,7 @@ export async function call(argv: string[]): Promise<number> {
   }
   if (!args || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object')
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
+  const logLevel = logLevelFlag(values['log-level'])
   const target = await resolveTarget(targetText, values.config)
 
   const protocolFields = values['protocol-fields']
@@ -47,8 +53,14 @@ export async function call(argv: string[]): Promise<number> {
     protocolFields,
     defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },
   })
+  const progress = (line: string) => {
+    if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
+  }
+  const serverLog = listenToServer(host, progress)
+  let logLevelOutcome: LogLevelOutcome | undefined
   try {
     const connectionId = await connectOrExplain(host, target)
+    if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
     if (values.hooks) {
       try {
         await host.invoke('hooks.load', { connectionId, path: values.hooks })
@@ -58,7 +70,8 @@ export async function call(argv: string[]): Promise<number> {
     }
     const report = await host.invoke('tools.call', { connectionId, tool, arguments: args as Record<string, unknown> })
     const findings = callFindings(report)
-    if (values.json) process.stdout.write(`${JSON.stringify({ format: CALL_FORMAT, ...report, findings })}\n`)
+    if (values.json)
+      printJson({ format: CALL_FORMAT, ...report, findings, ...(logLevelOutcome && { logLevel: logLevelOutcome }), serverLog: serverLog() })
     else process.stdout.write(visibleText(formatCall(report, findings)))
     return findings.length ? 1 : 0
   } finally {

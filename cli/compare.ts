@@ -4,6 +4,7 @@ import { visibleText, PRESET_PROFILES, parseProfile, type ClientProfile, type Co
 import { COMPARE_FORMAT, hasDifference } from '../shared/compare/compare'
 import { resolveTarget } from './resolveTarget'
 import { cliHost, targetRef } from './connect'
+import { printJson } from './failure'
 import { UsageError } from './usage'
 
 /** `parallax compare <targetA> [<targetB>] [--profile-a P] [--profile-b P]`: did the agent honour the hint? */
@@ -33,17 +34,17 @@ export async function compare(argv: string[]): Promise<number> {
   const host = cliHost({ yes: values.yes, configFile: values.config, defaults: { reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 } })
   let result: CompareResult
   try {
-    result = await host
-      .invoke('compare.run', { a: { ...targetRef(targetA), profile: profileA }, b: { ...targetRef(targetB), profile: profileB } })
-      .catch((error: Error) => {
-        throw new UsageError(error.message)
-      })
+    // A side that cannot connect fails the command with its cause whole (the engine's CommandError carries it).
+    result = await host.invoke('compare.run', {
+      a: { ...targetRef(targetA), profile: profileA },
+      b: { ...targetRef(targetB), profile: profileB },
+    })
   } finally {
     await host.close()
   }
   const { a, b, handshake, catalog } = result
   const side = (s: typeof a) => ({ target: s.targetName, ...(s.profile && { profile: s.profile }) })
-  if (values.json) process.stdout.write(`${JSON.stringify({ format: COMPARE_FORMAT, a: side(a), b: side(b), handshake, catalog })}\n`)
+  if (values.json) printJson({ format: COMPARE_FORMAT, a: side(a), b: side(b), handshake, catalog })
   else process.stdout.write(visibleText(formatCompare(result)))
   return hasDifference(result, failOn) ? 1 : 0
 }

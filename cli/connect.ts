@@ -1,7 +1,8 @@
-import type { LogEvent, ParallaxApi, SavedTarget, TargetRef } from '../shared/contract'
+import { CommandError, LOG_LEVELS, type LogLevel, type ParallaxApi, type SavedTarget, type TargetRef } from '../shared/contract'
 import { join } from 'node:path'
 import { Engine, type EngineOptions } from '../shared/engine/engine'
 import { builtInDemos } from '../shared/demo/builtIns'
+import { CliError } from './failure'
 import { UsageError } from './usage'
 import { dataDir } from './web'
 import { cliApprover } from './approve'
@@ -37,15 +38,60 @@ export function targetRef(target: SavedTarget): { targetId: string } | { target:
   return target.origin === 'demo' ? { targetId: target.id } : { target: { ...target, origin: target.origin } }
 }
 
-/** Opens a connection for a CLI command, or fails with one line saying why (exit 2), stderr included. */
+/**
+ * Opens a connection for a CLI command, or fails saying why
+ * (exit 2): the engine's reason, and its cause whole (the command line, how the process ended and its
+ * stderr; the HTTP answer; the address that refused; a fallback tried).
+ */
 export async function connectOrExplain(host: CliHost, target: SavedTarget): Promise<string> {
   const { connectionId } = await host.invoke('connections.open', targetRef(target))
   const outcome = await host.invoke('connections.wait', { connectionId })
   if (outcome.connected) return connectionId
-  const events = await host.invoke('events.since', { afterSeq: 0 })
-  const stderr = events.filter((e): e is LogEvent => e.connectionId === connectionId && e.type === 'log' && e.source === 'stderr').slice(-3)
-  const hint = stderr.length ? ` (server stderr: ${stderr.map((e) => e.text).join(' | ')})` : ''
-  throw new UsageError(`cannot connect to ${target.name}: ${outcome.reason ?? 'unknown error'}${hint}`)
+  // A stdio reason names the whole command line already.
+  const what = target.spec.kind === 'mcp-stdio' ? 'cannot connect' : `cannot connect to ${target.name}`
+  throw new CliError(`${what}: ${outcome.reason ?? 'unknown error'}`, outcome.approval ? 'approval' : 'connection', outcome.cause)
+}
+
+/** What `--log-level` did: asked the server (`logging/setLevel`), or skipped, and why. */
+export interface LogLevelOutcome {
+  level: LogLevel
+  sent: boolean
+  /** Why it was not asked for (the server did not advertise `logging`; an A2A agent has no such thing). */
+  skipped?: string
+  /** The server's refusal, when it advertised `logging` but refused the level. */
+  error?: string
+}
+
+/** The `--log-level` flag's value, checked against MCP's levels. */
+export function logLevelFlag(text: string | undefined): LogLevel | undefined {
+  if (text === undefined) return undefined
+  if (!(LOG_LEVELS as readonly string[]).includes(text)) throw new UsageError(`--log-level is one of ${LOG_LEVELS.join(', ')}`)
+  return text as LogLevel
+}
+
+/**
+ * After connecting: asks the server for its log messages at `level` and above, when it advertised
+ * `logging`; otherwise says it was skipped and why. Said on stderr as it happens (`progress`).
+ */
+export async function applyLogLevel(
+  host: CliHost,
+  connectionId: string,
+  level: LogLevel,
+  progress: (line: string) => void,
+): Promise<LogLevelOutcome> {
+  try {
+    await host.invoke('connections.setLogLevel', { connectionId, level })
+    progress(`log level: asked the server for "${level}" and above (logging/setLevel)`)
+    return { level, sent: true }
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error
+    if (error.code === 'invalid-input') {
+      progress(`log level: skipped: ${error.message}`)
+      return { level, sent: false, skipped: error.message }
+    }
+    progress(`log level: ${error.message}`)
+    return { level, sent: true, error: error.message }
+  }
 }
 
 /** A whole number from a flag (a count, or milliseconds), within bounds. */
@@ -53,4 +99,28 @@ export function wholeNumber(text: string | undefined, flag: string, min: number,
   const n = Number(text)
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}`)
   return n
+}
+
+/**
+ * The server's own log messages (MCP notifications/message) as they come: each said as it arrives
+ * (`progress`: stderr, unless --json), and the list, for the JSON object.
+ */
+export function listenToServer(host: CliHost, progress: (line: string) => void): () => ServerLogLine[] {
+  const lines: ServerLogLine[] = []
+  host.onEvents((events) => {
+    for (const e of events) {
+      if (e.type !== 'log' || e.source !== 'server') continue
+      const line = { level: e.server?.level ?? e.level, ...(e.server?.logger && { logger: e.server.logger }), text: e.text }
+      lines.push(line)
+      progress(`server ${line.level}${line.logger ? ` [${line.logger}]` : ''}: ${line.text}`)
+    }
+  })
+  return () => lines
+}
+
+/** One of the server's own log messages: its level as sent, its logger, its text. */
+export interface ServerLogLine {
+  level: string
+  logger?: string
+  text: string
 }

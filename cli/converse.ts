@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import {
   visibleText,
+  isFailedTurn,
+  turnFailure,
   lastUserMessage,
   summary,
   type ConversationMessage,
@@ -8,13 +10,12 @@ import {
   type Turn,
   type TurnResult,
 } from '../shared/contract'
-import { cliHost, connectOrExplain, wholeNumber } from './connect'
+import { applyLogLevel, cliHost, connectOrExplain, listenToServer, logLevelFlag, wholeNumber, type LogLevelOutcome } from './connect'
+import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
 export const CONVERSATION_FORMAT = 'parallax.conversation/1'
-/** Turn outcomes that make `converse` exit 1: the agent answered, but with a failure. */
-const FAILED_STATES = new Set(['error', 'failed', 'rejected'])
 
 /**
  * A turn from the command line. For A2A: a JSON object is sent as a data part, anything else as text.
@@ -50,12 +51,14 @@ export async function converse(argv: string[]): Promise<number> {
       config: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       timeout: { type: 'string', default: '30000' },
+      'log-level': { type: 'string' },
     },
   })
   if (positionals.length !== 1)
     throw new UsageError('converse takes exactly one target, e.g. parallax converse demo:a2a --turn "search sports video"')
   if (values.turn.length === 0) throw new UsageError('give at least one --turn')
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
+  const logLevel = logLevelFlag(values['log-level'])
   const target = await resolveTarget(positionals[0], values.config)
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
@@ -73,15 +76,19 @@ export async function converse(argv: string[]): Promise<number> {
     if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
   }
   const results: (TurnResult | { turn: number; request: Turn; error: string; state: 'error' })[] = []
+  const serverLog = listenToServer(host, progress)
+  let logLevelOutcome: LogLevelOutcome | undefined
   let failed = false
   try {
     const connectionId = await connectOrExplain(host, target)
+    if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
     for (const [i, turn] of turns.entries()) {
       try {
         const result = await host.invoke('conversation.send', { connectionId, turn, stream: values.stream })
         results.push(result)
-        if (FAILED_STATES.has(result.state)) failed = true
-        progress(`turn ${i + 1}: ${result.state}${result.taskId ? ` (task ${result.taskId})` : ''}`)
+        if (isFailedTurn(result.state)) failed = true
+        const failure = turnFailure(result.response)
+        progress(`turn ${i + 1}: ${result.state}${result.taskId ? ` (task ${result.taskId})` : ''}${failure ? `: ${failure}` : ''}`)
       } catch (error) {
         failed = true
         results.push({ turn: i + 1, request: turn, error: (error as Error).message, state: 'error' })
@@ -105,8 +112,10 @@ export async function converse(argv: string[]): Promise<number> {
       ...('taskId' in r && r.taskId && { taskId: r.taskId }),
     })),
     history: history.map(({ role, content, timestamp, metadata }) => ({ role, content, timestamp, metadata })),
+    ...(logLevelOutcome && { logLevel: logLevelOutcome }),
+    serverLog: serverLog(),
   }
-  if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
+  if (values.json) printJson(report)
   else {
     process.stdout.write(`${visibleText(summary({ contextId: report.contextId, history }, history.length))}\n`)
     const last = lastUserMessage({ history })

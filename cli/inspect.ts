@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util'
-import { visibleText, type EngineEvent } from '../shared/contract'
-import { describeSpec } from '../shared/contract'
-import { buildReport, formatReport } from './inspectReport'
-import { cliHost, connectOrExplain, wholeNumber, type CliHost } from './connect'
+import { describeSpec, visibleText, type EngineEvent } from '../shared/contract'
+import { buildReport, formatReport, redactedSpec } from './inspectReport'
+import { applyLogLevel, cliHost, connectOrExplain, logLevelFlag, wholeNumber, type CliHost, type LogLevelOutcome } from './connect'
+import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
-/** `parallax inspect <target>`: connect, discover, probe, report, disconnect. */
+/** `parallax inspect <target>`: connect, discover, probe, report, disconnect. Exit 1 when the report holds a finding (a dead server, failed probes). */
 export async function inspect(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -19,12 +19,14 @@ export async function inspect(argv: string[]): Promise<number> {
       probes: { type: 'string', default: '1' },
       interval: { type: 'string', default: '1000' },
       timeout: { type: 'string', default: '10000' },
+      'log-level': { type: 'string' },
     },
   })
   if (positionals.length !== 1) throw new UsageError('inspect takes exactly one target, e.g. parallax inspect demo:prompts')
   const probes = wholeNumber(values.probes, '--probes', 0, 1000)
   const intervalMs = wholeNumber(values.interval, '--interval', 100)
   const requestTimeoutMs = wholeNumber(values.timeout, '--timeout', 100)
+  const logLevel = logLevelFlag(values['log-level'])
   const target = await resolveTarget(positionals[0], values.config)
 
   // One connection, no reconnects: inspect reports what it saw rather than retrying for minutes.
@@ -38,21 +40,23 @@ export async function inspect(argv: string[]): Promise<number> {
   const progress = (text: string) => {
     if (!values.json) process.stderr.write(`${visibleText(text)}\n`)
   }
+  let logLevelOutcome: LogLevelOutcome | undefined
   try {
-    progress(`connecting to ${target.origin === 'demo' ? target.name : describeSpec(target.spec)} …`)
+    progress(`connecting to ${target.origin === 'demo' ? target.name : describeSpec(redactedSpec(target.spec))} …`)
     const connectionId = await connectOrExplain(host, target)
+    if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
     if (probes > 0) await runProbes(host, connectionId, probes, events)
   } finally {
     await host.close()
   }
 
-  const report = buildReport(target, events, intervalMs, values.frames)
-  if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
+  const report = buildReport(target, events, { intervalMs, probes, withFrames: values.frames, logLevel: logLevelOutcome })
+  if (values.json) printJson(report)
   else process.stdout.write(visibleText(formatReport(report)))
-  return 0
+  return report.findings.length ? 1 : 0
 }
 
-/** The first probe runs at once; the rest follow the keepalive loop at the chosen interval. */
+/** The first probe runs at once; the rest follow the keepalive loop at the chosen interval, while the connection lives. */
 async function runProbes(host: CliHost, connectionId: string, count: number, events: EngineEvent[]): Promise<void> {
   const probesSoFar = () => events.filter((e) => e.type === 'keepalive').length
   const isLive = () => {

@@ -8,23 +8,38 @@ import type {
   LogEvent,
   McpHandshakeEvent,
   SavedTarget,
+  TargetSpec,
 } from '../shared/contract'
-import { redactArgs, redactMap, redactText } from '../shared/contract'
+import { causeLines, redactArgs, redactMap, redactText } from '../shared/contract'
+import type { LogLevelOutcome } from './connect'
 
 export const INSPECT_FORMAT = 'parallax.inspect/1'
 
 const ofType = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
   events.filter((e) => e.type === type) as Extract<EngineEvent, { type: T }>[]
 
-/** The `parallax.inspect/1` object: what the connection negotiated, discovered and probed. */
-export function buildReport(target: SavedTarget, events: EngineEvent[], intervalMs: number, withFrames: boolean) {
+export interface ReportOptions {
+  intervalMs: number
+  /** How many probes were asked for (`--probes`). */
+  probes: number
+  withFrames: boolean
+  logLevel?: LogLevelOutcome
+}
+
+/**
+ * The `parallax.inspect/1` object: what the connection negotiated, discovered and probed, and its
+ * findings — a server that went down while it was inspected, probes that failed — which make exit 1.
+ */
+export function buildReport(
+  target: SavedTarget,
+  events: EngineEvent[],
+  { intervalMs, probes: requested, withFrames, logLevel }: ReportOptions,
+) {
   const handshake = ofType(events, 'handshake').at(-1)
   const discovery = ofType(events, 'discovery')
   const probes = ofType(events, 'keepalive')
-  const spec =
-    target.spec.kind === 'mcp-stdio'
-      ? { ...target.spec, args: redactArgs(target.spec.args), env: redactMap(target.spec.env) }
-      : { ...target.spec, url: redactText(target.spec.url), headers: redactMap(target.spec.headers) }
+  const life = liveness(ofType(events, 'connection'), probes, requested)
+  const spec = redactedSpec(target.spec)
   const lastProbe = probes.at(-1)
   const common = {
     format: INSPECT_FORMAT,
@@ -33,15 +48,25 @@ export function buildReport(target: SavedTarget, events: EngineEvent[], interval
     keepalive: {
       probe: lastProbe?.probe ?? defaultProbe(handshake),
       intervalMs,
-      state: lastProbe?.health ?? 'healthy',
+      requested,
+      state: life.state,
       probes: probes.map(({ probe, ok, rttMs, error, note }) => ({ probe, ok, rttMs, ...(error && { error }), ...(note && { note }) })),
     },
-    connection: ofType(events, 'connection').map(({ state, reason, attempt, maxAttempts }: ConnectionEvent) => ({
+    connection: ofType(events, 'connection').map(({ state, reason, attempt, maxAttempts, cause }: ConnectionEvent) => ({
       state,
       reason,
       attempt,
       maxAttempts,
+      ...(cause && { cause }),
     })),
+    /** What made this inspection a finding (exit 1): the server went down, probes failed. */
+    findings: life.findings,
+    ...(life.lost && { lost: life.lost }),
+    ...(logLevel && { logLevel }),
+    /** The server's own log messages (MCP notifications/message), as it sent them. */
+    serverLog: ofType(events, 'log')
+      .filter((e: LogEvent) => e.source === 'server')
+      .map((e) => ({ level: e.server?.level ?? e.level, ...(e.server?.logger && { logger: e.server.logger }), text: e.text })),
     ...(withFrames && {
       frames: ofType(events, 'frame').map(({ ts, direction, kind, method, id, payload, bytes, latencyMs, http }: FrameEvent) => ({
         ts,
@@ -88,6 +113,7 @@ export function buildReport(target: SavedTarget, events: EngineEvent[], interval
       serverCapabilities: h.serverCapabilities,
       serverInfo: h.serverInfo,
       instructions: h.instructions,
+      ...(h.fallback && { fallback: h.fallback }),
     },
     discovery: discovery.map(discoveryStep),
     tools: catalog('tools/list'),
@@ -98,6 +124,43 @@ export function buildReport(target: SavedTarget, events: EngineEvent[], interval
       .filter((e: LogEvent) => e.source === 'stderr')
       .map((e) => e.text),
   }
+}
+
+/** A target's spec as reports show it: secret-looking arguments, environment values, URL parts and headers redacted. */
+export function redactedSpec(spec: TargetSpec): TargetSpec {
+  return spec.kind === 'mcp-stdio'
+    ? { ...spec, args: redactArgs(spec.args), env: redactMap(spec.env) }
+    : { ...spec, url: redactText(spec.url), headers: redactMap(spec.headers) }
+}
+
+/**
+ * What happened to the connection while it was inspected: its keepalive state at the end, and the
+ * findings. The last `closed` is inspect's own; a `reconnecting` or `failed` after `connected` is the
+ * server going down (over stdio, its process exiting), whatever the probes said before.
+ */
+function liveness(lifecycle: ConnectionEvent[], probes: KeepaliveEvent[], requested: number) {
+  const connected = lifecycle.findIndex((e) => e.state === 'connected')
+  const after = connected === -1 ? [] : lifecycle.slice(connected + 1)
+  const down = after.find((e) => e.state === 'reconnecting' || e.state === 'failed')
+  const last = after.findLast((e) => e.state !== 'closed')
+  const back = down && last?.state === 'connected'
+  const findings: string[] = []
+  const ran = probes.filter((p) => down === undefined || p.seq < down.seq).length
+  if (down) {
+    const why = (down.reason ?? 'unknown reason').replace(/^down: /, '')
+    const when = requested > 0 ? ` after ${ran} of ${requested} probe(s)` : ''
+    findings.push(`the server went down${when}: ${why}${back ? `; keepalive reconnected it (${last.reason ?? 'reconnected'})` : ''}`)
+  }
+  const failed = probes.filter((p) => !p.ok)
+  if (failed.length) findings.push(`${failed.length} of ${probes.length} probe(s) failed: ${failed[0].error ?? 'no answer'}`)
+  const state = down && !back ? 'down' : (probes.at(-1)?.health ?? 'healthy')
+  const lost = down && {
+    state: down.state,
+    reason: (down.reason ?? 'unknown reason').replace(/^down: /, ''),
+    ...(down.cause && { cause: down.cause }),
+    ...(back && { reconnected: last.reason }),
+  }
+  return { state, findings, lost }
 }
 
 function defaultProbe(handshake: EngineEvent | undefined): string {
@@ -147,13 +210,20 @@ export function formatReport(report: Report): string {
     if (h) {
       const same = h.requestedProtocolVersion === h.protocolVersion
       lines.push(`  protocol    asked ${h.requestedProtocolVersion}, negotiated ${h.protocolVersion}${same ? '' : '  (differs)'}`)
+      if (h.fallback)
+        lines.push(
+          `  transport   legacy SSE, after streamable HTTP failed: ${h.fallback.why}`,
+          ...causeLines(h.fallback.first, '                '),
+        )
       lines.push(`  server caps ${Object.keys(h.serverCapabilities).join(', ') || '(none)'}`)
       if (h.instructions) lines.push(`  instructions ${h.instructions}`)
     }
     lines.push('discovery')
     for (const d of report.discovery) {
       const detail = d.status === 'called' ? `${d.count} item(s) in ${d.durationMs?.toFixed(1)} ms` : d.reason
-      lines.push(`  ${d.status.padEnd(7)} ${d.method.padEnd(25)} ${detail}${d.oddity ? '  [oddity]' : ''}`)
+      // A step run again is labelled with what made it run (a list_changed notification, a refresh).
+      const again = !d.trigger ? '' : d.status === 'skipped' ? `  [on ${d.trigger}]` : `  [re-discovery after ${d.trigger}]`
+      lines.push(`  ${d.status.padEnd(7)} ${d.method.padEnd(25)} ${detail}${again}${d.oddity ? '  [oddity]' : ''}`)
     }
     const catalog: [string, unknown[]][] = [
       ['tools', report.tools],
@@ -170,10 +240,27 @@ export function formatReport(report: Report): string {
     }
   }
   const k = report.keepalive
-  lines.push(`keepalive by ${k.probe} every ${k.intervalMs} ms: ${k.state}`)
+  lines.push(
+    `keepalive by ${k.probe} every ${k.intervalMs} ms: ${k.state}${k.probes.length < k.requested ? ` (${k.probes.length} of ${k.requested} probe(s) ran)` : ''}`,
+  )
   for (const p of k.probes as KeepaliveEvent[])
     lines.push(
       `  ${p.ok ? 'ok  ' : 'FAIL'} ${p.probe} ${p.rttMs.toFixed(2)} ms${p.error ? `  ${p.error}` : ''}${p.note ? `  (${p.note})` : ''}`,
     )
+  if (report.lost) {
+    lines.push(`connection lost: ${report.lost.reason ?? 'unknown reason'}`)
+    if (report.lost.cause) lines.push(...causeLines(report.lost.cause))
+    if (report.lost.reconnected) lines.push(`  then     ${report.lost.reconnected}`)
+  }
+  if (report.logLevel)
+    lines.push(
+      `log level ${report.logLevel.level}: ${report.logLevel.sent ? `asked (logging/setLevel)${report.logLevel.error ? `, refused: ${report.logLevel.error}` : ''}` : `skipped: ${report.logLevel.skipped}`}`,
+    )
+  if (report.serverLog.length) {
+    lines.push(`server log (${report.serverLog.length})`)
+    for (const l of report.serverLog) lines.push(`  ${l.level.padEnd(9)} ${l.logger ? `[${l.logger}] ` : ''}${l.text}`)
+  }
+  lines.push(report.findings.length ? `${report.findings.length} finding(s):` : 'no findings')
+  for (const f of report.findings) lines.push(`  - ${f}`)
   return `${lines.join('\n')}\n`
 }

@@ -1,17 +1,28 @@
-import { visibleText } from '../shared/contract'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { APP_ROOT } from '../shared/bundles.mjs'
-import { call } from './call'
+import { COMPARE_FORMAT } from '../shared/compare/compare'
+import { call, CALL_FORMAT } from './call'
 import { compare } from './compare'
-import { converse } from './converse'
+import { converse, CONVERSATION_FORMAT } from './converse'
+import { errorObject, errorText, jsonPrinted, printJson } from './failure'
 import { inspect } from './inspect'
-import { record } from './record'
-import { replay } from './replay'
-import { USAGE, UsageError } from './usage'
+import { INSPECT_FORMAT } from './inspectReport'
+import { record, RECORD_FORMAT } from './record'
+import { replay, REPLAY_FORMAT } from './replay'
+import { USAGE } from './usage'
 import { web } from './web'
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, call, compare, record, replay, web }
+/** The `format` of each command's --json object: on every exit path, failures included, stdout holds one. */
+const FORMATS: Record<string, string> = {
+  inspect: INSPECT_FORMAT,
+  call: CALL_FORMAT,
+  converse: CONVERSATION_FORMAT,
+  record: RECORD_FORMAT,
+  replay: REPLAY_FORMAT,
+  compare: COMPARE_FORMAT,
+}
 
 /** Runs one CLI command and returns its exit code (0 ok, 1 finding, 2 usage or connection error). */
 export async function main(argv: string[]): Promise<number> {
@@ -33,9 +44,18 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(rest)
   } catch (error) {
-    // Usage mistakes (UsageError, bad flags) and unexpected failures alike: one line, exit 2.
-    const prefix = error instanceof UsageError ? '' : 'unexpected error: '
-    process.stderr.write(`parallax ${command}: ${prefix}${visibleText((error as Error).message)}\n`)
+    // Usage mistakes, connections that could not be made, refusals and faults alike: said on stderr (the
+    // cause whole), and with --json as the one object on stdout, its `error` {kind, message, cause}; exit 2.
+    const failure = errorObject(error)
+    process.stderr.write(errorText(command, failure))
+    const format = FORMATS[command]
+    if (format && wantsJson(rest) && !jsonPrinted()) printJson({ format, error: failure })
     return 2
   }
+}
+
+/** Whether the command was asked for JSON, read from argv as given (the flags may be what failed to parse). */
+function wantsJson(argv: string[]): boolean {
+  const end = argv.indexOf('--')
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json')
 }

@@ -1,12 +1,18 @@
-import { visibleText } from '../shared/contract'
+import { isFailedTurn, visibleText } from '../shared/contract'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { cliHost, connectOrExplain, wholeNumber } from './connect'
 import { parseTurn } from './converse'
+import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
-/** `parallax record <target> --turn T … --out FILE`: a conversation, recorded as JSON Lines. */
+export const RECORD_FORMAT = 'parallax.record/1'
+
+/**
+ * `parallax record <target> --turn T … --out FILE [--json]`: a conversation, recorded as JSON Lines.
+ * Exit 1 when a turn failed (the contract's one definition: an error, an `isError` result, a failed or rejected task).
+ */
 export async function record(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -19,6 +25,7 @@ export async function record(argv: string[]): Promise<number> {
       yes: { type: 'boolean', short: 'y', default: false },
       'secret-key': { type: 'string', multiple: true, default: [] },
       timeout: { type: 'string', default: '30000' },
+      json: { type: 'boolean', default: false },
     },
   })
   if (positionals.length !== 1) throw new UsageError('record takes exactly one target')
@@ -33,24 +40,39 @@ export async function record(argv: string[]): Promise<number> {
     secretKeys: values['secret-key'],
     defaults: { requestTimeoutMs: wholeNumber(values.timeout, '--timeout', 100), reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },
   })
-  let failed = 0
+  const progress = (line: string) => {
+    if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
+  }
+  const out = resolve(values.out)
+  const results: { turn: number; state: string; error?: string }[] = []
+  let lines: number
   try {
     const connectionId = await connectOrExplain(host, target)
-    const out = resolve(values.out)
     await host.invoke('recordings.start', { connectionId, file: out })
     for (const [i, turn] of turns.entries()) {
       try {
         const result = await host.invoke('conversation.send', { connectionId, turn, stream: values.stream })
-        process.stderr.write(`turn ${i + 1}: ${result.state}\n`)
+        results.push({ turn: i + 1, state: result.state })
+        progress(`turn ${i + 1}: ${result.state}`)
       } catch (error) {
-        failed++
-        process.stderr.write(`turn ${i + 1}: error: ${visibleText((error as Error).message)}\n`)
+        results.push({ turn: i + 1, state: 'error', error: (error as Error).message })
+        progress(`turn ${i + 1}: error: ${(error as Error).message}`)
       }
     }
-    const { lines } = await host.invoke('recordings.stop', { connectionId })
-    process.stderr.write(`recorded ${turns.length} turn(s), ${lines} line(s), to ${out}\n`)
+    ;({ lines } = await host.invoke('recordings.stop', { connectionId }))
+    progress(`recorded ${turns.length} turn(s), ${lines} line(s), to ${out}`)
   } finally {
     await host.close()
   }
+  const failed = results.filter((r) => isFailedTurn(r.state)).length
+  if (values.json)
+    printJson({
+      format: RECORD_FORMAT,
+      target: target.origin === 'demo' ? target.id : target.name,
+      file: out,
+      lines,
+      turns: results,
+      failed,
+    })
   return failed ? 1 : 0
 }

@@ -5,6 +5,7 @@ import { parseRecording } from '../shared/session/recording'
 import { Redactor } from '../shared/session/redaction'
 import { turnsFromEvents } from '../shared/session/turns'
 import { cliHost, targetRef, wholeNumber } from './connect'
+import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -52,11 +53,12 @@ export async function replay(argv: string[]): Promise<number> {
   })
   try {
     // The engine reads the recording as it was given (its problems were reported above) and opens its own connections.
-    const { replayId } = await host
-      .invoke('replay.start', { recording: { label: file, text }, targets: targets.map(targetRef), ignore: values.ignore })
-      .catch((error: Error) => {
-        throw new UsageError(error.message)
-      })
+    // A target that cannot connect fails the command with its cause whole (the engine's CommandError carries it).
+    const { replayId } = await host.invoke('replay.start', {
+      recording: { label: file, text },
+      targets: targets.map(targetRef),
+      ignore: values.ignore,
+    })
     const step = () => host.invoke('replay.step', { replayId })
     const results: TurnParity[] = []
     for (let parity = await step(); parity; parity = await step()) {
@@ -96,7 +98,7 @@ export async function replay(argv: string[]): Promise<number> {
       summary,
     }
     if (values.junit) await writeFile(values.junit, junit(report.turns, labels, file))
-    if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
+    if (values.json) printJson(report)
     else process.stdout.write(visibleText(formatReplay(report.turns, labels, summary)))
     return summary.differs || summary.errors ? 1 : 0
   } finally {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { splitCommandLine, type SavedTarget } from '../shared/contract'
+import { describeSpec, redactArgs, splitCommandLine, type SavedTarget } from '../shared/contract'
 import { parseTargetsConfig } from '../shared/engine/configFile'
 import { demoTargets } from '../shared/demo/targets'
 import { UsageError } from './usage'
@@ -25,7 +25,9 @@ export async function resolveTarget(text: string, configFile?: string): Promise<
     }
     if (words.length === 0) throw new UsageError('stdio: needs a command line, e.g. stdio:"npx my-server --flag"')
     const [command, ...args] = words
-    return { id: 'cli', name: command, origin: 'user', options: {}, spec: { kind: 'mcp-stdio', command, args, env: {} } }
+    const spec = { kind: 'mcp-stdio' as const, command, args, env: {} }
+    // Named by the whole command line, as typed (secret-looking arguments redacted): never by its first word alone.
+    return { id: 'cli', name: describeSpec({ ...spec, args: redactArgs(args) }), origin: 'user', options: {}, spec }
   }
   if (text.startsWith('a2a:')) {
     const url = text.slice('a2a:'.length)

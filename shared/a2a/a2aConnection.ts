@@ -22,6 +22,7 @@ import type {
   Turn,
   TurnResult,
 } from '../contract'
+import { redactText } from '../contract'
 import { conversationFromTask } from './taskHistory'
 import { StreamProjection } from './streamProjection'
 import type { EventLog } from '../runtime/eventLog'
@@ -34,7 +35,8 @@ import {
   type TaskOperations,
   type TurnOptions,
 } from '../runtime/supervisedConnection'
-import { errorMessage } from '../runtime/errors'
+import { ConnectFailure, errorMessage, networkFailure } from '../runtime/errors'
+import { failedAnswer } from '../runtime/httpAnswers'
 import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
 import { createTappedFetch, type WireError } from './httpTap'
 import { chooseInterface, type InterfaceChoice } from './interfaceChoice'
@@ -265,11 +267,38 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
 
   /** GETs the card (always announcing v1.0, so a compatible server answers in v1.0 shape). */
   private async fetchCard(): Promise<Record<string, unknown>> {
-    const response = await this.fetcher(this.cardUrl, {
-      headers: { 'A2A-Version': '1.0', Accept: 'application/json' },
-      signal: AbortSignal.timeout(this.options.connectTimeoutMs),
-    })
-    if (!response.ok) throw new Error(`the agent card at ${this.cardUrl} answered HTTP ${response.status}`)
+    const request = { method: 'GET', url: redactText(this.cardUrl) }
+    let response: Response
+    try {
+      response = await this.fetcher(this.cardUrl, {
+        headers: { 'A2A-Version': '1.0', Accept: 'application/json' },
+        signal: AbortSignal.timeout(this.options.connectTimeoutMs),
+      })
+    } catch (error) {
+      // "fetch failed" says nothing: name what the network said, and where.
+      const network = networkFailure(error, this.cardUrl)
+      if (!network) throw error
+      throw new ConnectFailure(
+        `the agent card at ${request.url}: ${network.phrase}${network.address ? ` at ${network.address}` : ''} (${network.code})`,
+        { request, code: network.code, ...(network.address && { address: network.address }), error: errorMessage(error) },
+      )
+    }
+    if (!response.ok) {
+      // The status, the agent's own words and its challenge, as it answered them.
+      const answer = await failedAnswer(response, request)
+      const { status, statusText, challenge, message, body } = answer
+      throw new ConnectFailure(
+        `the agent card at ${request.url} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}${message ? `: ${message}` : ''}${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}`,
+        {
+          request,
+          status,
+          ...(statusText && { statusText }),
+          ...(challenge && { challenge }),
+          ...(message && { message }),
+          ...(body && { body }),
+        },
+      )
+    }
     const text = await response.text()
     let card: unknown
     try {

@@ -8,6 +8,7 @@ import {
   type CallReport,
   type ConnectionState,
   type EngineEvent,
+  type FailureCause,
   type LogLevel,
   type ReplaySummary,
   type TurnParity,
@@ -242,6 +243,8 @@ export interface ConnectionOutcome {
   state: ConnectionState
   /** Why it could not connect. */
   reason?: string
+  /** The reason whole: the command and how it ended, the HTTP answer, the address, a fallback tried. */
+  cause?: FailureCause
   /** What the user must approve before it can (an origin the agent card points to). */
   approval?: ApprovalRequest
 }

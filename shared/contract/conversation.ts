@@ -56,3 +56,45 @@ export function summary(context: ConversationContext, maxMessages = 5): string {
 
 /** A turn as the CLI and the composer express it. */
 export type Turn = { text: string } | { data: Record<string, unknown> } | { tool: string; arguments: Record<string, unknown> }
+
+/**
+ * Turn states that make a turn a failed one: the agent answered, but with a failure (an MCP tool result
+ * with `isError`, an A2A task that ended `failed` or `rejected`), or no answer came at all (`error`).
+ * The one definition every command, report and view uses (`isFailedTurn`, `turnFailure`).
+ */
+export const FAILED_TURN_STATES: ReadonlySet<string> = new Set(['error', 'failed', 'rejected'])
+
+export function isFailedTurn(state: string | undefined): boolean {
+  return state !== undefined && FAILED_TURN_STATES.has(state)
+}
+
+/** An MCP tool result as a turn's state: `error` when the tool said so (`isError`), else `completed`. */
+export function toolResultState(result: { isError?: unknown; [field: string]: unknown } | null | undefined): 'error' | 'completed' {
+  return result?.isError === true ? 'error' : 'completed'
+}
+
+/**
+ * The state of what an agent answered to a turn or a call: an MCP tool result (`completed` or `error`),
+ * an A2A task (its state), an A2A message (`message`); `unknown` when there was no answer to read.
+ */
+export function answerState(response: unknown): string {
+  if (!response || typeof response !== 'object') return 'unknown'
+  const answer = response as { content?: unknown; isError?: unknown; status?: { state?: unknown }; parts?: unknown }
+  if (Array.isArray(answer.content) || 'isError' in answer) return toolResultState(answer)
+  if (typeof answer.status?.state === 'string') return answer.status.state
+  return Array.isArray(answer.parts) ? 'message' : 'unknown'
+}
+
+/** Why an answer makes its turn a failed one (what the agent said, briefly), or undefined when it does not. */
+export function turnFailure(response: unknown): string | undefined {
+  const state = answerState(response)
+  if (!isFailedTurn(state)) return undefined
+  const answer = response as { content?: { text?: unknown }[]; status?: { message?: { parts?: { text?: unknown }[] } } }
+  const said = (answer.content ?? answer.status?.message?.parts ?? [])
+    .map((part) => (typeof part.text === 'string' ? part.text : ''))
+    .filter(Boolean)
+    .join(' ')
+  const brief = said.length > 300 ? `${said.slice(0, 299)}…` : said
+  const what = state === 'error' ? 'the tool answered with an error (isError)' : `the task ended ${state}`
+  return brief ? `${what}: ${brief}` : what
+}

@@ -67,6 +67,8 @@ export interface McpHandshakeEvent extends EventBase {
   serverInfo?: { name: string; version: string; title?: string; [k: string]: unknown }
   instructions?: string
   durationMs: number
+  /** Set when `auto` fell back to legacy SSE: why, and how the streamable HTTP attempt failed. */
+  fallback?: { from: 'streamable-http'; why: string; first: FailureCause }
 }
 
 /** A2A generations in the wild: v1.0 (`supportedInterfaces`, `SendMessage`) and v0.3 (`url`, `message/send`). */
@@ -139,6 +141,44 @@ export interface KeepaliveEvent extends EventBase {
   note?: string
 }
 
+/**
+ * Why a connection could not be made, or was lost, named as it happened: the command that was run and how
+ * it ended, the HTTP answer (status, the server's own words, its challenge), the address that refused,
+ * and whether Parallax fell back to another transport and why. A failed connection event's `reason`
+ * says it in one line; its `cause` says it whole, for a host to show (`causeLines` in ./failure) or a script to read.
+ */
+export interface FailureCause {
+  transport?: TransportKind
+  /** stdio: the whole command line that was run (arguments that look secret are redacted). */
+  command?: string
+  /** stdio: how the server process ended, when it did. */
+  exit?: { code: number | null; signal: string | null }
+  /** stdio: the server's last lines on stderr. */
+  stderr?: string[]
+  /** HTTP: the request that failed. */
+  request?: { method: string; url: string }
+  /** HTTP: the server's answer. */
+  status?: number
+  statusText?: string
+  /** HTTP: the answer's `WWW-Authenticate` challenge. */
+  challenge?: string
+  /** HTTP: the server's own message (from a JSON error body), else the start of its body. */
+  message?: string
+  /** HTTP: the body as it came (bounded). */
+  body?: string
+  /** The system's error code (ECONNREFUSED, ENOTFOUND, ENOENT, …). */
+  code?: string
+  /** Network: the host:port that refused, or could not be reached. */
+  address?: string
+  /** The error as the library that met it worded it. */
+  error?: string
+  /**
+   * `auto` HTTP transport: whether Parallax tried legacy SSE after streamable HTTP failed, and why (or
+   * why not); when it did, `first` is how the streamable HTTP attempt failed and this cause is the SSE one.
+   */
+  fallback?: { tried: boolean; why: string; first?: FailureCause }
+}
+
 export interface ConnectionEvent extends EventBase {
   type: 'connection'
   state: ConnectionState
@@ -154,6 +194,8 @@ export interface ConnectionEvent extends EventBase {
   pid?: number
   /** On `failed`: what the user must approve before this can connect (an origin the agent card points to). */
   approval?: ApprovalRequest
+  /** On `failed` (and `reconnecting`): the reason whole — command, exit, stderr, HTTP answer, address, fallback. */
+  cause?: FailureCause
 }
 
 export interface ConversationEvent extends EventBase {

@@ -1,6 +1,7 @@
 export * from './api'
 export * from './commands'
 export * from './events'
+export * from './failure'
 export * from './targets'
 export * from './commandLine'
 export * from './redact'

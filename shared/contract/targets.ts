@@ -13,7 +13,7 @@ export const McpHttpSpec = z.object({
   kind: z.literal('mcp-http'),
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
   headers: z.record(z.string(), z.string()).default({}),
-  /** `auto` tries streamable HTTP and falls back to legacy SSE on a 4xx, as the MCP SDK documents. */
+  /** `auto` tries streamable HTTP and falls back to legacy SSE when the first POST is answered 404 or 405 (docs/architecture.md). */
   transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
 })
 
@@ -52,11 +52,19 @@ export const ConnectionOptions = z.object({
 export type ConnectionOptions = z.infer<typeof ConnectionOptions>
 export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = ConnectionOptions.parse({})
 
+/**
+ * A target's own options: any of the above, none filled in. An option the target leaves out comes from
+ * the engine's defaults (the CLI's flags, say), never from this schema's (which would override them).
+ */
+export const TargetOptions = z.object(
+  Object.fromEntries(Object.entries(ConnectionOptions.shape).map(([key, option]) => [key, option.unwrap().optional()])),
+) as unknown as z.ZodObject<{ [K in keyof ConnectionOptions]: z.ZodOptional<z.ZodNumber> }>
+
 export const SavedTarget = z.object({
   id: z.string().min(1).max(200),
   name: z.string().min(1, 'name is required').max(200),
   spec: TargetSpec,
-  options: ConnectionOptions.partial().default({}),
+  options: TargetOptions.default({}),
   /** `demo` targets ship with Parallax and cannot be edited or removed. */
   origin: z.enum(['demo', 'user', 'import']).default('user'),
   description: z.string().max(2000).optional(),

@@ -225,13 +225,13 @@ export class Engine implements CommandContext {
     return failed?.type === 'connection' ? failed : undefined
   }
 
-  /** Why a connection could not open, as a command error; an approval it needs is kept, for the host to ask. */
+  /** Why a connection could not open, as a command error; an approval it needs is kept, for the host to ask, and so is the cause whole. */
   connectFailure(connection: SupervisedConnection): CommandError {
     const event = this.failureOf(connection)
     const message = `cannot connect to ${connection.target.name}: ${event?.reason ?? 'unknown error'}`
     return event?.approval
       ? new CommandError(message, 'approval-required', { approval: event.approval })
-      : new CommandError(message, 'failed')
+      : new CommandError(message, 'failed', event?.cause && { cause: event.cause })
   }
 
   // ── Turns, calls, hooks ──

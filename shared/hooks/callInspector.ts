@@ -1,4 +1,4 @@
-import type { CallReport } from '../contract'
+import { turnFailure, type CallReport } from '../contract'
 import { errorMessage } from '../runtime/errors'
 import { now } from '../runtime/clock'
 import type { CallEndpoint } from '../runtime/supervisedConnection'
@@ -78,6 +78,11 @@ export function callFindings(report: CallReport): string[] {
   }
   if (report.outputValidation?.valid === false) findings.push('structuredContent does not match the output schema')
   if (report.error) findings.push(report.error)
+  // A call answered with a failure is a failed turn, as in a conversation (one definition: the contract's turnFailure).
+  else if (report.sent) {
+    const failure = turnFailure(report.response)
+    if (failure) findings.push(failure)
+  }
   return findings
 }
 

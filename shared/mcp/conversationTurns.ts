@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import type { ConversationMessage } from '../contract'
+import { toolResultState, type ConversationMessage } from '../contract'
 
 /**
  * MCP carries no conversation history, so Parallax builds one from the session's own turns: the user
@@ -23,7 +23,7 @@ export function mcpResultMessage(result: CallToolResult, timestamp: number, turn
     content: text,
     timestamp,
     metadata: {
-      kind: result.isError ? 'error' : 'result',
+      kind: toolResultState(result) === 'error' ? 'error' : 'result',
       timestampSource: 'observed',
       turn,
       data: result.structuredContent ?? jsonOf(text),

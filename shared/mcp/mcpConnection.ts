@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import type { ChildProcess } from 'node:child_process'
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -17,13 +18,19 @@ import {
 import {
   CommandError,
   LOG_LEVELS,
+  describeSpec,
+  redactArgs,
+  redactText,
   type ClientProfile,
   type ConnectionOptions,
   type DiscoveryMethod,
   type DiscoveryTrigger,
+  type FailureCause,
+  type McpHandshakeEvent,
   type LogLevel,
   type SavedTarget,
   type TargetSpec,
+  toolResultState,
   type TransportKind,
   type Turn,
   type TurnResult,
@@ -33,7 +40,8 @@ import { now } from '../runtime/clock'
 import { JsonRpcTap, type TappedFrame } from '../runtime/jsonRpcTap'
 import { noteWholeInFrame } from '../runtime/safeJson'
 import { ProbeError, SupervisedConnection, type CallEndpoint, type ProbeOutcome } from '../runtime/supervisedConnection'
-import { errorMessage } from '../runtime/errors'
+import { ConnectFailure, errorMessage, networkFailure } from '../runtime/errors'
+import { AnswerWatch } from '../runtime/httpAnswers'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from './conversationTurns'
 import { PARALLAX_VERSION } from '../version'
 import { DISCOVERY_STEPS, LIST_CHANGED, runDiscoveryStep } from './discovery'
@@ -69,6 +77,11 @@ export class McpConnection extends SupervisedConnection {
   private lastRequestId: string | number | undefined
   /** Tool calls in flight, by request id: the number of the frame that answered each, once it came. */
   private readonly answeredBy = new Map<string | number, number | undefined>()
+  /** Why this session is on legacy SSE, when `auto` fell back to it (the handshake says so). */
+  private fallback: McpHandshakeEvent['fallback']
+  /** The stdio server's last lines on stderr and how its process ended: part of saying why it failed. */
+  private stderrTail: string[] = []
+  private exited: { code: number | null; signal: string | null } | undefined
   /** The progress tokens given to the server this session, and what became of their requests. */
   private readonly progressTokens = new ProgressTokens()
   /** The log level the user asked for (asked again after a reconnect), and the one the server last agreed to this session. */
@@ -105,16 +118,76 @@ export class McpConnection extends SupervisedConnection {
     this.tap.reset()
     this.initializeRequest = this.initializeResult = undefined
     if (spec.kind === 'a2a') throw new Error('an A2A target cannot be opened as an MCP connection')
-    if (spec.kind === 'mcp-stdio') return this.connectWith('stdio', () => this.stdioTransport(spec))
-    if (spec.transport === 'sse') return this.connectWith('sse', () => sseTransport(spec))
+    if (spec.kind === 'mcp-stdio') {
+      try {
+        return await this.connectWith('stdio', () => this.stdioTransport(spec))
+      } catch (error) {
+        throw await this.stdioFailure(spec, error)
+      }
+    }
+    this.fallback = undefined
+    if (spec.transport !== 'auto') return this.connectHttp(spec.transport, spec)
+    let first: ConnectFailure
     try {
-      await this.connectWith('streamable-http', () => streamableTransport(spec))
+      return await this.connectHttp('streamable-http', spec)
     } catch (error) {
-      const status = error instanceof StreamableHTTPError ? error.code : undefined
-      if (spec.transport !== 'auto' || status === undefined || status < 400 || status >= 500) throw error
-      this.logLine('info', `streamable HTTP answered initialize with HTTP ${status}; falling back to legacy SSE`, 'transport')
-      await this.closeClient()
-      await this.connectWith('sse', () => sseTransport(spec))
+      first = error as ConnectFailure
+    }
+    // Legacy SSE only where the MCP spec's backwards compatibility points to it (docs/architecture.md): a
+    // 404 or 405 to the first POST. Any other answer is the server's own word on this request, shown as it is.
+    const status = first.failure.status
+    if (status !== 404 && status !== 405) {
+      const why = noFallback(status)
+      throw new ConnectFailure(`${first.message} (legacy SSE not tried: ${why})`, { ...first.failure, fallback: { tried: false, why } })
+    }
+    const why = `the first POST answered HTTP ${status}, which the MCP spec (backwards compatibility) takes as a server that may speak only legacy HTTP+SSE`
+    this.logLine('info', `streamable HTTP answered initialize with HTTP ${status}; falling back to legacy SSE: ${why}`, 'transport')
+    await this.closeClient()
+    this.fallback = { from: 'streamable-http', why, first: first.failure }
+    try {
+      await this.connectHttp('sse', spec)
+    } catch (error) {
+      const sse = error as ConnectFailure
+      throw new ConnectFailure(`${first.message}; then, tried because of the ${status}, ${sse.message}`, {
+        ...sse.failure,
+        fallback: { tried: true, why, first: first.failure },
+      })
+    }
+  }
+
+  /** Connects over one HTTP transport; a failure says what the server answered (status, its words, its challenge) or where it could not be reached. */
+  private async connectHttp(kind: 'streamable-http' | 'sse', spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Promise<void> {
+    const answers = new AnswerWatch()
+    try {
+      await this.connectWith(kind, () => (kind === 'sse' ? sseTransport(spec, answers.fetch) : streamableTransport(spec, answers.fetch)))
+    } catch (error) {
+      throw await httpFailure(kind, spec.url, error, answers)
+    }
+  }
+
+  /** Why a stdio server could not be reached: the whole command line, how its process ended, its last words on stderr. */
+  private async stdioFailure(spec: Extract<TargetSpec, { kind: 'mcp-stdio' }>, error: unknown): Promise<ConnectFailure> {
+    await new Promise((resolve) => setImmediate(resolve)) // stderr's last lines, still in the pipe
+    const cause = this.stdioCause(spec)
+    const code = (error as { code?: unknown } | undefined)?.code
+    if (typeof code === 'string') cause.code = code
+    cause.error = errorMessage(error)
+    const said = cause.stderr?.length ? `; stderr: ${cause.stderr.at(-1)}` : ''
+    const message =
+      typeof code === 'string'
+        ? `cannot run ${cause.command}: ${cause.error}`
+        : this.exited
+          ? `the server process ${exitPhrase(this.exited)} before the handshake completed (${cause.command})${said}`
+          : `${cause.error} (${cause.command})${said}`
+    return new ConnectFailure(message, cause)
+  }
+
+  private stdioCause(spec: Extract<TargetSpec, { kind: 'mcp-stdio' }>): FailureCause {
+    return {
+      transport: 'stdio',
+      command: describeSpec({ ...spec, args: redactArgs(spec.args) }),
+      ...(this.exited && { exit: this.exited }),
+      ...(this.stderrTail.length && { stderr: [...this.stderrTail] }),
     }
   }
 
@@ -141,7 +214,12 @@ export class McpConnection extends SupervisedConnection {
       if (generation !== this.generation || error.message.startsWith(SDK_UNKNOWN_PROGRESS)) return
       this.logLine('error', describeTransportError(error), 'transport')
     }
-    client.onclose = () => this.onTransportClosed(generation, kind === 'stdio' ? 'server process exited' : 'server closed the connection')
+    client.onclose = () => {
+      const spec = this.target.spec
+      if (kind !== 'stdio' || spec.kind !== 'mcp-stdio') return this.onTransportClosed(generation, 'server closed the connection')
+      const exited = this.exited ? `server process ${exitPhrase(this.exited)}` : 'server process exited'
+      this.onTransportClosed(generation, exited, this.stdioCause(spec))
+    }
     this.client = client
     const started = now()
     await client.connect(tapped, { ...this.requestOptions, timeout: this.options.connectTimeoutMs })
@@ -159,6 +237,7 @@ export class McpConnection extends SupervisedConnection {
       serverInfo: client.getServerVersion(),
       instructions: client.getInstructions(),
       durationMs: now() - started,
+      ...(kind === 'sse' && this.fallback && { fallback: this.fallback }),
     })
     if (this.logLevel && this.serverCapabilities.logging) {
       // A new session starts at the server's default: ask again for what the user chose.
@@ -206,9 +285,22 @@ export class McpConnection extends SupervisedConnection {
     const internals = transport as unknown as { _readBuffer?: unknown }
     if ('_readBuffer' in internals) internals._readBuffer = new JsonLineReader(this.options.maxMessageBytes, deserializeMessage)
     const generation = this.generation
+    this.stderrTail = []
+    this.exited = undefined
     if (transport.stderr) {
       pipeLines(transport.stderr, (line) => {
-        if (generation === this.generation) this.logLine('info', line, 'stderr')
+        if (generation !== this.generation) return
+        this.stderrTail = [...this.stderrTail.slice(-(STDERR_TAIL - 1)), line]
+        this.logLine('info', line, 'stderr')
+      })
+    }
+    // How the process ended: part of every failure that follows (the SDK keeps only that it closed).
+    const start = transport.start.bind(transport)
+    transport.start = async () => {
+      await start()
+      const child = (transport as unknown as { _process?: ChildProcess })._process
+      child?.once('exit', (code, signal) => {
+        if (generation === this.generation) this.exited = { code, signal }
       })
     }
     this.stdio = transport
@@ -375,7 +467,7 @@ export class McpConnection extends SupervisedConnection {
       turn: number,
       request: { tool: turn.tool, arguments: turn.arguments },
       response: result,
-      state: result.isError ? 'error' : 'completed',
+      state: toolResultState(result),
     }
   }
 
@@ -494,11 +586,59 @@ function askForVersion(message: JSONRPCMessage, version: string): JSONRPCMessage
     : message
 }
 
-function streamableTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Transport {
-  return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } })
+function streamableTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>, fetch: typeof globalThis.fetch): Transport {
+  return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch })
 }
 
-function sseTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Transport {
+function sseTransport(spec: Extract<TargetSpec, { kind: 'mcp-http' }>, fetch: typeof globalThis.fetch): Transport {
   // requestInit headers apply to the event stream too
-  return new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } })
+  return new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch })
+}
+
+/** How many of a stdio server's last stderr lines a failure names. */
+const STDERR_TAIL = 5
+
+function exitPhrase(exit: { code: number | null; signal: string | null }): string {
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
+}
+
+/** Why `auto` did not try legacy SSE after streamable HTTP failed. */
+function noFallback(status: number | undefined): string {
+  if (status === undefined) return 'no HTTP answer came, and legacy SSE at the same address would meet the same'
+  if (status === 401 || status === 403) return `HTTP ${status} is about credentials, and legacy SSE would be refused the same way`
+  return `only a 404 or 405 to the first POST suggests a legacy server (MCP spec, backwards compatibility), and HTTP ${status} is this server's answer to the request (set the target's transport to "sse" to force legacy SSE)`
+}
+
+/** What an HTTP transport met: the server's answer (status, its words, its challenge), else the network's (refused host:port), else the error. */
+async function httpFailure(kind: 'streamable-http' | 'sse', url: string, error: unknown, answers: AnswerWatch): Promise<ConnectFailure> {
+  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined
+  const answer = status !== undefined && status > 0 ? await answers.lastFailure() : undefined
+  const seen = answer?.status === status ? answer : undefined
+  const request = { method: seen?.request.method ?? (kind === 'sse' ? 'GET' : 'POST'), url: redactText(seen?.request.url ?? url) }
+  const cause: FailureCause = { transport: kind, request, error: errorMessage(error) }
+  const label = kind === 'sse' ? 'legacy SSE' : 'streamable HTTP'
+  if (status !== undefined && status > 0) {
+    Object.assign(cause, {
+      status,
+      ...(seen?.statusText && { statusText: seen.statusText }),
+      ...(seen?.challenge && { challenge: seen.challenge }),
+      ...(seen?.message && { message: seen.message }),
+      ...(seen?.body && { body: seen.body }),
+    })
+    const words = seen?.message ? `: ${seen.message}` : ''
+    const challenge = seen?.challenge ? ` (WWW-Authenticate: ${seen.challenge})` : ''
+    return new ConnectFailure(
+      `${label} ${request.method} ${request.url} answered HTTP ${status}${seen?.statusText ? ` ${seen.statusText}` : ''}${words}${challenge}`,
+      cause,
+    )
+  }
+  const network = networkFailure(error, url)
+  if (network) {
+    Object.assign(cause, { code: network.code, ...(network.address && { address: network.address }) })
+    return new ConnectFailure(
+      `${label}: ${network.phrase}${network.address ? ` at ${network.address}` : ''} (${network.code}) for ${request.method} ${request.url}`,
+      cause,
+    )
+  }
+  return new ConnectFailure(`${label} ${request.url}: ${cause.error}`, cause)
 }

@@ -9,6 +9,7 @@ import {
   type ConversationContext,
   type EngineEvent,
   type EventInput,
+  type FailureCause,
   type Health,
   type LogEvent,
   type LogLevel,
@@ -21,7 +22,7 @@ import {
 import type { EventLog } from './eventLog'
 import { FrameSpill } from './frameSpill'
 import { now } from './clock'
-import { errorMessage } from './errors'
+import { ConnectFailure, errorMessage } from './errors'
 
 export interface ProbeOutcome {
   probe: string
@@ -64,7 +65,7 @@ export interface TaskOperations {
   resubscribe(taskId: string): Promise<A2aTask | A2aMessage | null>
 }
 
-type ConnectionExtras = Partial<Pick<ConnectionEvent, 'reason' | 'attempt' | 'maxAttempts' | 'delayMs' | 'pid' | 'approval'>>
+type ConnectionExtras = Partial<Pick<ConnectionEvent, 'reason' | 'attempt' | 'maxAttempts' | 'delayMs' | 'pid' | 'approval' | 'cause'>>
 type OwnEventInput = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<EventInput<E>, 'connectionId'> : never) : never
 
 /** Bounded exponential backoff: base, 2×base, 4×base … capped at max. */
@@ -186,7 +187,11 @@ export abstract class SupervisedConnection {
       await this.teardownQuietly()
       const details = error instanceof CommandError ? error.details : undefined
       if (!this.closed)
-        this.setState('failed', { reason: errorMessage(error), ...(isApprovalRequired(details) && { approval: details.approval }) })
+        this.setState('failed', {
+          reason: errorMessage(error),
+          ...(isApprovalRequired(details) && { approval: details.approval }),
+          ...(error instanceof ConnectFailure && { cause: error.failure }),
+        })
       return false
     }
     if (this.closed) return false
@@ -229,10 +234,10 @@ export abstract class SupervisedConnection {
   }
 
   /** Called by the protocol layer when its transport closed without being asked to. */
-  protected onTransportClosed(generation: number, reason: string): void {
+  protected onTransportClosed(generation: number, reason: string, cause?: FailureCause): void {
     if (generation !== this.generation || this.closed || !this.isLive) return
     this.logLine('warn', reason)
-    this.goDown(reason)
+    this.goDown(reason, cause)
   }
 
   private markConnected(extras: ConnectionExtras = {}): void {
@@ -295,19 +300,19 @@ export abstract class SupervisedConnection {
     })
   }
 
-  private goDown(reason: string): void {
+  private goDown(reason: string, cause?: FailureCause): void {
     if (this.closed || this.state === 'reconnecting' || this.state === 'failed') return
     this.health = 'down'
     this.clearTimers()
-    void this.teardownQuietly().then(() => this.reconnect(reason))
+    void this.teardownQuietly().then(() => this.reconnect(reason, cause))
   }
 
-  private async reconnect(reason: string): Promise<void> {
+  private async reconnect(reason: string, cause?: FailureCause): Promise<void> {
     const maxAttempts = this.options.reconnectAttempts
     for (let attempt = this.attemptsUsed + 1; attempt <= maxAttempts; attempt++) {
       this.attemptsUsed = attempt
       const delayMs = backoffDelay(attempt, this.options)
-      this.setState('reconnecting', { attempt, maxAttempts, delayMs, reason })
+      this.setState('reconnecting', { attempt, maxAttempts, delayMs, reason, ...(cause && { cause }) })
       await this.sleep(delayMs)
       if (this.closed) return
       try {
@@ -317,12 +322,14 @@ export abstract class SupervisedConnection {
         return
       } catch (error) {
         reason = errorMessage(error)
+        cause = error instanceof ConnectFailure ? error.failure : undefined
         await this.teardownQuietly()
         if (this.closed) return
       }
     }
     this.setState('failed', {
       reason: maxAttempts === 0 ? `down: ${reason}` : `gave up after ${maxAttempts} reconnect attempts: ${reason}`,
+      ...(cause && { cause }),
     })
   }
 

@@ -1,4 +1,12 @@
-import type { ReplayEvent, ReplaySummary, SavedTarget, Turn, TurnParity, TurnResult } from '../contract'
+import {
+  toolResultState,
+  type ReplayEvent,
+  type ReplaySummary,
+  type SavedTarget,
+  type Turn,
+  type TurnParity,
+  type TurnResult,
+} from '../contract'
 import type { EventLog } from '../runtime/eventLog'
 import type { SupervisedConnection } from '../runtime/supervisedConnection'
 import { errorMessage } from '../runtime/errors'
@@ -163,7 +171,7 @@ export function outcomeOfResult(protocol: 'mcp' | 'a2a', result: TurnResult): Ou
         data = undefined
       }
     }
-    return compact({ state: response.isError ? 'error' : 'completed', data, text })
+    return compact({ state: toolResultState(response), data, text })
   }
   const response = result.response as {
     artifacts?: { parts: { data?: unknown }[] }[]

@@ -90,11 +90,14 @@ describe('misbehaving MCP servers, with a UI attached to the real web host', () 
     await hostSurvived()
   })
 
-  it('a server that exits during initialize: a failed connection with the reason', async () => {
+  it('a server that exits during initialize: a failed connection with the reason (its exit code and command line)', async () => {
     await attach()
     const connection = await openMisbehaving(['exit-init'])
     const failed = await ui.waitFor((e) => e.type === 'connection' && e.connectionId === connection && e.state === 'failed', 20_000)
-    expect(failed.type === 'connection' && failed.reason).toMatch(/closed/i)
+    expect(failed.type === 'connection' && failed.reason).toMatch(
+      /^the server process exited with code \d+ before the handshake completed \(.*misbehaving\.ts exit-init\)/,
+    )
+    expect(failed.type === 'connection' && failed.cause).toMatchObject({ transport: 'stdio', exit: { code: expect.any(Number) } })
     await hostSurvived()
   })
 

@@ -314,12 +314,14 @@ describe('parallax inspect', () => {
     expect(report.keepalive.probes.map((p: { note?: string }) => p.note)).toEqual(['not modified (ETag)', 'not modified (ETag)'])
   })
 
-  it('exits 2 with a one-line reason when the target cannot be reached or is misused', async () => {
+  it('exits 2 with the reason when the target cannot be reached or is misused', async () => {
     const unreachable = await parallax('inspect', 'stdio:/nonexistent/server --flag', '--json')
     expect(unreachable.code).toBe(2)
-    expect(unreachable.stdout).toBe('')
-    expect(unreachable.stderr.trim().split('\n')).toHaveLength(1)
-    expect(unreachable.stderr).toMatch(/cannot connect to .*ENOENT/)
+    expect(JSON.parse(unreachable.stdout).error).toMatchObject({
+      kind: 'connection',
+      cause: { command: '/nonexistent/server --flag', code: 'ENOENT' },
+    })
+    expect(unreachable.stderr.trim().split('\n')[0]).toMatch(/cannot connect: cannot run \/nonexistent\/server --flag: .*ENOENT/)
 
     const unknown = await parallax('inspect', 'nowhere')
     expect(unknown.code).toBe(2)

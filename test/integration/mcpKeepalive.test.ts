@@ -61,7 +61,13 @@ describe('keepalive', () => {
       15_000,
     )
     const reconnecting = recorder.of('connection', connection.id).filter((e) => e.state === 'reconnecting')
-    expect(reconnecting[0]).toMatchObject({ attempt: 1, maxAttempts: 5, delayMs: 50, reason: 'server process exited' })
+    expect(reconnecting[0]).toMatchObject({
+      attempt: 1,
+      maxAttempts: 5,
+      delayMs: 50,
+      reason: 'server process exited with code 3',
+      cause: { transport: 'stdio', exit: { code: 3, signal: null }, stderr: ['fixture-dying: exiting now'] },
+    })
     expect(back.reason).toMatch(/reconnected on attempt 1 of 5/)
     expect(back.pid).not.toBe(firstPid)
     expect(processGone(firstPid)).toBe(true)

@@ -16,6 +16,7 @@ export const connectionCommands: DomainHandlers<'connections'> = {
       connected,
       state: connection.state,
       ...(failed?.reason !== undefined && { reason: failed.reason }),
+      ...(failed?.cause && { cause: failed.cause }),
       ...(failed?.approval && { approval: failed.approval }),
     }
   },

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import { answerState, causeLines, isFailedTurn, SavedTarget, turnFailure, toolResultState } from '../../shared/contract'
+import { networkFailure } from '../../shared/runtime/errors'
+
+describe('one definition of a failed turn', () => {
+  it('an MCP tool result with isError, an A2A task failed or rejected, a turn that got no answer', () => {
+    expect(toolResultState({ content: [], isError: true })).toBe('error')
+    expect(toolResultState({ content: [] })).toBe('completed')
+    expect(answerState({ content: [{ type: 'text', text: 'nope' }], isError: true })).toBe('error')
+    expect(answerState({ id: 't1', contextId: 'c1', status: { state: 'failed' }, artifacts: [] })).toBe('failed')
+    expect(answerState({ messageId: 'm1', role: 'agent', parts: [{ text: 'hi' }] })).toBe('message')
+    expect(answerState(null)).toBe('unknown')
+    expect(['error', 'failed', 'rejected'].every(isFailedTurn)).toBe(true)
+    expect(['completed', 'input-required', 'canceled', 'message', 'unknown', undefined].some(isFailedTurn)).toBe(false)
+  })
+
+  it('says why, in the agent’s words', () => {
+    expect(turnFailure({ content: [{ type: 'text', text: 'unknown product_id "x"' }], isError: true })).toBe(
+      'the tool answered with an error (isError): unknown product_id "x"',
+    )
+    expect(
+      turnFailure({
+        id: 't',
+        contextId: 'c',
+        artifacts: [],
+        status: { state: 'rejected', message: { parts: [{ text: 'budget too low' }] } },
+      }),
+    ).toBe('the task ended rejected: budget too low')
+    expect(turnFailure({ content: [{ type: 'text', text: 'fine' }] })).toBeUndefined()
+    expect(turnFailure({ id: 't', contextId: 'c', artifacts: [], status: { state: 'completed' } })).toBeUndefined()
+  })
+})
+
+describe('network failures under "fetch failed"', () => {
+  it('names the code and the host:port, from the error or from the URL', () => {
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 }),
+    })
+    expect(networkFailure(refused)).toEqual({ code: 'ECONNREFUSED', address: '127.0.0.1:9', phrase: 'connection refused' })
+    // localhost tried on both families: an AggregateError holds one error per address.
+    const both = new TypeError('fetch failed', {
+      cause: Object.assign(
+        new AggregateError([
+          Object.assign(new Error('a'), { code: 'ECONNREFUSED', address: '::1', port: 3000 }),
+          Object.assign(new Error('b'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 3000 }),
+        ]),
+        { code: 'ECONNREFUSED' },
+      ),
+    })
+    expect(networkFailure(both)?.address).toBe('[::1]:3000, 127.0.0.1:3000')
+    const unknownHost = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.test'), { code: 'ENOTFOUND' }),
+    })
+    expect(networkFailure(unknownHost, 'https://nowhere.test/mcp')).toEqual({
+      code: 'ENOTFOUND',
+      address: 'nowhere.test:443',
+      phrase: 'host not found',
+    })
+    expect(networkFailure(new Error('MCP error -32001: Request timed out'))).toBeUndefined()
+  })
+})
+
+describe('a failure cause as text', () => {
+  it('a fallback: the first attempt, why the fallback, then the last attempt', () => {
+    const lines = causeLines({
+      transport: 'sse',
+      request: { method: 'GET', url: 'http://h/mcp' },
+      status: 404,
+      fallback: {
+        tried: true,
+        why: 'a 404',
+        first: { transport: 'streamable-http', request: { method: 'POST', url: 'http://h/mcp' }, status: 404 },
+      },
+    })
+    expect(lines).toEqual([
+      '  first attempt:',
+      '    transport streamable-http',
+      '    request   POST http://h/mcp',
+      '    answer    HTTP 404',
+      '  fallback  tried legacy SSE: a 404',
+      '  transport sse',
+      '  request   GET http://h/mcp',
+      '  answer    HTTP 404',
+    ])
+  })
+})
+
+describe("a target's own options", () => {
+  it('are not filled with the schema defaults, which would override the engine’s (the CLI’s --timeout, no reconnects)', () => {
+    const target = SavedTarget.parse({ id: 't', name: 't', spec: { kind: 'mcp-stdio', command: 'x' }, options: { requestTimeoutMs: 500 } })
+    expect(target.options).toEqual({ requestTimeoutMs: 500 })
+    expect(() =>
+      SavedTarget.parse({ id: 't', name: 't', spec: { kind: 'mcp-stdio', command: 'x' }, options: { requestTimeoutMs: 5 } }),
+    ).toThrow()
+  })
+})
