@@ -39,12 +39,12 @@ export function targetRef(target: SavedTarget): { targetId: string } | { target:
 }
 
 /**
- * Opens a connection for a CLI command, or fails saying why
+ * Opens a connection for a CLI command (the user's session, or a recording's own), or fails saying why
  * (exit 2): the engine's reason, and its cause whole (the command line, how the process ended and its
  * stderr; the HTTP answer; the address that refused; a fallback tried).
  */
-export async function connectOrExplain(host: CliHost, target: SavedTarget): Promise<string> {
-  const { connectionId } = await host.invoke('connections.open', targetRef(target))
+export async function connectOrExplain(host: CliHost, target: SavedTarget, purpose: 'session' | 'recording' = 'session'): Promise<string> {
+  const { connectionId } = await host.invoke('connections.open', { ...targetRef(target), purpose })
   const outcome = await host.invoke('connections.wait', { connectionId })
   if (outcome.connected) return connectionId
   // A stdio reason names the whole command line already.

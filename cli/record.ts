@@ -47,7 +47,7 @@ export async function record(argv: string[]): Promise<number> {
   const results: { turn: number; state: string; error?: string }[] = []
   let lines: number
   try {
-    const connectionId = await connectOrExplain(host, target)
+    const connectionId = await connectOrExplain(host, target, 'recording')
     await host.invoke('recordings.start', { connectionId, file: out })
     for (const [i, turn] of turns.entries()) {
       try {

@@ -12,6 +12,7 @@ import { CompareView } from './views/compare/CompareView'
 import { ConnectionPage } from './views/connection/ConnectionPage'
 import { ReplayView } from './views/replay/ReplayView'
 import { SideBySide } from './views/sideBySide/SideBySide'
+import { FramesDrawer } from './views/connection/frames/FramesDrawer'
 
 export function App() {
   useEngineEvents()
@@ -42,6 +43,7 @@ export function App() {
         )}
       </div>
       {editing && <TargetEditor target={editing === 'new' ? undefined : editing} />}
+      <FramesDrawer />
       <ApprovalDialog />
       <ShortcutsDialog />
       <Toast />

@@ -14,6 +14,7 @@ import {
   type TurnParity,
 } from './events'
 import type { A2aMessage, A2aPart, A2aTask, McpToolResult } from './agentData'
+import type { ConnectionPurpose } from './events'
 
 /**
  * Every command a host can send to the engine, with its runtime input schema. The engine validates
@@ -76,10 +77,18 @@ export const CommandInputs = {
   /** The text of an `mcpServers` config file; nothing is spawned on import. */
   'targets.import': z.object({ text: z.string().max(5_000_000), fileName: z.string().max(500).optional() }),
   /**
-   * Opens a connection. A saved target's live connection is returned as it is, unless a profile is
-   * given; an unsaved target, or a profile, always gets a connection of its own.
+   * Opens a connection: the user's session by default. A saved target's live session is returned as it
+   * is, unless a profile is given; an unsaved target, a profile, or a `recording` (a CLI recording's own
+   * connection) always gets a connection of its own.
    */
-  'connections.open': TargetUnderProfile,
+  'connections.open': z
+    .object({ ...targetRefShape, profile: ProfileRef.optional(), purpose: z.enum(['session', 'recording']).default('session') })
+    .refine(oneTarget, ONE_TARGET),
+  /**
+   * Replaces a connection with a new session to the same target: the old one is closed first (its
+   * frames stay readable). Works whatever state the old one is in.
+   */
+  'connections.reconnect': ConnectionRef,
   /** Waits for a connection's first outcome: connected, or why it could not be (the same as its `failed` event). */
   'connections.wait': ConnectionRef,
   'connections.close': ConnectionRef,
@@ -138,6 +147,8 @@ export const CommandInputs = {
       targetIds: z.array(TargetId).min(1).max(2).optional(),
       targets: z.array(TargetRef).min(1).max(2).optional(),
       ignore: z.array(z.string().max(500)).max(100).default([]),
+      /** Keep the replay's connections open when it ends, to inspect them (they are closed with connections.close). */
+      keep: z.boolean().default(false),
     })
     .refine((r) => (r.targetIds === undefined) !== (r.targets === undefined), {
       message: 'give either targetIds or targets',
@@ -192,6 +203,7 @@ export interface CommandOutputs {
   'targets.remove': { removed: boolean }
   'targets.import': ImportResult
   'connections.open': { connectionId: string }
+  'connections.reconnect': { connectionId: string; previous: { connectionId: string; state: ConnectionState } }
   'connections.wait': ConnectionOutcome
   'connections.close': { closed: boolean }
   'connections.refresh': { ok: true }
@@ -210,7 +222,8 @@ export interface CommandOutputs {
   'tools.call': CallReport
   'recordings.list': RecordingInfo[]
   'recordings.start': { name: string }
-  'recordings.stop': { name: string; lines: number }
+  /** `events`: written, the context at the top included; `turns`: conversation turns among them. */
+  'recordings.stop': { name: string; lines: number; events: number; turns: number }
   'recordings.rename': { name: string }
   'recordings.delete': { deleted: boolean }
   'recordings.import': { name: string; problems: { line: number; message: string }[] }
@@ -286,6 +299,15 @@ export interface RecordingHeader {
   /** How turns map between protocols on replay: an MCP call of tool X with arguments A ↔ an A2A data part {skill: X, input: A}. */
   mapping: { skillField: string; inputField: string }
   profile?: ClientProfile
+  /** The connection recorded: its id, what it was for and when it opened. */
+  connection?: { id: string; purpose: ConnectionPurpose; startedAt: number }
+  /**
+   * How many events, right after this line, are context rather than what happened while recording: the
+   * connection's state when recording began (its latest connection state, handshake, hooks, and the latest
+   * discovery step of each list, with the catalog), as they were then, with their own `seq` and `ts`. A
+   * replay learns from them what it talks to; turns come only from what follows.
+   */
+  context?: number
 }
 
 export interface RecordingInfo {

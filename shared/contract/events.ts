@@ -13,6 +13,23 @@ export type FrameKind = 'request' | 'response' | 'notification' | 'error' | 'str
 export type Health = 'healthy' | 'degraded' | 'down'
 export type ConnectionState = 'connecting' | 'connected' | 'degraded' | 'reconnecting' | 'closed' | 'failed'
 
+/**
+ * What a connection is for (docs/architecture.md, "Whose connection is it"): the user's own session (opened
+ * from a target's page, or by a CLI command), or one a feature opened for itself and closes when done.
+ */
+export type ConnectionPurpose = 'session' | 'compare' | 'replay' | 'recording'
+
+/** Who opened a connection, what for, and when; every `connection` event carries it. */
+export interface ConnectionOwner {
+  purpose: ConnectionPurpose
+  /** The compare or replay that opened it (`c2`, `r3`), for a connection a feature opened. */
+  by?: string
+  /** Which of the feature's sides it is, when it has two: `A`, `B (hinted)` (a compare names the profile). */
+  side?: string
+  /** When the connection was created (epoch ms). */
+  startedAt: number
+}
+
 interface EventBase {
   /** Monotonic per engine. */
   seq: number
@@ -192,6 +209,12 @@ export interface ConnectionEvent extends EventBase {
   maxAttempts?: number
   delayMs?: number
   pid?: number
+  owner: ConnectionOwner
+  /**
+   * On `connected` after the connection went down and keepalive brought it back: why it went down and
+   * since when. Over stdio this is a new server process, so whatever state the server kept is gone.
+   */
+  reconnected?: { cause: string; downSince: number }
   /** On `failed`: what the user must approve before this can connect (an origin the agent card points to). */
   approval?: ApprovalRequest
   /** On `failed` (and `reconnecting`): the reason whole — command, exit, stderr, HTTP answer, address, fallback. */
@@ -240,7 +263,13 @@ export interface RecordingEvent extends EventBase {
   type: 'recording'
   state: 'started' | 'stopped' | 'failed'
   name: string
+  /** On `started`: the events written first as context (the connection's state then: see RecordingHeader.context). */
+  context?: number
+  /** Lines in the file, header included. */
   lines?: number
+  /** On `stopped`: events written (context included), and the conversation turns among them. */
+  events?: number
+  turns?: number
   error?: string
 }
 
@@ -267,6 +296,8 @@ export interface TurnParity {
   diff: { path: string; op: 'add' | 'remove' | 'replace'; a?: unknown; b?: unknown }[]
   /** The connections (and their frames) each side of this turn ran on. */
   connections: { a?: string; b?: string }
+  /** The event numbers (`seq`, inclusive) each side's work on this turn spans: its frames are that connection's frames between them. */
+  frames?: { a?: { from: number; to: number }; b?: { from: number; to: number } }
 }
 
 export interface ReplaySummary {
@@ -286,6 +317,8 @@ export interface ReplayEvent extends EventBase {
   /** A: the first target (or the recording itself when replaying against one target); B: the other. */
   sides?: { a: { label: string; connectionId?: string }; b: { label: string; connectionId?: string } }
   total?: number
+  /** On `started`: the replay's connections stay open after it ends (the user asked to keep them); otherwise they close when it ends. */
+  keep?: boolean
   turn?: TurnParity
   summary?: ReplaySummary
   stopped?: boolean

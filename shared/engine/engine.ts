@@ -15,6 +15,9 @@ import {
   type CommandOutput,
   type CompareResult,
   type ConnectionEvent,
+  type ConnectionOwner,
+  type ConnectionPurpose,
+  type ConnectionState,
   type SavedTarget,
   type TargetRef,
   type Turn,
@@ -85,6 +88,7 @@ export class Engine implements CommandContext {
   private readonly recorders: Recorders
   private readonly replays = new Map<string, Replay>()
   private nextReplay = 0
+  private nextCompare = 0
 
   constructor(private readonly options: EngineOptions) {
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
@@ -136,26 +140,78 @@ export class Engine implements CommandContext {
 
   // ── Targets and connections ──
 
-  /** Opens a connection to a saved target, or returns the live one it already has. */
+  /** Opens the user's session to a saved target, or returns the live one it already has. */
   async openTarget(targetId: string): Promise<SupervisedConnection> {
     return this.openConnection(await this.savedTarget(targetId), { reuse: true })
   }
 
+  /**
+   * Opens a connection for the user: a session (with `reuse`, the target's live session if it has one),
+   * or a CLI recording's own. Connections that features open for themselves (compare, replay) are never
+   * reused: what a feature opens, it closes, and it never stands in for the user's session.
+   */
   async openConnection(
     target: SavedTarget,
-    { reuse, profile }: { reuse: boolean; profile?: ClientProfile },
+    {
+      reuse,
+      profile,
+      purpose = 'session',
+    }: { reuse: boolean; profile?: ClientProfile; purpose?: Extract<ConnectionPurpose, 'session' | 'recording'> },
   ): Promise<SupervisedConnection> {
-    if (reuse) for (const c of this.connections.values()) if (c.target.id === target.id && !c.isFinished) return c
-    const connection = await this.createConnection(target, profile)
+    if (reuse && purpose === 'session') {
+      const live = this.sessionOf(target.id)
+      if (live && !live.isFinished) return live
+    }
+    const connection = await this.createConnection(target, profile, { purpose })
     void connection.open()
+    this.announceHooks(connection)
     return connection
   }
 
+  /** A new connection to a target that has hooks says so, so its views show the hooks that will run. */
+  private announceHooks(connection: SupervisedConnection): void {
+    const set = this.hooks.get(connection.target.id)
+    if (set)
+      this.events.emit({
+        type: 'hooks',
+        connectionId: connection.id,
+        targetId: connection.target.id,
+        source: set.source,
+        kind: set.kind,
+        tools: Object.keys(set.hooks),
+      })
+  }
+
+  /** The target's newest session connection (live or not). */
+  private sessionOf(targetId: string): SupervisedConnection | undefined {
+    return [...this.connections.values()].findLast((c) => c.target.id === targetId && c.owner.purpose === 'session')
+  }
+
   /**
-   * Creates (without opening) a connection for a target, saved or unsaved (the CLI's). A command the
-   * user has not approved is refused here, whoever asks (connect, compare, replay): `approval-required`.
+   * Replaces a connection with a new session to the same target: the old one is closed first (a live
+   * one too: reconnecting restarts a stdio server), and the new one opens with what the target is now.
    */
-  async createConnection(target: SavedTarget, profile?: ClientProfile): Promise<SupervisedConnection> {
+  async reconnect(connectionId: string): Promise<{ connection: SupervisedConnection; previous: ConnectionState }> {
+    const old = this.connection(connectionId)
+    const previous = old.state
+    await old.close()
+    const target = (await this.targets.get(old.target.id)) ?? old.target
+    const connection = await this.createConnection(target, undefined, { purpose: 'session' })
+    void connection.open()
+    this.announceHooks(connection)
+    return { connection, previous }
+  }
+
+  /**
+   * Creates (without opening) a connection for a target, saved or unsaved (the CLI's), owned by `owner`
+   * (the user's session unless a feature opens it for itself). A command the user has not approved is
+   * refused here, whoever asks (connect, compare, replay): `approval-required`.
+   */
+  async createConnection(
+    target: SavedTarget,
+    profile?: ClientProfile,
+    owner: Omit<ConnectionOwner, 'startedAt'> = { purpose: 'session' },
+  ): Promise<SupervisedConnection> {
     if (target.origin !== 'demo' && target.spec.kind === 'mcp-stdio') await this.approvals.requireCommand(target.spec, target)
     const resolved = await this.builtIns.resolve(target)
     const id = `${target.id}#${++this.nextConnection}`
@@ -164,6 +220,7 @@ export class Engine implements CommandContext {
       resolved.spec.kind === 'a2a'
         ? new A2aConnection(id, resolved, this.events, options, profile, this.originGate(target, resolved.spec.url))
         : new McpConnection(id, resolved, this.events, options, { profile })
+    connection.owner = { ...owner, startedAt: Date.now() }
     this.connections.set(id, connection)
     return connection
   }
@@ -299,8 +356,9 @@ export class Engine implements CommandContext {
   // ── Compare, recordings, replays ──
 
   /**
-   * Connects each side (its own connection, under its profile), waits until discovery has settled,
-   * and diffs what the two exposed. The connections close afterwards; their frames stay.
+   * Connects each side (its own connection, under its profile, owned by this compare: never the user's
+   * session), waits until discovery has settled, and diffs what the two exposed. The connections (and
+   * their processes) close afterwards, whatever happened; their frames stay.
    */
   async compare(
     a: { target: SavedTarget; profile?: ClientProfile },
@@ -308,8 +366,12 @@ export class Engine implements CommandContext {
     pairing?: OperationPairing,
   ): Promise<CompareResult> {
     const sides: SupervisedConnection[] = []
+    const by = `c${++this.nextCompare}`
     try {
-      for (const { target, profile } of [a, b]) sides.push(await this.createConnection(target, profile))
+      for (const [side, { target, profile }] of [['A', a] as const, ['B', b] as const])
+        sides.push(
+          await this.createConnection(target, profile, { purpose: 'compare', by, side: profile ? `${side} (${profile.name})` : side }),
+        )
       const opened = await Promise.all(sides.map((c) => c.open()))
       opened.forEach((ok, i) => {
         if (!ok) throw this.connectFailure(sides[i])
@@ -334,17 +396,24 @@ export class Engine implements CommandContext {
     return this.library
   }
 
-  /** Records a connection's events (what it said so far, then from now on) into a JSON Lines file, redacted, flushed per line. */
+  /**
+   * Records a connection from now on into a JSON Lines file, redacted, flushed per line: its state now
+   * (handshake, catalog) as context at the top, then every event as it happens.
+   */
   startRecording(connectionId: string, path: string, name = path): string {
     return this.recorders.start(this.connection(connectionId), path, name)
   }
 
-  stopRecording(connectionId: string): { name: string; lines: number } {
+  stopRecording(connectionId: string): { name: string; lines: number; events: number; turns: number } {
     return this.recorders.stop(connectionId)
   }
 
-  /** Opens the replay's own connections; the caller steps or runs it. */
+  /**
+   * Opens the replay's own connections; the caller steps or runs it. A replay that has not ended is
+   * stopped first (its connections close, unless it keeps them): one replay runs at a time.
+   */
   async startReplay(options: ReplayOptions): Promise<Replay & { total: number }> {
+    for (const earlier of this.replays.values()) earlier.stop()
     const replay = Object.assign(new Replay(this, `r${++this.nextReplay}`, options), { total: options.turns.length })
     this.replays.set(replay.id, replay)
     try {

@@ -4,6 +4,7 @@ import {
   type A2aMessage,
   type A2aTask,
   type ConnectionEvent,
+  type ConnectionOwner,
   type ConnectionOptions,
   type ConnectionState,
   type ConversationContext,
@@ -65,7 +66,9 @@ export interface TaskOperations {
   resubscribe(taskId: string): Promise<A2aTask | A2aMessage | null>
 }
 
-type ConnectionExtras = Partial<Pick<ConnectionEvent, 'reason' | 'attempt' | 'maxAttempts' | 'delayMs' | 'pid' | 'approval' | 'cause'>>
+type ConnectionExtras = Partial<
+  Pick<ConnectionEvent, 'reason' | 'attempt' | 'maxAttempts' | 'delayMs' | 'pid' | 'approval' | 'reconnected' | 'cause'>
+>
 type OwnEventInput = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<EventInput<E>, 'connectionId'> : never) : never
 
 /** Bounded exponential backoff: base, 2×base, 4×base … capped at max. */
@@ -88,6 +91,11 @@ export abstract class SupervisedConnection {
   health: Health = 'healthy'
   intervalMs: number
   transport?: TransportKind
+  /**
+   * Who opened this connection and what for (the user's session, a compare, a replay, a recording); set
+   * by whoever creates it, before it opens. Every `connection` event carries it.
+   */
+  owner: ConnectionOwner = { purpose: 'session', startedAt: Date.now() }
   private consecutiveFailures = 0
   /**
    * Reconnect attempts spent since the connection last proved itself with an answered probe, so a
@@ -160,6 +168,7 @@ export abstract class SupervisedConnection {
       targetName: this.target.name,
       protocol: this.protocol,
       transport: this.transport,
+      owner: this.owner,
       ...extras,
     })
   }
@@ -309,6 +318,8 @@ export abstract class SupervisedConnection {
 
   private async reconnect(reason: string, cause?: FailureCause): Promise<void> {
     const maxAttempts = this.options.reconnectAttempts
+    // Why it went down, for the `connected` event that says it came back (the reason below changes per attempt).
+    const down = { cause: reason, downSince: Date.now() }
     for (let attempt = this.attemptsUsed + 1; attempt <= maxAttempts; attempt++) {
       this.attemptsUsed = attempt
       const delayMs = backoffDelay(attempt, this.options)
@@ -318,7 +329,7 @@ export abstract class SupervisedConnection {
       try {
         await this.establish()
         if (this.closed) return
-        this.markConnected({ reason: `reconnected on attempt ${attempt} of ${maxAttempts}`, attempt, maxAttempts })
+        this.markConnected({ reason: `reconnected on attempt ${attempt} of ${maxAttempts}`, attempt, maxAttempts, reconnected: down })
         return
       } catch (error) {
         reason = errorMessage(error)

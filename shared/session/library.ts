@@ -110,6 +110,7 @@ export class RecordingLibrary {
   }
 
   async read(name: string): Promise<string> {
+    await this.ensure() // the recordings that ship with the app are there from the first command, not the first listing
     try {
       return await readFile(this.existingPath(name), 'utf8')
     } catch (error) {

@@ -7,6 +7,7 @@ import {
   type TurnParity,
   type TurnResult,
 } from '../contract'
+import type { ConnectionOwner } from '../contract'
 import type { EventLog } from '../runtime/eventLog'
 import type { SupervisedConnection } from '../runtime/supervisedConnection'
 import { errorMessage } from '../runtime/errors'
@@ -15,8 +16,9 @@ import { compact, type Outcome, type RecordedTurn, type ReplayTurn, type TurnMap
 
 /** What a replay needs of the engine: connections of its own, turns on them, and the event log to report on. */
 export interface ReplayHost {
-  readonly events: Pick<EventLog, 'emit'>
-  createConnection(target: SavedTarget): Promise<SupervisedConnection>
+  readonly events: Pick<EventLog, 'emit' | 'lastSeq'>
+  /** A connection owned by this replay (never the user's session). */
+  createConnection(target: SavedTarget, profile: undefined, owner: Omit<ConnectionOwner, 'startedAt'>): Promise<SupervisedConnection>
   /** Why a connection could not open, as the error the replay's caller sees. */
   connectFailure(connection: SupervisedConnection): Error
   sendTurn(connectionId: string, turn: Turn): Promise<TurnResult>
@@ -29,12 +31,16 @@ export interface ReplayOptions {
   ignore?: string[]
   mapping?: TurnMapping
   recording?: string
+  /** Keep the connections open when the replay ends, for the user to inspect (and close). */
+  keep?: boolean
 }
 
 /**
  * Replays recorded turns against one or two targets, turn by turn, each side keeping its own
  * conversation (A2A task/context threading; the MCP session), and reports parity per turn. A side
  * that fails only fails its turns: every later turn is still reported and nothing compared is lost.
+ * The connections are the replay's own; they close (with their processes) when it ends — every turn
+ * run, stopped, or replaced by a newer replay — unless it was asked to keep them.
  */
 export class Replay {
   private readonly sides: SupervisedConnection[] = []
@@ -54,8 +60,10 @@ export class Replay {
 
   /** Opens fresh connections to the targets; throws when one cannot be reached at all. */
   async start(): Promise<void> {
-    for (const target of this.options.targets) {
-      const connection = await this.engine.createConnection(target)
+    const two = this.options.targets.length === 2
+    for (const [i, target] of this.options.targets.entries()) {
+      const side = two ? { side: i === 0 ? 'A' : 'B' } : {}
+      const connection = await this.engine.createConnection(target, undefined, { purpose: 'replay', by: this.id, ...side })
       this.sides.push(connection)
       if (!(await connection.open())) throw this.engine.connectFailure(connection)
     }
@@ -67,6 +75,7 @@ export class Replay {
         this.options.targets.length === 2
           ? { a: { label: a.name, connectionId: this.sides[0].id }, b: { label: b.name, connectionId: this.sides[1].id } }
           : { a: { label: 'recorded' }, b: { label: a.name, connectionId: this.sides[0].id } },
+      ...(this.options.keep && { keep: true }),
     })
   }
 
@@ -75,6 +84,7 @@ export class Replay {
     if (this.done) return undefined
     const recorded = this.options.turns[this.next++]
     const runs = await Promise.all(this.sides.map((side) => this.run(side, recorded.turn)))
+    if (this.finished) return undefined // stopped while the turn ran: its connections are gone, its result would mislead
     const parity = this.compare(recorded, runs)
     this.results.push(parity)
     this.emit({ phase: 'turn', turn: parity })
@@ -93,6 +103,7 @@ export class Replay {
     this.finish()
   }
 
+  /** Closes the replay's connections (and their processes); their frames stay readable. */
   async close(): Promise<void> {
     await Promise.all(this.sides.map((s) => s.close()))
   }
@@ -102,23 +113,27 @@ export class Replay {
     if (this.finished) return
     this.finished = true
     this.emit({ phase: 'finished', summary: summarize(this.results), stopped: this.next < this.options.turns.length })
+    if (!this.options.keep) void this.close()
   }
 
-  private async run(side: SupervisedConnection, turn: ReplayTurn): Promise<{ outcome?: Outcome; error?: string; skipped?: string }> {
+  private async run(side: SupervisedConnection, turn: ReplayTurn): Promise<Run> {
     const mapping = this.options.mapping ?? DEFAULT_MAPPING
     const message = forProtocol(turn, side.protocol, mapping)
     if ('skipped' in message) return { skipped: message.skipped }
+    const from = this.engine.events.lastSeq + 1
+    const frames = () => ({ from, to: this.engine.events.lastSeq })
     try {
       const result = await this.engine.sendTurn(side.id, message.turn)
-      return { outcome: outcomeOfResult(side.protocol, result) }
+      return { outcome: outcomeOfResult(side.protocol, result), frames: frames() }
     } catch (error) {
-      return { error: errorMessage(error) }
+      return { error: errorMessage(error), frames: frames() }
     }
   }
 
-  private compare(recorded: RecordedTurn, runs: { outcome?: Outcome; error?: string; skipped?: string }[]): TurnParity {
+  private compare(recorded: RecordedTurn, runs: Run[]): TurnParity {
     const single = runs.length === 1
     const [a, b] = single ? [{ outcome: recorded.recorded }, runs[0]] : runs
+    const frames = single ? { ...(b.frames && { b: b.frames }) } : { ...(a.frames && { a: a.frames }), ...(b.frames && { b: b.frames }) }
     const base = {
       index: recorded.index,
       turn: recorded.turn,
@@ -126,6 +141,7 @@ export class Replay {
       b: b.outcome,
       diff: [],
       connections: single ? { b: this.sides[0].id } : { a: this.sides[0].id, b: this.sides[1].id },
+      ...(Object.keys(frames).length > 0 && { frames }),
     }
     const skipped =
       runs.find((r) => r.skipped)?.skipped ?? (single && !recorded.recorded ? 'the recording has no response for this turn' : undefined)
@@ -144,6 +160,14 @@ export class Replay {
       ...input,
     })
   }
+}
+
+/** What one side did with a turn, and the events (by seq) its work on it spans. */
+interface Run {
+  outcome?: Outcome
+  error?: string
+  skipped?: string
+  frames?: { from: number; to: number }
 }
 
 /** The same turn, said the way each protocol says it. */

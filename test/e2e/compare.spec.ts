@@ -19,8 +19,13 @@ test('compare minimal vs hinted profiles: the hinted tools appear, each linked t
   await expect(page.getByTestId('compare-handshake')).toContainText('offered by the client')
   await page.screenshot({ path: 'test-results/compare.png' })
 
+  // The frame opens in a drawer over the comparison, which stays as it was behind it.
   await catalog.locator('[data-name="forecast_delivery"]').getByRole('button', { name: 'B frame' }).click()
-  await expect(page.getByRole('tab', { name: /Frames/ })).toHaveAttribute('aria-selected', 'true')
-  await expect(page.locator('.detail-body')).toContainText('forecast_delivery')
+  const drawer = page.getByTestId('frames-drawer')
+  await expect(drawer).toContainText(/Demo media-sales agent · compare c1 B \(hinted\) · \d\d:\d\d:\d\d · closed/)
+  await expect(drawer.locator('.detail-body')).toContainText('forecast_delivery')
+  await page.keyboard.press('Escape')
+  await expect(drawer).toHaveCount(0)
+  await expect(catalog.locator('.compare-item.added')).toHaveCount(2)
   expect(errors).toEqual([])
 })

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { ConnectionState, EngineEvent, ReplayEvent, TurnParity } from '../../shared/contract'
+import type { ConnectionEvent, ConnectionPurpose, ConnectionState, EngineEvent, ReplayEvent, TurnParity } from '../../shared/contract'
 import { useStore } from '../../renderer/src/store/store'
 
 // The UI store is plain zustand: it folds events in Node as it does in the browser.
@@ -11,7 +11,7 @@ beforeEach(() => {
 })
 
 const at = (n?: number) => (n === undefined ? ++seq : (seq = n))
-const connection = (connectionId: string, state: ConnectionState, n?: number) =>
+const connection = (connectionId: string, state: ConnectionState, n?: number, extra: Partial<ConnectionEvent> = {}) =>
   ({
     type: 'connection',
     seq: at(n),
@@ -21,7 +21,10 @@ const connection = (connectionId: string, state: ConnectionState, n?: number) =>
     targetId: connectionId.replace(/#\d+$/, ''),
     targetName: 'Demo',
     protocol: 'mcp',
+    owner: { purpose: 'session', startedAt: 1 },
+    ...extra,
   }) as EngineEvent
+const owned = (purpose: ConnectionPurpose, by?: string) => ({ owner: { purpose, ...(by && { by }), startedAt: 2 } })
 const frame = (connectionId: string, method: string, n?: number) =>
   ({
     type: 'frame',
@@ -100,6 +103,60 @@ describe('the UI store folds engine events', () => {
     const latest = state().latestByTarget
     fold([connection('demo:tools#2', 'connected'), frame('demo:tools#2', 'initialize')])
     expect(state().latestByTarget).toBe(latest)
+  })
+
+  it('shows only the user’s own session on a target’s page: a compare’s or a replay’s connection never takes its place', () => {
+    fold([connection('demo:tools#1', 'connecting'), connection('demo:tools#1', 'connected')])
+    fold([
+      connection('demo:tools#2', 'connecting', undefined, owned('compare', 'c1')),
+      connection('demo:tools#3', 'connecting', undefined, owned('replay', 'r1')),
+      connection('demo:tools#4', 'connecting', undefined, owned('recording')),
+      connection('demo:tools#2', 'closed', undefined, owned('compare', 'c1')),
+    ])
+    expect(state().latestByTarget).toEqual({ 'demo:tools': 'demo:tools#1' })
+    expect(state().connections['demo:tools#3'].owner).toMatchObject({ purpose: 'replay', by: 'r1' })
+
+    // A new session (Reconnect) does take over, within the same batch as the old one's closing.
+    fold([connection('demo:tools#1', 'closed'), connection('demo:tools#5', 'connecting'), connection('demo:tools#5', 'connected')])
+    expect(state().latestByTarget).toEqual({ 'demo:tools': 'demo:tools#5' })
+  })
+
+  it('counts what a recording writes from when it started, and says what was saved, with a way to replay it', () => {
+    fold([connection('demo:tools#1', 'connected'), frame('demo:tools#1', 'initialize')])
+    const started = { type: 'recording', seq: at(), ts: 1000, connectionId: 'demo:tools#1', state: 'started', name: 'mine', context: 3 }
+    fold([started as EngineEvent, frame('demo:tools#1', 'tools/call'), frame('demo:tools#1', 'tools/call')])
+    expect(state().connections['demo:tools#1'].recording).toEqual({ name: 'mine', startedAt: 1000, events: 5 })
+
+    const stopped = {
+      type: 'recording',
+      seq: at(),
+      ts: seq,
+      connectionId: 'demo:tools#1',
+      state: 'stopped',
+      name: 'mine',
+      lines: 6,
+      events: 5,
+      turns: 1,
+    }
+    fold([stopped as EngineEvent])
+    expect(state().connections['demo:tools#1'].recording).toBeUndefined()
+    expect(state().toast).toMatchObject({ text: 'Saved "mine": 5 events, 1 turn', tone: 'info', action: { label: 'Open in Replay' } })
+  })
+
+  it('tells the user when their session’s server came back after going away, but not when catching up on history', () => {
+    const back = (n?: number) =>
+      connection('demo:prompts#1', 'connected', n, {
+        transport: 'stdio',
+        pid: 7,
+        reconnected: { cause: 'server process exited', downSince: 5 },
+      })
+    fold([connection('demo:prompts#1', 'connected', undefined, { transport: 'stdio' })])
+    useStore.getState().applyEvents([back()], { live: false })
+    expect(state().toast).toBeUndefined()
+    expect(state().connections['demo:prompts#1'].reconnected).toMatchObject({ cause: 'server process exited', downSince: 5 })
+
+    fold([back()])
+    expect(state().toast?.text).toMatch(/restarted after "server process exited": state the server kept .* may be gone/)
   })
 
   it('folds replay progress into its replay, not into a connection', () => {

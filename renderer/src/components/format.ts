@@ -19,3 +19,15 @@ export function bytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`
   return `${(n / 1024 / 1024).toFixed(1)} MB`
 }
+
+/** A time of day to the second: when a connection opened, when a server restarted. */
+export function timeOfDay(ts: number): string {
+  return clock(ts).slice(0, 8)
+}
+
+/** A duration as m:ss (h:mm:ss past an hour): how long a recording has run. */
+export function elapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000))
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}` : `${Math.floor(s / 60)}:${pad(s % 60)}`
+}

@@ -64,7 +64,7 @@ async function catchUp(api: ParallaxApi): Promise<void> {
     const events = await next
     const more = events.length === BACKLOG_PAGE
     if (more) next = page(events[events.length - 1].seq)
-    useStore.getState().applyEvents(events)
+    useStore.getState().applyEvents(events, { live: false }) // history: its restarts and saves were told when they happened
     if (!more) return
   }
 }

@@ -133,7 +133,11 @@ function TargetRow({ target }: { target: SavedTarget }) {
         </div>
         <div className="target-sub">{sub}</div>
       </span>
-      {view && view.oddities > 0 ? (
+      {view?.recording && !view.recording.error ? (
+        <span className="rec-mark" title={`Recording to "${view.recording.name}"`} data-testid="recording-mark">
+          ● REC
+        </span>
+      ) : view && view.oddities > 0 ? (
         <span className="count warn" title="protocol oddities seen">
           {view.oddities}
         </span>

@@ -14,6 +14,11 @@ export function Toast() {
   return (
     <div className={`toast ${toast.tone}`} role="status">
       <span style={{ flex: 1 }}>{toast.text}</span>
+      {toast.action && (
+        <button className="btn small" onClick={() => (toast.action!.run(), dismissToast())}>
+          {toast.action.label}
+        </button>
+      )}
       <button className="btn ghost small" onClick={dismissToast} aria-label="Dismiss">
         ✕
       </button>

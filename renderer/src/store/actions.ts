@@ -1,6 +1,22 @@
-import type { ApprovalRequest, AppInfo, ParallaxApi, SavedTarget } from '../../../shared/contract'
+import type { ApprovalRequest, AppInfo, CompareResult, ConnectionState, ParallaxApi, SavedTarget } from '../../../shared/contract'
 import type { LinkState } from '../host'
-import { askApproval, command, useStore, type Store, type Tab, type Theme } from './store'
+import { connectionNumber } from './connectionView'
+import {
+  askApproval,
+  command,
+  openRecording,
+  showToast,
+  useStore,
+  type CompareSide,
+  type FramesDrawer,
+  type MainView,
+  type ReplayPage,
+  type Store,
+  type Tab,
+  type Theme,
+} from './store'
+
+export { openRecording }
 
 // Everything the UI does to the store, by name. Components call these and never `setState`: the store
 // changes only here and in store.ts (event folding, approvals, toasts).
@@ -39,23 +55,74 @@ export function openSideBySide(sides: { left?: string; right?: string } = {}): v
   useStore.setState({ mainView: { kind: 'side-by-side', ...sides } })
 }
 
-/** Opens a connection's Frames tab on one frame. */
-export function showFrame(connectionId: string, seq?: number): void {
-  const state = useStore.getState()
-  const view = state.connections[connectionId]
-  if (!view) return
+/**
+ * Shows a connection's frames in a drawer over the current view (Compare, Replay stay as they are): all
+ * of them, on one frame when `seq` is given, or one turn's (`range`).
+ */
+export function showFrame(connectionId: string, seq?: number, more: Omit<FramesDrawer, 'connectionId'> = {}): void {
+  if (!useStore.getState().connections[connectionId]) return
   useStore.setState({
-    selectedTargetId: view.targetId,
-    latestByTarget: { ...state.latestByTarget, [view.targetId]: connectionId },
-    mainView: { kind: 'target' },
-    tab: 'frames',
+    framesDrawer: { connectionId, ...more },
     focusFrame: seq === undefined ? undefined : { connectionId, seq },
   })
 }
 
-/** The Frames tab has shown the frame `showFrame` asked for. */
+export function closeFramesDrawer(): void {
+  useStore.setState({ framesDrawer: undefined, focusFrame: undefined })
+}
+
+/** The frames list has shown the frame `showFrame` asked for. */
 export function clearFrameFocus(): void {
   useStore.setState({ focusFrame: undefined })
+}
+
+// Replay and Compare pages: what the user picked stays while they go elsewhere
+
+export function setReplayOptions(options: Partial<Omit<ReplayPage, 'recording'>>): void {
+  useStore.setState((s) => ({ replayPage: { ...s.replayPage, ...options } }))
+}
+
+/** Forgets the recording on the Replay page when it is gone (deleted, renamed). */
+export function forgetReplayRecording(name: string): void {
+  useStore.setState((s) => (s.replayPage.recording?.name === name ? { replayPage: { ...s.replayPage, recording: undefined } } : s))
+}
+
+export function setCompareSide(side: 'a' | 'b', value: CompareSide): void {
+  useStore.setState((s) => ({ comparePage: { ...s.comparePage, [side]: value } }))
+}
+
+export function setCompareResult(result: CompareResult | undefined): void {
+  useStore.setState((s) => ({ comparePage: { ...s.comparePage, result } }))
+}
+
+// Where the user was, across a reload of the page
+
+const VIEW_KEY = 'parallax.view'
+
+/**
+ * Restores what the page showed before a reload (the selected target, the page, the tab), and keeps it
+ * up to date from now on; the session connection itself comes back with the engine's backlog.
+ */
+export function rememberView(): void {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(VIEW_KEY) ?? 'null') as {
+      targetId?: string
+      main?: MainView['kind']
+      tab?: Tab
+    } | null
+    if (saved)
+      useStore.setState({
+        selectedTargetId: saved.targetId,
+        ...(saved.main && saved.main !== 'side-by-side' && { mainView: { kind: saved.main } }),
+        ...(saved.tab && { tab: saved.tab }),
+      })
+  } catch {
+    // nothing usable saved: start afresh
+  }
+  useStore.subscribe((s, prev) => {
+    if (s.selectedTargetId === prev.selectedTargetId && s.mainView === prev.mainView && s.tab === prev.tab) return
+    sessionStorage.setItem(VIEW_KEY, JSON.stringify({ targetId: s.selectedTargetId, main: s.mainView.kind, tab: s.tab }))
+  })
 }
 
 // Dialogs and messages
@@ -123,14 +190,50 @@ export async function reloadTargets(): Promise<void> {
 }
 
 /**
- * Connects to a target. The engine refuses what the user has not approved (a command it would spawn, an
+ * Connects to a target: its live session if it has one, else a new session (saying so when it replaces
+ * an earlier one). The engine refuses what the user has not approved (a command it would spawn, an
  * origin the agent card points to): the user is asked, and on approval it connects again.
  */
 export async function connect(target: SavedTarget): Promise<void> {
+  const state = useStore.getState()
+  const before = state.connections[state.latestByTarget[target.id]]
   const opened = await command((api) => api.invoke('connections.open', { targetId: target.id }))
   if (!opened) return
-  const approval = await approvalAfterOpening(opened.connectionId)
-  if (approval && (await askApproval(approval))) await connect(target)
+  if (before && before.id !== opened.connectionId)
+    await settle(target, opened.connectionId, { connectionId: before.id, state: before.state })
+  else await askIfRefused(target, opened.connectionId)
+}
+
+/**
+ * Replaces a connection with a new session to its target, whatever its state (a live one is closed
+ * first: over stdio, its server process stops and a new one starts), and says what it did.
+ */
+export async function reconnect(connectionId: string): Promise<void> {
+  const view = useStore.getState().connections[connectionId]
+  const target = useStore.getState().targets.find((t) => t.id === view?.targetId)
+  const done = await command((api) => api.invoke('connections.reconnect', { connectionId }))
+  if (done && target) await settle(target, done.connectionId, done.previous)
+}
+
+/** After a new session replaced `previous`: a toast once it connected (or failed), the approval asked for if that is why. */
+async function settle(target: SavedTarget, connectionId: string, previous: { connectionId: string; state: ConnectionState }) {
+  if (await askIfRefused(target, connectionId)) return
+  const view = useStore.getState().connections[connectionId]
+  const was =
+    previous.state === 'failed' ? 'had failed' : previous.state === 'closed' ? 'was closed' : `was ${previous.state}; it is closed now`
+  if (view?.state === 'failed') showToast(`Reconnect failed: ${view.reason ?? 'unknown error'}`, 'error')
+  else
+    showToast(
+      `Reconnected: new connection ${connectionNumber(connectionId)} (the previous one, ${connectionNumber(previous.connectionId)}, ${was})`,
+    )
+}
+
+/** Waits for the connection's first outcome; when it was refused for want of approval, asks, and connects again on yes. */
+async function askIfRefused(target: SavedTarget, connectionId: string): Promise<boolean> {
+  const approval = await approvalAfterOpening(connectionId)
+  if (!approval) return false
+  if (await askApproval(approval)) await connect(target)
+  return true
 }
 
 /** Waits for the connection's first outcome; the approval it failed for, if any. */
@@ -158,4 +261,19 @@ export function refresh(connectionId: string): void {
 
 export function probe(connectionId: string): void {
   void command((api) => api.invoke('connections.probe', { connectionId }))
+}
+
+/** Closes connections a feature opened and the user kept (a replay's), and their processes. */
+export function closeConnections(connectionIds: string[]): void {
+  for (const connectionId of connectionIds) disconnect(connectionId)
+}
+
+/** Records the connection from now on into the library (its state now comes first, as context). */
+export function startRecording(connectionId: string): void {
+  void command((api) => api.invoke('recordings.start', { connectionId }))
+}
+
+/** Stops recording; the toast that says what was saved comes with the engine's `recording` event. */
+export function stopRecording(connectionId: string): void {
+  void command((api) => api.invoke('recordings.stop', { connectionId }))
 }

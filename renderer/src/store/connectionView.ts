@@ -3,6 +3,7 @@ import type {
   CallEvent,
   HooksEvent,
   ConnectionEvent,
+  ConnectionOwner,
   ConversationEvent,
   ConnectionState,
   DiscoveryEvent,
@@ -16,6 +17,7 @@ import type {
   Protocol,
   TransportKind,
 } from '../../../shared/contract'
+import { timeOfDay } from '../components/format'
 
 /**
  * Everything the UI shows about one connection, folded from its events. Arrays only ever grow and
@@ -26,6 +28,8 @@ export interface ConnectionView {
   targetId: string
   targetName: string
   protocol: Protocol
+  /** Who opened it and what for: the user's session, or a compare's, a replay's, a recording's own. */
+  owner: ConnectionOwner
   state: ConnectionState
   health: Health
   transport?: TransportKind
@@ -46,8 +50,10 @@ export interface ConnectionView {
   conversation: ConversationEvent[]
   calls: CallEvent[]
   hooks?: HooksEvent
-  /** The recording in progress, if any. */
-  recording?: { name: string; error?: string }
+  /** The recording in progress (since when, events written so far), or the one that failed. */
+  recording?: { name: string; startedAt: number; events: number; error?: string }
+  /** The last time the connection went down and keepalive brought it back (over stdio: a new server process). */
+  reconnected?: { at: number; cause: string; downSince: number }
   oddities: number
   rev: number
 }
@@ -59,6 +65,7 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     targetId: c?.targetId ?? event.connectionId.replace(/#\d+$/, ''),
     targetName: c?.targetName ?? event.connectionId,
     protocol: c?.protocol ?? 'mcp',
+    owner: c?.owner ?? { purpose: 'session', startedAt: event.ts },
     state: 'connecting',
     health: 'healthy',
     openedAt: event.ts,
@@ -77,6 +84,7 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
 
 /** Folds one event into its connection's view, in O(1). */
 export function applyEvent(view: ConnectionView, event: EngineEvent): void {
+  if (view.recording && !view.recording.error && event.type !== 'recording') view.recording.events++
   switch (event.type) {
     case 'frame':
       view.frames.push(event)
@@ -95,7 +103,16 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       break
     case 'recording':
       view.recording =
-        event.state === 'started' ? { name: event.name } : event.state === 'failed' ? { name: event.name, error: event.error } : undefined
+        event.state === 'started'
+          ? { name: event.name, startedAt: event.ts, events: event.context ?? 0 }
+          : event.state === 'failed'
+            ? {
+                name: event.name,
+                startedAt: view.recording?.startedAt ?? event.ts,
+                events: view.recording?.events ?? 0,
+                error: event.error,
+              }
+            : undefined
       break
     case 'handshake':
       view.handshake = event
@@ -115,6 +132,8 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
     case 'connection':
       view.lifecycle.push(event)
       view.state = event.state
+      if (event.owner) view.owner = event.owner
+      if (event.reconnected) view.reconnected = { at: event.ts, ...event.reconnected }
       view.targetName = event.targetName
       view.transport = event.transport ?? view.transport
       view.reason = event.reason
@@ -126,6 +145,33 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       else if (event.state === 'reconnecting' || event.state === 'failed') view.health = 'down'
       break
   }
+}
+
+const PURPOSES: Record<ConnectionOwner['purpose'], string> = {
+  session: 'your session',
+  compare: 'compare',
+  replay: 'replay',
+  recording: 'recording',
+}
+
+/** A connection as lists name it: "Demo agent · your session · 12:44:02", "Demo agent · replay r2 · 12:45:10". */
+export function connectionLabel(view: Pick<ConnectionView, 'targetName' | 'owner'>): string {
+  return `${view.targetName} · ${purposeLabel(view.owner)} · ${timeOfDay(view.owner.startedAt)}`
+}
+
+/** What a connection is for, in words: "your session", "replay r2 B", "compare c1 A (minimal)". */
+export function purposeLabel(owner: ConnectionOwner): string {
+  return [PURPOSES[owner.purpose], owner.by, owner.side].filter(Boolean).join(' ')
+}
+
+/** Whether a connection is the user's own session (what a target's page and the sidebar show). */
+export function isSession(view: Pick<ConnectionView, 'owner'>): boolean {
+  return view.owner.purpose === 'session'
+}
+
+/** The number a connection is known by (`demo:tools#3` → `#3`). */
+export function connectionNumber(connectionId: string): string {
+  return connectionId.match(/#\d+$/)?.[0] ?? connectionId
 }
 
 /** The latest discovery event per list method. */

@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import type {
   ApprovalRequest,
   AppInfo,
+  CompareResult,
   EngineEvent,
   ParallaxApi,
   ReplayEvent,
@@ -11,7 +12,7 @@ import type {
 } from '../../../shared/contract'
 import { isApprovalRequired } from '../../../shared/contract'
 import type { LinkState } from '../host'
-import { applyEvent, newConnectionView, type ConnectionView } from './connectionView'
+import { applyEvent, isSession, newConnectionView, type ConnectionView } from './connectionView'
 
 export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log'
 export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
@@ -31,13 +32,64 @@ export type MainView =
 /** One replay as its events tell it: sides, turns compared so far, the summary once finished. */
 export interface ReplayState {
   id: string
+  /** The seq of its `started` event: the newest replay of a recording is the one with the highest. */
+  startedSeq: number
   recording?: string
   sides?: ReplayEvent['sides']
+  /** Its connections stay open after it ends (the user asked to keep them). */
+  keep?: boolean
   total: number
   turns: TurnParity[]
   summary?: ReplaySummary
   finished: boolean
   stopped?: boolean
+}
+
+/** A recording as loaded for replay: when it was recorded, its turns, and the lines that could not be read. */
+export interface LoadedRecording {
+  name: string
+  startedAt?: string
+  problems: { line: number; message: string }[]
+  turns: { index: number; turn: TurnParity['turn'] }[]
+}
+
+/** What the Replay page shows, kept while the user goes elsewhere: the recording picked, the sides, the options. */
+export interface ReplayPage {
+  recording?: LoadedRecording
+  a: string
+  b: string
+  ignore: string
+  keep: boolean
+  /** A step or a run is in flight. */
+  busy: boolean
+}
+
+/** One side of a compare as picked: a target, under a profile. */
+export interface CompareSide {
+  targetId: string
+  profile: string
+}
+
+/** What the Compare page shows, kept while the user goes elsewhere: the sides picked and the last result. */
+export interface ComparePage {
+  a: CompareSide
+  b: CompareSide
+  result?: CompareResult
+}
+
+/** A connection's frames in a drawer over whatever the main area shows: all of them, or one turn's (a seq range). */
+export interface FramesDrawer {
+  connectionId: string
+  range?: { from: number; to: number }
+  /** What the frames are, e.g. "Turn 3 · B". */
+  title?: string
+}
+
+/** A message for a moment, with at most one action (e.g. open what was just saved). */
+export interface Toast {
+  text: string
+  tone: 'info' | 'error'
+  action?: { label: string; run: () => void }
 }
 
 export type Theme = 'dark' | 'light'
@@ -48,12 +100,19 @@ interface EngineSlice {
   info: AppInfo | undefined
   targets: SavedTarget[]
   connections: Record<string, ConnectionView>
-  /** The newest connection of each target. */
+  /**
+   * The newest session of each target: the user's own connection, the one its page and the sidebar show.
+   * Connections a compare, a replay or a recording opened for themselves never take this place.
+   */
   latestByTarget: Record<string, string>
   replays: Record<string, ReplayState>
   lastSeq: number
-  /** Folds a batch of events in; work is proportional to the batch, not to history. */
-  applyEvents(events: EngineEvent[]): void
+  /**
+   * Folds a batch of events in; work is proportional to the batch, not to history. Live events (not a
+   * backlog being caught up on) may also tell the user something: a session's server restarted, a
+   * recording saved.
+   */
+  applyEvents(events: EngineEvent[], options?: { live?: boolean }): void
 }
 
 interface UiSlice {
@@ -62,12 +121,15 @@ interface UiSlice {
   tab: Tab
   theme: Theme
   editing: SavedTarget | 'new' | undefined
-  toast: { text: string; tone: 'info' | 'error' } | undefined
+  toast: Toast | undefined
   /** What the engine refused until the user approves it (a command, a hooks module, an origin), and who waits for the answer. */
   approval: { request: ApprovalRequest; answer: (approved: boolean) => void } | undefined
   shortcutsOpen: boolean
-  /** A frame to show when the Frames tab opens (a link from Compare or Replay). */
+  /** A frame to show when a frames list opens (a link from Compare or Replay). */
   focusFrame: { connectionId: string; seq: number } | undefined
+  framesDrawer: FramesDrawer | undefined
+  replayPage: ReplayPage
+  comparePage: ComparePage
 }
 
 export type Store = EngineSlice & UiSlice
@@ -87,12 +149,13 @@ export const useStore = create<Store>()((set, get) => ({
   latestByTarget: {},
   replays: {},
   lastSeq: 0,
-  applyEvents(events) {
+  applyEvents(events, { live = true } = {}) {
     const { connections, latestByTarget } = get()
     let lastSeq = get().lastSeq
     const touched = new Map<string, ConnectionView>()
     let newTargets: Record<string, string> | undefined
     let replays: Record<string, ReplayState> | undefined
+    let notice: Toast | undefined
     for (const event of events) {
       if (event.seq <= lastSeq) continue // already folded (backlog and live stream overlap)
       lastSeq = event.seq
@@ -107,15 +170,22 @@ export const useStore = create<Store>()((set, get) => ({
       }
       touched.set(event.connectionId, view)
       applyEvent(view, event)
-      if (event.type === 'connection' && latestByTarget[event.targetId] !== event.connectionId) {
+      if (event.type === 'connection' && isSession(view) && (newTargets ?? latestByTarget)[event.targetId] !== event.connectionId) {
         newTargets ??= { ...latestByTarget }
         newTargets[event.targetId] = event.connectionId
       }
+      if (live) notice = noticeOf(view, event) ?? notice
     }
     if (touched.size === 0 && !replays) return
     const next = touched.size ? { ...connections } : connections
     for (const [id, view] of touched) next[id] = { ...view, rev: view.rev + 1 }
-    set({ connections: next, lastSeq, ...(newTargets && { latestByTarget: newTargets }), ...(replays && { replays }) })
+    set({
+      connections: next,
+      lastSeq,
+      ...(newTargets && { latestByTarget: newTargets }),
+      ...(replays && { replays }),
+      ...(notice && { toast: notice }),
+    })
   },
 
   selectedTargetId: undefined,
@@ -127,7 +197,39 @@ export const useStore = create<Store>()((set, get) => ({
   approval: undefined,
   shortcutsOpen: false,
   focusFrame: undefined,
+  framesDrawer: undefined,
+  replayPage: { a: 'demo:tools', b: 'demo:a2a', ignore: '', keep: false, busy: false },
+  comparePage: { a: { targetId: 'demo:tools', profile: 'minimal' }, b: { targetId: 'demo:tools', profile: 'hinted' } },
 }))
+
+/**
+ * What a live event tells the user beyond its view: the user's session came back after its server went
+ * away (over stdio, a new process: whatever the server kept is gone), a recording was saved or failed.
+ */
+function noticeOf(view: ConnectionView, event: EngineEvent): Toast | undefined {
+  if (event.type === 'connection' && event.reconnected && isSession(view)) {
+    const how = view.transport === 'stdio' ? 'restarted' : 'reconnected'
+    return {
+      text: `${event.targetName} ${how} after "${event.reconnected.cause}": state the server kept (sessions, subscriptions, anything in memory) may be gone.`,
+      tone: 'info',
+    }
+  }
+  if (event.type === 'recording' && event.state === 'stopped') {
+    const name = event.name
+    return {
+      text: `Saved "${name}": ${plural(event.events ?? 0, 'event')}, ${plural(event.turns ?? 0, 'turn')}`,
+      tone: 'info',
+      action: { label: 'Open in Replay', run: () => void openRecording(name, { show: true }) },
+    }
+  }
+  if (event.type === 'recording' && event.state === 'failed')
+    return { text: event.error ?? `recording "${event.name}" failed`, tone: 'error' }
+  return undefined
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`
+}
 
 /** The view of the selected target's newest connection, if it has one. */
 export function useSelectedConnection(): ConnectionView | undefined {
@@ -138,9 +240,9 @@ export function useSelectedTarget(): SavedTarget | undefined {
   return useStore((s) => s.targets.find((t) => t.id === s.selectedTargetId))
 }
 
-/** Shows a message for a moment (longer for an error). */
-export function showToast(text: string, tone: 'info' | 'error' = 'info'): void {
-  useStore.setState({ toast: { text, tone } })
+/** Shows a message for a moment (longer for an error), with an action when given. */
+export function showToast(text: string, tone: 'info' | 'error' = 'info', action?: Toast['action']): void {
+  useStore.setState({ toast: { text, tone, ...(action && { action }) } })
 }
 
 /**
@@ -160,6 +262,17 @@ export async function command<T>(run: (api: ParallaxApi) => Promise<T>): Promise
     showToast((error as Error).message, 'error')
     return undefined
   }
+}
+
+/**
+ * Loads a recording into the Replay page (its date, turns and unreadable lines); with `show`, opens the
+ * page. The results of the recording's latest replay show with it, until it is replayed again.
+ */
+export async function openRecording(name: string, { show = false }: { show?: boolean } = {}): Promise<void> {
+  const result = await command((api) => api.invoke('recordings.load', { name }))
+  if (!result) return
+  const recording = { name, startedAt: result.header?.startedAt, problems: result.problems, turns: result.turns }
+  useStore.setState((s) => ({ replayPage: { ...s.replayPage, recording }, ...(show && { mainView: { kind: 'replay' as const } }) }))
 }
 
 /** Shows the approval dialog; resolves true once the user approved and the engine recorded it. */
@@ -182,8 +295,15 @@ export function askApproval(request: ApprovalRequest): Promise<boolean> {
 }
 
 function foldReplay(current: ReplayState | undefined, event: ReplayEvent): ReplayState {
-  const replay: ReplayState = current ? { ...current } : { id: event.replayId, total: 0, turns: [], finished: false }
-  if (event.phase === 'started') Object.assign(replay, { recording: event.recording, sides: event.sides, total: event.total ?? 0 })
+  const replay: ReplayState = current ? { ...current } : { id: event.replayId, startedSeq: event.seq, total: 0, turns: [], finished: false }
+  if (event.phase === 'started')
+    Object.assign(replay, {
+      startedSeq: event.seq,
+      recording: event.recording,
+      sides: event.sides,
+      keep: event.keep,
+      total: event.total ?? 0,
+    })
   if (event.phase === 'turn' && event.turn) replay.turns.push(event.turn) // appended in place; `turns.length` says it changed
   if (event.phase === 'finished') Object.assign(replay, { summary: event.summary, finished: true, stopped: event.stopped })
   return replay

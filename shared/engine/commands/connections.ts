@@ -2,11 +2,15 @@ import type { DomainHandlers } from './handler'
 
 /** Connections: opened (to a saved or an unsaved target, under a profile), awaited, closed, refreshed, probed. */
 export const connectionCommands: DomainHandlers<'connections'> = {
-  'connections.open': async ({ profile, ...ref }, engine) => {
+  'connections.open': async ({ profile, purpose, ...ref }, engine) => {
     const target = await engine.resolveTarget(ref)
     const underProfile = await engine.profiles.resolve(profile)
-    const connection = await engine.openConnection(target, { reuse: !ref.target && !underProfile, profile: underProfile })
+    const connection = await engine.openConnection(target, { reuse: !ref.target && !underProfile, profile: underProfile, purpose })
     return { connectionId: connection.id }
+  },
+  'connections.reconnect': async ({ connectionId }, engine) => {
+    const { connection, previous } = await engine.reconnect(connectionId)
+    return { connectionId: connection.id, previous: { connectionId, state: previous } }
   },
   'connections.wait': async ({ connectionId }, engine) => {
     const connection = engine.connection(connectionId)

@@ -6,6 +6,7 @@ import type {
   CommandOutput,
   CompareResult,
   ConnectionEvent,
+  ConnectionState,
   ParsedCommandInput,
   SavedTarget,
   TargetRef,
@@ -45,8 +46,13 @@ export interface CommandContext {
 
   connection(connectionId: string): SupervisedConnection
   connectionsOf(targetId: string): SupervisedConnection[]
-  /** Creates and starts opening a connection; with `reuse`, a live connection to the target is returned instead. */
-  openConnection(target: SavedTarget, options: { reuse: boolean; profile?: ClientProfile }): Promise<SupervisedConnection>
+  /** Creates and starts opening a connection for the user; with `reuse`, the target's live session is returned instead. */
+  openConnection(
+    target: SavedTarget,
+    options: { reuse: boolean; profile?: ClientProfile; purpose?: 'session' | 'recording' },
+  ): Promise<SupervisedConnection>
+  /** Closes a connection and opens a new session to its target in its place. */
+  reconnect(connectionId: string): Promise<{ connection: SupervisedConnection; previous: ConnectionState }>
   closeConnection(connectionId: string): Promise<boolean>
   /** The event that says why a connection could not be made, if it could not. */
   failureOf(connection: SupervisedConnection): ConnectionEvent | undefined
@@ -57,7 +63,7 @@ export interface CommandContext {
   clearHooks(connectionId: string): boolean
 
   startRecording(connectionId: string, path: string, name?: string): string
-  stopRecording(connectionId: string): { name: string; lines: number }
+  stopRecording(connectionId: string): CommandOutput<'recordings.stop'>
   startReplay(options: ReplayOptions): Promise<Replay & { total: number }>
   replay(replayId: string): Replay
 

@@ -34,7 +34,7 @@ export const recordingCommands: DomainHandlers<'recordings' | 'replay'> = {
     return { header: loaded.header, problems: loaded.problems, events: loaded.events.length, turns }
   },
 
-  'replay.start': async ({ recording, targetIds, targets, ignore }, engine) => {
+  'replay.start': async ({ recording, targetIds, targets, ignore, keep }, engine) => {
     const byName = typeof recording === 'string'
     const loaded = byName ? await engine.requireLibrary().load(recording) : parseRecording(recording.text)
     const refs = targets ?? (targetIds ?? []).map((targetId) => ({ targetId }))
@@ -46,6 +46,7 @@ export const recordingCommands: DomainHandlers<'recordings' | 'replay'> = {
       ignore,
       recording: byName ? recording : recording.label,
       mapping: loaded.header?.mapping,
+      keep,
     })
     return { replayId: replay.id, total: replay.total }
   },

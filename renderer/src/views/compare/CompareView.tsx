@@ -3,19 +3,23 @@ import type { ClientProfile, CompareResult } from '../../../../shared/contract'
 import { JsonView } from '../../components/JsonView'
 import { Name } from '../../components/Name'
 import { PageHeader } from '../../components/PageHeader'
-import { showFrame, showTargetPage } from '../../store/actions'
-import { command, useStore } from '../../store/store'
+import { setCompareResult, setCompareSide, showFrame, showTargetPage } from '../../store/actions'
+import { command, useStore, type CompareSide } from '../../store/store'
 import { ProfilesDialog } from './ProfilesDialog'
 
 type Profiles = (ClientProfile & { preset: boolean })[]
 
-/** One target under two client profiles, or two targets: what each exposed, side by side. */
+/**
+ * One target under two client profiles, or two targets: what each exposed, side by side. Compare opens
+ * connections of its own and closes them when done: the user's session with a target is never touched.
+ * The sides picked and the last result stay while the user goes elsewhere.
+ */
 export function CompareView() {
   const targets = useStore((s) => s.targets)
   const [profiles, setProfiles] = useState<Profiles>([])
-  const [a, setA] = useState({ targetId: 'demo:tools', profile: 'minimal' })
-  const [b, setB] = useState({ targetId: 'demo:tools', profile: 'hinted' })
-  const [result, setResult] = useState<CompareResult>()
+  const { a, b, result } = useStore((s) => s.comparePage)
+  const setA = (side: CompareSide) => setCompareSide('a', side)
+  const setB = (side: CompareSide) => setCompareSide('b', side)
   const [busy, setBusy] = useState(false)
   const [editing, setEditing] = useState(false)
   const loadProfiles = async () => setProfiles((await command((api) => api.invoke('profiles.list', {}))) ?? [])
@@ -23,7 +27,8 @@ export function CompareView() {
   const run = async () => {
     setBusy(true)
     const side = (s: typeof a) => ({ targetId: s.targetId, ...(s.profile && { profile: s.profile }) })
-    setResult(await command((api) => api.invoke('compare.run', { a: side(a), b: side(b) })))
+    const compared = await command((api) => api.invoke('compare.run', { a: side(a), b: side(b) }))
+    if (compared) setCompareResult(compared)
     setBusy(false)
   }
   const picker = (label: string, value: typeof a, set: (v: typeof a) => void) => (

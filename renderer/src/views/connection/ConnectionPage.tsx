@@ -1,7 +1,21 @@
+import { useEffect, useState } from 'react'
 import { describeSpec, type SavedTarget } from '../../../../shared/contract'
-import { connect, disconnect, openTab, probe, refresh, startEditing } from '../../store/actions'
-import { statusTone, type ConnectionView } from '../../store/connectionView'
-import { command, TABS, useSelectedConnection, useStore, type Tab } from '../../store/store'
+import { elapsed, timeOfDay } from '../../components/format'
+import {
+  closeConnections,
+  connect,
+  disconnect,
+  openTab,
+  probe,
+  reconnect,
+  refresh,
+  showFrame,
+  startEditing,
+  startRecording,
+  stopRecording,
+} from '../../store/actions'
+import { connectionNumber, isSession, purposeLabel, statusTone, type ConnectionView } from '../../store/connectionView'
+import { TABS, useSelectedConnection, useStore, type Tab } from '../../store/store'
 import { A2aCardPanel } from './handshake/A2aCardPanel'
 import { CallsPanel } from './calls/CallsPanel'
 import { CatalogPanel, catalogCount } from './catalog/CatalogPanel'
@@ -13,7 +27,10 @@ import { KeepalivePanel } from './keepalive/KeepalivePanel'
 import { LogPanel } from './log/LogPanel'
 import { SkillsPanel } from './catalog/SkillsPanel'
 
-/** A target's page: its newest connection's state and actions, then one tab per aspect of it. */
+/**
+ * A target's page: the user's own session with it (never a connection Compare or Replay opened for
+ * themselves), its state and actions, then one tab per aspect of it.
+ */
 export function ConnectionPage({ target }: { target: SavedTarget }) {
   const view = useSelectedConnection()
   const tab = useStore((s) => s.tab)
@@ -29,7 +46,11 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
           </div>
         </div>
         {view && (
-          <span className={`badge ${tone}`} data-testid="connection-state">
+          <span
+            className={`badge ${tone}`}
+            data-testid="connection-state"
+            title={`Your session: connection ${connectionNumber(view.id)}, opened ${timeOfDay(view.owner.startedAt)}${view.pid ? `, server process ${view.pid}` : ''}`}
+          >
             <span className={`dot ${tone}`} />
             {stateLabel(view)}
           </span>
@@ -56,6 +77,9 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
                   Refresh
                 </button>
               )}
+              <button className="btn" onClick={() => void reconnect(view.id)} title="Close this connection and open a new one">
+                Reconnect
+              </button>
               <button className="btn" onClick={() => disconnect(view.id)} title="Disconnect (c)">
                 Disconnect
               </button>
@@ -75,6 +99,8 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
         </div>
       </header>
       {view?.recording?.error && <div className="reason bad">{view.recording.error}</div>}
+      {view?.reconnected && live && <RestartNotice view={view} />}
+      <OtherConnections targetId={target.id} />
       {view?.reason && (view.state === 'failed' || view.state === 'reconnecting' || view.state === 'degraded') && (
         <div className={`reason ${view.state === 'failed' ? 'bad' : ''}`}>{view.reason}</div>
       )}
@@ -117,24 +143,82 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
   )
 }
 
+/** Record from now on, or, while recording, how long and how many events so far, and Stop. */
 function RecordButton({ view }: { view: ConnectionView }) {
   const recording = view.recording && !view.recording.error ? view.recording : undefined
   return recording ? (
-    <button
-      className="btn recording-on"
-      onClick={() => void command((api) => api.invoke('recordings.stop', { connectionId: view.id }))}
-      title={`Recording to "${recording.name}"; click to stop`}
-    >
-      ■ Stop recording
-    </button>
+    <>
+      <span className="recording-status" data-testid="recording-status" title={`Recording to "${recording.name}"`}>
+        <span className="rec-dot" /> <RecordingClock since={recording.startedAt} /> · {recording.events.toLocaleString()} event
+        {recording.events === 1 ? '' : 's'}
+      </span>
+      <button className="btn recording-on" onClick={() => stopRecording(view.id)} title={`Stop recording to "${recording.name}"`}>
+        ■ Stop recording
+      </button>
+    </>
   ) : (
     <button
       className="btn"
-      onClick={() => void command((api) => api.invoke('recordings.start', { connectionId: view.id }))}
-      title={view.recording?.error ?? 'Record this connection into the library'}
+      onClick={() => startRecording(view.id)}
+      title={
+        view.recording?.error ?? 'Record this connection from now on into the library (its handshake and catalog come first, as context)'
+      }
     >
       ● Record
     </button>
+  )
+}
+
+/** Time since `since`, ticking every second. */
+function RecordingClock({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [])
+  return <span className="mono">{elapsed(now - since)}</span>
+}
+
+/** The server went away and keepalive brought it back: over stdio a new process, so what it kept is gone. */
+function RestartNotice({ view }: { view: ConnectionView }) {
+  const { at, cause } = view.reconnected!
+  const restarted = view.transport === 'stdio'
+  return (
+    <div className="reason restart-notice" data-testid="restart-notice">
+      {restarted ? 'restarted' : 'reconnected'} {timeOfDay(at)} — {cause}.{' '}
+      <span className="muted">
+        {restarted ? 'A new server process' : 'A new connection'}: state the server kept (sessions, subscriptions, anything in memory) may
+        be gone.
+      </span>
+    </div>
+  )
+}
+
+/**
+ * Connections to this target that are not the user's session and are still open (a replay's the user
+ * kept): who opened them and when, their frames, and a way to close them.
+ */
+function OtherConnections({ targetId }: { targetId: string }) {
+  const connections = useStore((s) => s.connections)
+  const others = Object.values(connections).filter(
+    (v) => v.targetId === targetId && !isSession(v) && v.state !== 'closed' && v.state !== 'failed',
+  )
+  if (others.length === 0) return null
+  return (
+    <div className="other-connections" data-testid="other-connections">
+      <span className="muted">Also open to this target, not your session:</span>
+      {others.map((v) => (
+        <span key={v.id} className="other-connection">
+          {purposeLabel(v.owner)} · {timeOfDay(v.owner.startedAt)} <span className="muted">{connectionNumber(v.id)}</span>
+          <button className="btn ghost small" onClick={() => showFrame(v.id)}>
+            Frames
+          </button>
+        </span>
+      ))}
+      <button className="btn small" onClick={() => closeConnections(others.map((v) => v.id))}>
+        Close {others.length === 1 ? 'it' : `all ${others.length}`}
+      </button>
+    </div>
   )
 }
 

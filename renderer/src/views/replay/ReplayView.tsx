@@ -1,52 +1,40 @@
 import { useEffect, useRef, useState } from 'react'
-import type { RecordingInfo, TurnParity } from '../../../../shared/contract'
+import type { RecordingInfo } from '../../../../shared/contract'
 import { bytes } from '../../components/format'
 import { PageHeader } from '../../components/PageHeader'
-import { showTargetPage } from '../../store/actions'
-import { command, showToast, useStore } from '../../store/store'
+import { forgetReplayRecording, openRecording, setReplayOptions, showTargetPage } from '../../store/actions'
+import { command, showToast, useStore, type ReplayState } from '../../store/store'
 import { ParitySummary, TurnTable } from './TurnResults'
 
-/** A recording as loaded for replay: its turns, and the lines that could not be read. */
-interface LoadedRecording {
-  name: string
-  problems: { line: number; message: string }[]
-  turns: { index: number; turn: TurnParity['turn'] }[]
-}
-
-/** Record once, replay against one target (vs the recording) or two (A vs B), turn by turn. */
+/**
+ * Record once, replay against one target (vs the recording) or two (A vs B), turn by turn. What the user
+ * picked and the results of each recording's latest replay stay while they go elsewhere (and across a
+ * reload: replays are events), until the recording is replayed again.
+ */
 export function ReplayView() {
   const targets = useStore((s) => s.targets)
-  const replays = useStore((s) => s.replays)
+  const { recording: loaded, a, b, ignore, keep, busy } = useStore((s) => s.replayPage)
+  const replay = useStore((s) => (loaded ? latestReplayOf(s.replays, loaded.name) : undefined))
   const [recordings, setRecordings] = useState<RecordingInfo[]>()
-  const [loaded, setLoaded] = useState<LoadedRecording>()
-  const [a, setA] = useState('demo:tools')
-  const [b, setB] = useState('demo:a2a')
-  const [ignore, setIgnore] = useState('')
-  const [replayId, setReplayId] = useState<string>()
-  const [busy, setBusy] = useState(false)
+  // Busy lives in the store: a run goes on while the user is elsewhere, and the buttons must still know.
+  const setBusy = (value: boolean) => setReplayOptions({ busy: value })
   const fileInput = useRef<HTMLInputElement>(null)
-  const replay = replayId ? replays[replayId] : undefined
 
   const refresh = async () => setRecordings((await command((api) => api.invoke('recordings.list', {}))) ?? [])
   useEffect(() => void refresh(), [])
-  const open = async (name: string) => {
-    const result = await command((api) => api.invoke('recordings.load', { name }))
-    if (result) setLoaded({ name, problems: result.problems, turns: result.turns })
-    setReplayId(undefined)
-  }
+  const open = (name: string) => openRecording(name)
   const start = async () => {
     if (!loaded) return
     setBusy(true)
     const ignored = ignore.split(/[\s,]+/).filter(Boolean)
     const started = await command((api) =>
-      api.invoke('replay.start', { recording: loaded.name, targetIds: b ? [a, b] : [a], ignore: ignored }),
+      api.invoke('replay.start', { recording: loaded.name, targetIds: b ? [a, b] : [a], ignore: ignored, keep }),
     )
     setBusy(false)
-    if (started) setReplayId(started.replayId)
     return started?.replayId
   }
   const run = async (mode: 'step' | 'run') => {
-    const id = replayId && !replay?.finished ? replayId : await start()
+    const id = replay && !replay.finished ? replay.id : await start()
     if (!id) return
     setBusy(true)
     await command<unknown>((api) =>
@@ -72,6 +60,7 @@ export function ReplayView() {
       if (!api) return
       try {
         await api.invoke('recordings.rename', { name, to })
+        if (loaded?.name === name) await open(to)
         break
       } catch (error) {
         const message = (error as Error).message
@@ -140,8 +129,8 @@ export function ReplayView() {
                 {r.damaged ? (
                   <div className="recording-damaged">Damaged: {r.damaged}</div>
                 ) : (
-                  <div className="muted">
-                    {bytes(r.bytes)} · {new Date(r.modifiedAt).toLocaleString()}
+                  <div className="muted" title={`File changed ${new Date(r.modifiedAt).toLocaleString()}`}>
+                    {recordedOn(r)} · {bytes(r.bytes)}
                   </div>
                 )}
               </button>
@@ -156,7 +145,11 @@ export function ReplayView() {
                   className="btn ghost small"
                   title="Delete"
                   onClick={() =>
-                    confirm(`Delete ${r.name}?`) && void command((api) => api.invoke('recordings.delete', { name: r.name })).then(refresh)
+                    confirm(`Delete ${r.name}?`) &&
+                    void command((api) => api.invoke('recordings.delete', { name: r.name })).then((deleted) => {
+                      if (deleted?.deleted) forgetReplayRecording(r.name)
+                      return refresh()
+                    })
                   }
                 >
                   ✕
@@ -179,7 +172,7 @@ export function ReplayView() {
               <div className="replay-controls">
                 <label>
                   A{' '}
-                  <select className="input" value={a} onChange={(e) => setA(e.target.value)} aria-label="Target A">
+                  <select className="input" value={a} onChange={(e) => setReplayOptions({ a: e.target.value })} aria-label="Target A">
                     {targets.map((t) => (
                       <option key={t.id} value={t.id}>
                         {t.name}
@@ -189,7 +182,7 @@ export function ReplayView() {
                 </label>
                 <label>
                   B{' '}
-                  <select className="input" value={b} onChange={(e) => setB(e.target.value)} aria-label="Target B">
+                  <select className="input" value={b} onChange={(e) => setReplayOptions({ b: e.target.value })} aria-label="Target B">
                     <option value="">(none: compare A with the recording)</option>
                     {targets.map((t) => (
                       <option key={t.id} value={t.id}>
@@ -201,10 +194,13 @@ export function ReplayView() {
                 <input
                   className="input mono"
                   value={ignore}
-                  onChange={(e) => setIgnore(e.target.value)}
+                  onChange={(e) => setReplayOptions({ ignore: e.target.value })}
                   placeholder="ignore JSON Pointers, e.g. /data/report/spend"
                   aria-label="Ignore"
                 />
+                <label className="muted" title="Keep the replay's connections open when it ends, to inspect them; close them from here">
+                  <input type="checkbox" checked={keep} onChange={(e) => setReplayOptions({ keep: e.target.checked })} /> Keep connections
+                </label>
                 <button className="btn" onClick={() => void run('step')} disabled={busy}>
                   Step
                 </button>
@@ -214,11 +210,16 @@ export function ReplayView() {
                 <button
                   className="btn"
                   disabled={!replay || replay.finished}
-                  onClick={() => replayId && void command((api) => api.invoke('replay.stop', { replayId }))}
+                  onClick={() => replay && void command((api) => api.invoke('replay.stop', { replayId: replay.id }))}
                 >
                   Stop
                 </button>
               </div>
+              {loaded.startedAt && (
+                <div className="muted" data-testid="recording-date">
+                  Recorded {new Date(loaded.startedAt).toLocaleString()} · {loaded.turns.length} turn(s)
+                </div>
+              )}
               {loaded.problems.length > 0 && (
                 <div className="verdict warn">
                   {loaded.problems.length} line(s) could not be read and were skipped:{' '}
@@ -233,6 +234,20 @@ export function ReplayView() {
       </div>
     </section>
   )
+}
+
+/** The newest replay of a recording (the one started last), whose results show until it is replayed again. */
+function latestReplayOf(replays: Record<string, ReplayState>, recording: string): ReplayState | undefined {
+  let latest: ReplayState | undefined
+  for (const replay of Object.values(replays))
+    if (replay.recording === recording && (!latest || replay.startedSeq > latest.startedSeq)) latest = replay
+  return latest
+}
+
+/** When a recording was made, from its own header (a copied or imported file keeps its date); else when its file last changed. */
+function recordedOn(r: RecordingInfo): string {
+  const started = r.header?.startedAt ? Date.parse(r.header.startedAt) : NaN
+  return Number.isNaN(started) ? `file ${new Date(r.modifiedAt).toLocaleString()}` : `recorded ${new Date(started).toLocaleString()}`
 }
 
 /** `name (2)`, `name (3)`… the first one not in `taken`. */

@@ -2,8 +2,8 @@ import { useState } from 'react'
 import type { TurnParity } from '../../../../shared/contract'
 import { DiffList } from '../../components/DiffList'
 import { JsonView } from '../../components/JsonView'
-import { openSideBySide, showFrame } from '../../store/actions'
-import type { ReplayState } from '../../store/store'
+import { closeConnections, openSideBySide, showFrame } from '../../store/actions'
+import { useStore, type ReplayState } from '../../store/store'
 
 /** Where a replay stands: the two sides, turns done, how many were the same, differed, failed or were skipped. */
 export function ParitySummary({ replay }: { replay: ReplayState }) {
@@ -23,6 +23,7 @@ export function ParitySummary({ replay }: { replay: ReplayState }) {
       <Chip n={s?.errors ?? count('error')} label="error" tone="failed" />
       <Chip n={s?.skipped ?? count('skipped')} label="skipped" tone="" />
       <span className="spacer" />
+      <ReplayConnections replay={replay} />
       {replay.sides?.a.connectionId && replay.sides.b.connectionId && (
         <button
           className="btn small"
@@ -32,6 +33,29 @@ export function ParitySummary({ replay }: { replay: ReplayState }) {
         </button>
       )}
     </div>
+  )
+}
+
+/**
+ * The replay's own connections: closed when it ends, unless the user asked to keep them; kept ones that
+ * are still open can be closed from here (their frames stay readable either way).
+ */
+function ReplayConnections({ replay }: { replay: ReplayState }) {
+  const ids = [replay.sides?.a.connectionId, replay.sides?.b.connectionId].filter((id): id is string => !!id)
+  const open = useStore((s) => ids.filter((id) => s.connections[id] && !['closed', 'failed'].includes(s.connections[id].state)).join(' '))
+  if (!replay.finished || !replay.keep) return null
+  const live = open ? open.split(' ') : []
+  return live.length ? (
+    <button
+      className="btn small"
+      onClick={() => closeConnections(live)}
+      data-testid="close-kept"
+      title="Close the replay's connections and their processes"
+    >
+      Close {live.length} kept connection{live.length === 1 ? '' : 's'}
+    </button>
+  ) : (
+    <span className="muted">connections closed</span>
   )
 }
 
@@ -86,22 +110,40 @@ function TurnDetail({ result, replay }: { result: TurnParity; replay: ReplayStat
         <DiffList diff={result.diff.map(({ path, op, a, b }) => ({ path, op, from: a, to: b }))} testId="turn-diff" />
       )}
       <div className="cols">
-        <SideResult label={replay.sides?.a.label} connectionId={result.connections.a} error={result.errors?.a} value={result.a} />
-        <SideResult label={replay.sides?.b.label} connectionId={result.connections.b} error={result.errors?.b} value={result.b} />
+        <SideResult
+          label={replay.sides?.a.label}
+          turn={`Turn ${result.index} · A`}
+          connectionId={result.connections.a}
+          frames={result.frames?.a}
+          error={result.errors?.a}
+          value={result.a}
+        />
+        <SideResult
+          label={replay.sides?.b.label}
+          turn={`Turn ${result.index} · ${result.connections.a ? 'B' : replay.sides?.b.label}`}
+          connectionId={result.connections.b}
+          frames={result.frames?.b}
+          error={result.errors?.b}
+          value={result.b}
+        />
       </div>
     </div>
   )
 }
 
-/** What one side (A or B) answered to a turn, or its error, with a way to its frames. */
+/** What one side (A or B) answered to a turn, or its error, with a way to that turn's frames (in a drawer over the replay). */
 function SideResult({
   label,
+  turn,
   connectionId,
+  frames,
   error,
   value,
 }: {
   label: string | undefined
+  turn: string
   connectionId: string | undefined
+  frames: { from: number; to: number } | undefined
   error: string | undefined
   value: unknown
 }) {
@@ -111,7 +153,11 @@ function SideResult({
         {label}
         <span className="spacer" />
         {connectionId && (
-          <button className="btn small" onClick={() => showFrame(connectionId)}>
+          <button
+            className="btn small"
+            onClick={() => showFrame(connectionId, undefined, { range: frames, title: turn })}
+            title={frames ? 'This turn’s frames on this side' : 'This side’s frames'}
+          >
             Frames
           </button>
         )}

@@ -4,13 +4,14 @@ import type { ConversationEvent } from '../../../../shared/contract'
 import { MessageView } from '../../components/ConversationTimeline'
 import { PageHeader } from '../../components/PageHeader'
 import { openSideBySide, showTargetPage } from '../../store/actions'
-import type { ConnectionView } from '../../store/connectionView'
+import { connectionLabel, connectionNumber, isSession, type ConnectionView } from '../../store/connectionView'
 import { useStore } from '../../store/store'
 
 /** Two connections' conversations next to each other, one row per turn, so the same turn lines up. */
 export function SideBySide({ left, right }: { left?: string; right?: string }) {
   const connections = useStore((s) => s.connections)
-  const views = Object.values(connections).sort((a, b) => b.openedAt - a.openedAt)
+  // The user's sessions first, then what features opened; newest first within each.
+  const views = Object.values(connections).sort((a, b) => Number(isSession(b)) - Number(isSession(a)) || b.openedAt - a.openedAt)
   const a = left ? connections[left] : undefined
   const b = right ? connections[right] : undefined
   const choose = (side: 'left' | 'right', id: string) => openSideBySide({ left, right, [side]: id || undefined })
@@ -53,6 +54,10 @@ function Picker({
   views: ConnectionView[]
   onChange: (id: string) => void
 }) {
+  // Two connections that would read the same (opened in the same second) are told apart by number.
+  const labels = new Map(views.map((v) => [v.id, connectionLabel(v)]))
+  const seen = new Map<string, number>()
+  for (const label of labels.values()) seen.set(label, (seen.get(label) ?? 0) + 1)
   return (
     <label className="sbs-picker">
       <span className="muted">{label}</span>
@@ -60,7 +65,7 @@ function Picker({
         <option value="">choose a connection…</option>
         {views.map((v) => (
           <option key={v.id} value={v.id}>
-            {v.targetName} · {v.protocol.toUpperCase()} · {v.state} · {v.conversation.length} message(s)
+            {`${labels.get(v.id)}${seen.get(labels.get(v.id)!)! > 1 ? ` ${connectionNumber(v.id)}` : ''} · ${v.protocol.toUpperCase()} · ${v.state} · ${v.conversation.length} message(s)`}
           </option>
         ))}
       </select>

@@ -1,0 +1,83 @@
+import { useEffect, useMemo } from 'react'
+import type { FrameEvent } from '../../../../../shared/contract'
+import { closeConnections, closeFramesDrawer } from '../../../store/actions'
+import { connectionLabel, connectionNumber, isSession, type ConnectionView } from '../../../store/connectionView'
+import { useStore } from '../../../store/store'
+import { FramesPanel } from './FramesPanel'
+
+/**
+ * A connection's frames in a drawer over the page that linked to them (Compare, Replay), so that page
+ * stays exactly as it was: all the connection's frames, or one turn's. Escape or ✕ closes it.
+ */
+export function FramesDrawer() {
+  const drawer = useStore((s) => s.framesDrawer)
+  const view = useStore((s) => (s.framesDrawer ? s.connections[s.framesDrawer.connectionId] : undefined))
+  useEffect(() => {
+    if (!drawer) return
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closeFramesDrawer()
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [drawer])
+  if (!drawer || !view) return null
+  const live = view.state !== 'closed' && view.state !== 'failed'
+  return (
+    <div className="drawer-backdrop" onMouseDown={(e) => e.target === e.currentTarget && closeFramesDrawer()}>
+      <aside className="drawer" role="dialog" aria-label="Frames" data-testid="frames-drawer">
+        <header className="drawer-head">
+          <div style={{ minWidth: 0 }}>
+            <div className="page-title">
+              Frames{drawer.title ? ` · ${drawer.title}` : ''}
+              <span className="muted"> {connectionNumber(view.id)}</span>
+            </div>
+            <div className="page-sub">
+              {connectionLabel(view)} · {view.state}
+            </div>
+          </div>
+          <span className="spacer" />
+          {live && !isSession(view) && (
+            <button
+              className="btn small"
+              onClick={() => closeConnections([view.id])}
+              title="Close this connection (and its server process)"
+            >
+              Close connection
+            </button>
+          )}
+          <button className="btn small" onClick={closeFramesDrawer} aria-label="Close frames" title="Back (Esc)">
+            ✕
+          </button>
+        </header>
+        <RangeFrames view={view} range={drawer.range} />
+      </aside>
+    </div>
+  )
+}
+
+/** The frames panel, on every frame of the connection or only those in `range` (one turn's). */
+function RangeFrames({ view, range }: { view: ConnectionView; range?: { from: number; to: number } }) {
+  const count = view.frames.length
+  const frames = useMemo(
+    () => (range ? between(view.frames, range.from, range.to) : view.frames),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- frames only grow (appended in place): their count says when
+    [view.frames, count, range?.from, range?.to],
+  )
+  const shown = useMemo(() => (range ? { ...view, frames } : view), [view, frames, range])
+  return <FramesPanel key={`${view.id} ${range?.from ?? ''}`} view={shown} />
+}
+
+/** The frames with `from <= seq <= to` (frames are in seq order). */
+function between(frames: FrameEvent[], from: number, to: number): FrameEvent[] {
+  const first = lowerBound(frames, from)
+  return frames.slice(first, lowerBound(frames, to + 1))
+}
+
+function lowerBound(frames: FrameEvent[], seq: number): number {
+  let lo = 0
+  let hi = frames.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (frames[mid].seq < seq) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
