@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useEngineEvents } from './host/useEngineEvents'
 import { ApprovalDialog } from './shell/ApprovalDialog'
 import { ShortcutsDialog } from './shell/ShortcutsDialog'
+import { CommandPalette } from './shell/CommandPalette'
 import { Sidebar } from './shell/Sidebar'
 import { TargetEditor } from './shell/TargetEditor'
 import { Toast } from './shell/Toast'
@@ -46,6 +47,7 @@ export function App() {
       <FramesDrawer />
       <ApprovalDialog />
       <ShortcutsDialog />
+      <CommandPalette />
       <Toast />
     </>
   )

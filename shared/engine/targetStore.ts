@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { JsonListFile } from './jsonListFile'
-import { CommandError, SavedTarget, TargetDraft, type ImportResult } from '../contract'
+import { CommandError, SavedTarget, TargetDraft, type ImportEntry, type ImportResult } from '../contract'
 import { parseTargetsConfig } from './configFile'
 
 /**
@@ -58,12 +58,34 @@ export class TargetStore {
     return removed
   }
 
-  /** Adds every valid entry of an `mcpServers` config; entries that are not valid are reported, not lost silently. */
-  async import(text: string, fileName?: string): Promise<ImportResult> {
+  /**
+   * Adds the valid entries of an `mcpServers` config (those in `only`, when given, by id); entries that
+   * are not valid are reported, not lost silently.
+   */
+  async import(text: string, fileName?: string, only?: string[]): Promise<ImportResult> {
     const { drafts, errors } = parseTargetsConfig(text, fileName)
+    const wanted = only && new Set(only)
     const imported: SavedTarget[] = []
-    for (const draft of drafts) imported.push(await this.save(draft, 'import'))
+    for (const draft of drafts) if (!wanted || wanted.has(draft.id!)) imported.push(await this.save(draft, 'import'))
     return { imported, errors }
+  }
+
+  /** What `import` would add, entry by entry, and which saved target each would replace; nothing is saved. */
+  async previewImport(text: string, fileName?: string): Promise<{ entries: ImportEntry[]; errors: string[] }> {
+    await this.load()
+    const { drafts, errors } = parseTargetsConfig(text, fileName)
+    const entries = drafts.map((draft): ImportEntry => {
+      const spec = TargetDraft.parse(draft).spec
+      const existing = this.user.get(draft.id!)
+      return {
+        id: draft.id!,
+        name: draft.name,
+        section: spec.kind === 'a2a' ? 'a2aAgents' : 'mcpServers',
+        spec,
+        ...(existing && { replaces: existing.name }),
+      }
+    })
+    return { entries, errors }
   }
 
   private persist(): Promise<void> {

@@ -29,6 +29,9 @@ test('an imported command runs from nowhere without the user agreeing: Connect, 
   try {
     await page.goto(host.url)
     await page.locator('input[type="file"]').setInputFiles(trackerConfig(dir, marker))
+    // The import dialog shows the command in full; adding it runs nothing.
+    await expect(page.getByTestId('import-entries')).toContainText(marker)
+    await page.getByRole('button', { name: 'Add 1 entry' }).click()
     await expect(page.locator('[data-target="import:tracker"]')).toBeVisible()
 
     await test.step('Connect asks, and Cancel runs nothing', async () => {
@@ -76,6 +79,8 @@ test('an imported command runs from nowhere without the user agreeing: Connect, 
     await test.step('re-imported with another argument, it asks again and shows what changed', async () => {
       rmSync(marker)
       await page.locator('input[type="file"]').setInputFiles(trackerConfig(dir, marker, '--exfiltrate'))
+      await expect(page.getByTestId('import-entries')).toContainText('replaces the saved “tracker”')
+      await page.getByRole('button', { name: 'Add 1 entry' }).click()
       await page.locator('[data-target="import:tracker"]').click()
       await page
         .getByRole('button', { name: /Connect|Reconnect/, exact: false })
@@ -102,7 +107,7 @@ test('names that hide characters are shown with them visible, and long names and
   await page.getByRole('button', { name: '+ Add server' }).click()
   await page.getByLabel('Name').fill('hostile names')
   await page.getByLabel('Command').fill(`${process.execPath} --import ${TSX} ${HOSTILE}`)
-  await page.getByRole('button', { name: 'Save' }).click()
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
   await page.getByRole('button', { name: 'Connect', exact: true }).first().click()
   await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 20_000 })
 

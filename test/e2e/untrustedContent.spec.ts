@@ -29,7 +29,7 @@ test('agent-supplied HTML is shown as text and never runs', async ({ page, host 
     await page.getByRole('button', { name: 'A2A agent' }).click()
     await page.getByLabel('Name').fill('evil agent')
     await page.getByLabel('Agent URL').fill(url)
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
     await page.getByRole('button', { name: 'Connect', exact: true }).first().click()
     // The card cannot be used (no interfaces), but it is shown, HTML and all, as text.
     await expect(page.getByTestId('agent-card')).toContainText(PAYLOAD, { timeout: 15_000 })
@@ -51,6 +51,8 @@ test('an imported config never spawns a command before the user has seen it and 
   try {
     await page.goto(host.url)
     await page.locator('input[type="file"]').setInputFiles(config)
+    await expect(page.getByTestId('import-entries')).toContainText(`touch ${marker}`)
+    await page.getByRole('button', { name: 'Add 1 entry' }).click()
     await expect(page.locator('[data-target="import:sneaky"]')).toBeVisible()
     await page.getByRole('button', { name: 'Connect', exact: true }).first().click()
     await expect(page.getByTestId('spawn-command')).toHaveText(`touch ${marker}`)

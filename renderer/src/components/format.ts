@@ -20,6 +20,19 @@ export function bytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`
 }
 
+/**
+ * A setting's duration as a person writes it (an interval, a timeout): "300 ms", "2 s", "1.5 s",
+ * "1 min 30 s", never "2000 ms" for what the user set as 2 seconds.
+ */
+export function duration(value: number): string {
+  if (value < 1000) return `${Math.round(value)} ms`
+  const seconds = Math.round(value) / 1000
+  if (seconds < 60) return `${Number(seconds.toFixed(3))} s`
+  const minutes = Math.floor(seconds / 60)
+  const rest = Number((seconds - minutes * 60).toFixed(3))
+  return rest ? `${minutes} min ${rest} s` : `${minutes} min`
+}
+
 /** A time of day to the second: when a connection opened, when a server restarted. */
 export function timeOfDay(ts: number): string {
   return clock(ts).slice(0, 8)

@@ -1,21 +1,29 @@
 import { Modal } from '../components/Modal'
 import { closeShortcuts } from '../store/actions'
 import { useStore } from '../store/store'
+import { PALETTE_KEYS } from './CommandPalette'
 
 const SHORTCUTS: [string, string][] = [
+  [PALETTE_KEYS, 'command palette: every view and action'],
   ['1 – 8', 'switch tab'],
   ['Alt ↑ / Alt ↓', 'previous / next server'],
   ['c', 'connect or disconnect'],
   ['p', 'probe now'],
   ['r', 'run discovery again'],
+  ['Shift R', 'record, or stop recording'],
+  ['e', 'edit the server'],
   ['n', 'add a server'],
+  ['s', 'side by side'],
+  ['y', 'replay a recording'],
+  ['d', 'compare profiles or targets'],
   ['/', 'filter frames'],
   ['↑ ↓ or j k', 'move through frames'],
+  ['Esc', 'leave a text field (then the keys above work)'],
   ['t', 'toggle light / dark'],
   ['?', 'this list'],
 ]
 
-/** The single-key shortcuts (see useKeyboardShortcuts), opened with ? */
+/** The keyboard shortcuts (see useKeyboardShortcuts), opened with ? */
 export function ShortcutsDialog() {
   const open = useStore((s) => s.shortcutsOpen)
   if (!open) return null
@@ -33,7 +41,7 @@ export function ShortcutsDialog() {
       <div className="shortcuts">
         {SHORTCUTS.map(([keys, what]) => (
           <div key={keys} style={{ display: 'contents' }}>
-            <kbd style={{ justifySelf: 'start' }}>{keys}</kbd>
+            <kbd style={{ justifySelf: 'start', alignSelf: 'start' }}>{keys}</kbd>
             <span>{what}</span>
           </div>
         ))}

@@ -1,19 +1,20 @@
-import { useRef } from 'react'
+import { useState } from 'react'
 import { describeSpec, visibleName, type SavedTarget } from '../../../shared/contract'
 import { Name } from '../components/Name'
 import {
   openCompare,
+  openPalette,
   openReplay,
   openShortcuts,
   openSideBySide,
   openTarget,
-  reloadTargets,
-  selectTarget,
   startEditing,
   toggleTheme,
 } from '../store/actions'
 import { statusTone } from '../store/connectionView'
-import { command, showToast, useStore } from '../store/store'
+import { useStore } from '../store/store'
+import { chooseConfigFile, configFileInput, ImportDialog, previewConfigFile, type ImportPreview } from './ImportDialog'
+import { PALETTE_KEYS } from './CommandPalette'
 
 /** The targets (demos, then the user's own) with their state, the other pages, the link to the engine and the theme. */
 export function Sidebar() {
@@ -21,23 +22,12 @@ export function Sidebar() {
   const theme = useStore((s) => s.theme)
   const link = useStore((s) => s.link)
   const info = useStore((s) => s.info)
-  const fileInput = useRef<HTMLInputElement>(null)
+  // A config file read, its entries waiting for the user to pick which to add.
+  const [preview, setPreview] = useState<ImportPreview>()
   const demos = targets.filter((t) => t.origin === 'demo')
   const own = targets.filter((t) => t.origin !== 'demo')
 
-  const importFile = async (file: File) => {
-    const text = await file.text()
-    const result = await command((api) => api.invoke('targets.import', { text, fileName: file.name }))
-    if (!result) return
-    await reloadTargets()
-    const names = result.imported.map((t) => t.name).join(', ')
-    const problems = result.errors.length ? ` · ${result.errors.length} skipped: ${result.errors.join('; ')}` : ''
-    showToast(
-      result.imported.length ? `Imported ${names}${problems}` : `Nothing imported${problems}`,
-      result.errors.length ? 'error' : 'info',
-    )
-    if (result.imported[0]) selectTarget(result.imported[0].id)
-  }
+  const importFile = async (file: File) => setPreview(await previewConfigFile(file))
 
   return (
     <aside className="sidebar">
@@ -52,11 +42,11 @@ export function Sidebar() {
         <button className="btn small" onClick={() => startEditing('new')} title="Add a server (n)">
           + Add server
         </button>
-        <button className="btn small" onClick={() => fileInput.current?.click()} title="Import an mcpServers config file">
+        <button className="btn small" onClick={chooseConfigFile} title="Import entries of an mcpServers config file: you pick which">
           Import config…
         </button>
         <input
-          ref={fileInput}
+          ref={configFileInput}
           type="file"
           accept=".json,application/json"
           hidden
@@ -68,13 +58,13 @@ export function Sidebar() {
         />
       </div>
       <div className="sidebar-actions" style={{ paddingTop: 0 }}>
-        <button className="btn small" onClick={() => openSideBySide()} title="Two conversations aligned by turn">
+        <button className="btn small" onClick={() => openSideBySide()} title="Two conversations aligned by turn (s)">
           ⇆ Side by side
         </button>
-        <button className="btn small" onClick={openReplay} title="Replay a recording against one or two targets">
+        <button className="btn small" onClick={openReplay} title="Replay a recording against one or two targets (y)">
           ▶ Replay
         </button>
-        <button className="btn small" onClick={openCompare} title="Compare profiles or targets: did the agent honour the hint?">
+        <button className="btn small" onClick={openCompare} title="Compare profiles or targets: did the agent honour the hint? (d)">
           ≠ Compare
         </button>
       </div>
@@ -102,11 +92,15 @@ export function Sidebar() {
           <button className="btn ghost small" onClick={toggleTheme} title="Toggle theme (t)">
             {theme === 'dark' ? '☀ Light' : '☾ Dark'}
           </button>
+          <button className="btn ghost small" onClick={openPalette} title={`Command palette: every view and action (${PALETTE_KEYS})`}>
+            {PALETTE_KEYS}
+          </button>
           <button className="btn ghost small" onClick={openShortcuts} title="Keyboard shortcuts (?)">
             ?
           </button>
         </span>
       </div>
+      {preview && <ImportDialog preview={preview} onClose={() => setPreview(undefined)} />}
     </aside>
   )
 }
@@ -131,7 +125,9 @@ function TargetRow({ target }: { target: SavedTarget }) {
         <div className="target-name" title={visibleName(target.name)}>
           <Name value={target.name} />
         </div>
-        <div className="target-sub">{sub}</div>
+        <div className="target-sub" title={sub}>
+          {sub}
+        </div>
       </span>
       {view?.recording && !view.recording.error ? (
         <span className="rec-mark" title={`Recording to "${view.recording.name}"`} data-testid="recording-mark">

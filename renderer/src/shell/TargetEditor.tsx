@@ -1,14 +1,23 @@
 import { useState } from 'react'
 import { quoteArg, splitCommandLine, type SavedTarget, type TargetDraft } from '../../../shared/contract'
 import { Modal } from '../components/Modal'
-import { closeEditor, reloadTargets } from '../store/actions'
+import { closeEditor, connect, noteEditedWhileConnected, reconnect, reloadTargets } from '../store/actions'
 import { useStore } from '../store/store'
 
 type Kind = 'mcp-stdio' | 'mcp-http' | 'a2a'
 
-/** Add or edit a server: a stdio command with its environment, or a URL with headers. */
+/**
+ * Add or edit a server: a stdio command with its environment, or a URL with headers. Save, or save and
+ * connect at once. A target may be edited while connected: the live connection keeps what it was opened
+ * with, and the edit applies when it reconnects (Save and reconnect does that now).
+ */
 export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   const spec = target?.spec
+  // The target's live session, if any: the edit applies to it only when it reconnects.
+  const liveId = useStore((s) => {
+    const view = target ? s.connections[s.latestByTarget[target.id]] : undefined
+    return view && (view.state === 'connected' || view.state === 'degraded' || view.state === 'connecting') ? view.id : undefined
+  })
   const [name, setName] = useState(target?.name ?? '')
   const [kind, setKind] = useState<Kind>(spec?.kind ?? 'mcp-stdio')
   const [commandLine, setCommandLine] = useState(spec?.kind === 'mcp-stdio' ? [spec.command, ...spec.args].map(quoteArg).join(' ') : '')
@@ -26,7 +35,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   const [error, setError] = useState<string>()
   const close = () => closeEditor()
 
-  const save = async () => {
+  const save = async (then: 'close' | 'connect') => {
     setError(undefined)
     let draft: TargetDraft
     try {
@@ -63,6 +72,8 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
       const saved = await api!.invoke('targets.save', { ...draft, approve: draft.spec.kind === 'mcp-stdio' })
       await reloadTargets()
       closeEditor({ select: saved.id })
+      if (then === 'connect') await (liveId ? reconnect(liveId) : connect(saved))
+      else if (liveId) noteEditedWhileConnected(saved.id, liveId)
     } catch (e) {
       setError((e as Error).message)
     }
@@ -89,12 +100,25 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
           <button className="btn" onClick={close}>
             Cancel
           </button>
-          <button className="btn primary" onClick={() => void save()}>
+          <button
+            className="btn"
+            onClick={() => void save('close')}
+            title={liveId ? 'Save; the connection keeps what it was opened with until it reconnects' : 'Save'}
+          >
             Save
+          </button>
+          <button className="btn primary" onClick={() => void save('connect')}>
+            {liveId ? 'Save and reconnect' : 'Save and connect'}
           </button>
         </>
       }
     >
+      {liveId && (
+        <div className="editor-note" data-testid="editing-live">
+          Connected now: the connection keeps what it was opened with, and your changes apply when it reconnects.
+          <span className="muted"> “Save and reconnect” does that now.</span>
+        </div>
+      )}
       <div className="form">
         <label htmlFor="t-name">Name</label>
         <input id="t-name" className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="my-server" autoFocus />

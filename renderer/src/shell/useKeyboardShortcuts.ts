@@ -1,15 +1,53 @@
 import { useEffect } from 'react'
-import { connect, disconnect, openShortcuts, openTab, probe, refresh, selectTarget, startEditing, toggleTheme } from '../store/actions'
+import {
+  closePalette,
+  connect,
+  disconnect,
+  openCompare,
+  openPalette,
+  openReplay,
+  openShortcuts,
+  openSideBySide,
+  openTab,
+  probe,
+  refresh,
+  selectTarget,
+  startEditing,
+  toggleTheme,
+} from '../store/actions'
 import { TABS, useStore } from '../store/store'
+import { toggleRecording } from './CommandPalette'
 
-/** App-wide single-key shortcuts; ignored while typing in a field or when a dialog is open. */
+const TEXT_FIELD = 'input, textarea, select, [contenteditable="true"]'
+
+/**
+ * App-wide shortcuts (the shortcuts dialog lists them). Ctrl/Cmd+K opens the command palette from
+ * anywhere; Escape leaves a text field, so the single-key shortcuts work again; those are ignored while
+ * typing in a field or while a dialog is open.
+ */
 export function useKeyboardShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement
-      if (el.closest('input, textarea, select, [contenteditable="true"]') || e.ctrlKey || e.metaKey) return
       const s = useStore.getState()
-      if (s.editing || s.approval || s.shortcutsOpen) return
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+        if (s.approval) return // an approval is answered first
+        e.preventDefault()
+        if (s.paletteOpen) closePalette()
+        else openPalette()
+        return
+      }
+      const inField = el instanceof Element && el.closest(TEXT_FIELD)
+      if (inField) {
+        // Escape leaves the field; a dialog's own Escape (closing it) still runs.
+        if (e.key === 'Escape' && !el.closest('[role="dialog"], [role="alertdialog"]')) {
+          el.blur()
+          e.preventDefault()
+        }
+        return
+      }
+      if (e.ctrlKey || e.metaKey) return
+      if (s.editing || s.approval || s.shortcutsOpen || s.paletteOpen) return
       const target = s.targets.find((t) => t.id === s.selectedTargetId)
       const view = target && s.connections[s.latestByTarget[target.id]]
       const live = view && (view.state === 'connected' || view.state === 'degraded')
@@ -26,11 +64,16 @@ export function useKeyboardShortcuts(): void {
       else if (e.key === '?') openShortcuts()
       else if (e.key === 't') toggleTheme()
       else if (e.key === 'n') startEditing('new')
+      else if (e.key === 's') openSideBySide()
+      else if (e.key === 'y') openReplay()
+      else if (e.key === 'd') openCompare()
+      else if (e.key === 'e' && target && target.origin !== 'demo') startEditing(target)
       else if (e.key === 'c' && target) {
         if (live || view?.state === 'reconnecting' || view?.state === 'connecting') disconnect(view!.id)
         else void connect(target)
       } else if (e.key === 'p' && live) probe(view.id)
       else if (e.key === 'r' && live) refresh(view.id)
+      else if (e.key === 'R' && live) toggleRecording(view)
       else return
       e.preventDefault()
     }

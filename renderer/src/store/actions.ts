@@ -1,4 +1,4 @@
-import type { ApprovalRequest, AppInfo, CompareResult, ConnectionState, ParallaxApi, SavedTarget } from '../../../shared/contract'
+import type { ApprovalRequest, AppInfo, CompareResult, ConnectionState, LogLevel, ParallaxApi, SavedTarget } from '../../../shared/contract'
 import type { LinkState } from '../host'
 import { connectionNumber } from './connectionView'
 import {
@@ -145,6 +145,14 @@ export function closeShortcuts(): void {
   useStore.setState({ shortcutsOpen: false })
 }
 
+export function openPalette(): void {
+  useStore.setState({ paletteOpen: true, shortcutsOpen: false })
+}
+
+export function closePalette(): void {
+  useStore.setState({ paletteOpen: false })
+}
+
 export function dismissToast(): void {
   useStore.setState({ toast: undefined })
 }
@@ -261,6 +269,16 @@ export function refresh(connectionId: string): void {
 
 export function probe(connectionId: string): void {
   void command((api) => api.invoke('connections.probe', { connectionId }))
+}
+
+/** Notes that a target was edited while `connectionId` was its live session: its page says the edit applies on reconnect. */
+export function noteEditedWhileConnected(targetId: string, connectionId: string): void {
+  useStore.setState((s) => ({ editedWhileConnected: { ...s.editedWhileConnected, [targetId]: connectionId } }))
+}
+
+/** Asks an MCP server for its log messages at `level` and above (`logging/setLevel`); the log shows the level it agreed to. */
+export async function setLogLevel(connectionId: string, level: LogLevel): Promise<void> {
+  await command((api) => api.invoke('connections.setLogLevel', { connectionId, level }))
 }
 
 /** Closes connections a feature opened and the user kept (a replay's), and their processes. */

@@ -14,6 +14,7 @@ import type {
   Health,
   KeepaliveEvent,
   LogEvent,
+  LogLevel,
   Protocol,
   TransportKind,
 } from '../../../shared/contract'
@@ -55,6 +56,11 @@ export interface ConnectionView {
   /** The last time the connection went down and keepalive brought it back (over stdio: a new server process). */
   reconnected?: { at: number; cause: string; downSince: number }
   oddities: number
+  /** Of those, the ones the log flagged (the server's log messages and progress). */
+  logOddities: number
+  /** The level the server agreed to send its log messages at this session (`logging/setLevel`), and one asked for but not answered yet. */
+  logLevel?: LogLevel
+  askedLogLevel?: LogLevel
   rev: number
 }
 
@@ -78,6 +84,7 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     conversation: [],
     calls: [],
     oddities: 0,
+    logOddities: 0,
     rev: 0,
   }
 }
@@ -88,9 +95,14 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
   switch (event.type) {
     case 'frame':
       view.frames.push(event)
+      if (event.method === 'logging/setLevel') noteLogLevel(view, event)
       break
     case 'log':
       view.logs.push(event)
+      if (event.oddity) {
+        view.oddities++
+        view.logOddities++
+      }
       break
     case 'conversation':
       view.conversation.push(event)
@@ -116,6 +128,7 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       break
     case 'handshake':
       view.handshake = event
+      view.logLevel = view.askedLogLevel = undefined // a new session starts at the server's default
       view.transport = event.transport
       view.protocol = event.protocol
       if (event.protocol === 'a2a') view.oddities += event.warnings.length
@@ -172,6 +185,17 @@ export function isSession(view: Pick<ConnectionView, 'owner'>): boolean {
 /** The number a connection is known by (`demo:tools#3` → `#3`). */
 export function connectionNumber(connectionId: string): string {
   return connectionId.match(/#\d+$/)?.[0] ?? connectionId
+}
+
+/** A `logging/setLevel` on the wire: asked for on the way out, the server's level once it answered. */
+function noteLogLevel(view: ConnectionView, frame: FrameEvent): void {
+  if (frame.direction === 'out' && frame.kind === 'request') {
+    const level = (frame.payload as { params?: { level?: unknown } } | undefined)?.params?.level
+    view.askedLogLevel = typeof level === 'string' ? (level as LogLevel) : undefined
+  } else if (frame.direction === 'in' && frame.kind === 'response' && view.askedLogLevel) {
+    view.logLevel = view.askedLogLevel
+    view.askedLogLevel = undefined
+  } else if (frame.direction === 'in' && frame.kind === 'error') view.askedLogLevel = undefined
 }
 
 /** The latest discovery event per list method. */

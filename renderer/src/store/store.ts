@@ -125,6 +125,10 @@ interface UiSlice {
   /** What the engine refused until the user approves it (a command, a hooks module, an origin), and who waits for the answer. */
   approval: { request: ApprovalRequest; answer: (approved: boolean) => void } | undefined
   shortcutsOpen: boolean
+  /** The command palette (Ctrl/Cmd+K) is open. */
+  paletteOpen: boolean
+  /** Targets the user edited while connected, and the connection then live: the edit applies when it reconnects. */
+  editedWhileConnected: Record<string, string>
   /** A frame to show when a frames list opens (a link from Compare or Replay). */
   focusFrame: { connectionId: string; seq: number } | undefined
   framesDrawer: FramesDrawer | undefined
@@ -196,6 +200,8 @@ export const useStore = create<Store>()((set, get) => ({
   toast: undefined,
   approval: undefined,
   shortcutsOpen: false,
+  paletteOpen: false,
+  editedWhileConnected: {},
   focusFrame: undefined,
   framesDrawer: undefined,
   replayPage: { a: 'demo:tools', b: 'demo:a2a', ignore: '', keep: false, busy: false },

@@ -12,5 +12,6 @@ export const targetCommands: DomainHandlers<'targets'> = {
     for (const connection of engine.connectionsOf(id)) await engine.closeConnection(connection.id)
     return { removed: await engine.targets.remove(id) }
   },
-  'targets.import': ({ text, fileName }, engine) => engine.targets.import(text, fileName),
+  'targets.import': ({ text, fileName, only }, engine) => engine.targets.import(text, fileName, only),
+  'targets.previewImport': ({ text, fileName }, engine) => engine.targets.previewImport(text, fileName),
 }

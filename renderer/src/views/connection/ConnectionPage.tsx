@@ -25,6 +25,7 @@ import { FramesPanel } from './frames/FramesPanel'
 import { HandshakePanel } from './handshake/HandshakePanel'
 import { KeepalivePanel } from './keepalive/KeepalivePanel'
 import { LogPanel } from './log/LogPanel'
+import { EditedNotice } from './EditedNotice'
 import { SkillsPanel } from './catalog/SkillsPanel'
 
 /**
@@ -40,7 +41,9 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
     <section className="main" aria-label={target.name}>
       <header className="page-head">
         <div style={{ minWidth: 0 }}>
-          <div className="page-title">{target.name}</div>
+          <div className="page-title" title={target.name}>
+            {target.name}
+          </div>
           <div className="page-sub" title={describeSpec(target.spec)}>
             {target.origin === 'demo' ? `built-in demo · ${target.description}` : describeSpec(target.spec)}
           </div>
@@ -56,6 +59,15 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
           </span>
         )}
         <div className="page-actions">
+          {target.origin !== 'demo' && (
+            <button
+              className="btn"
+              onClick={() => startEditing(target)}
+              title={live ? 'Edit (e): the connection keeps what it was opened with until it reconnects' : 'Edit (e)'}
+            >
+              Edit
+            </button>
+          )}
           {view && live && <RecordButton view={view} />}
           {live ? (
             <>
@@ -86,11 +98,6 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
             </>
           ) : (
             <>
-              {target.origin !== 'demo' && (
-                <button className="btn" onClick={() => startEditing(target)}>
-                  Edit
-                </button>
-              )}
               <button className="btn primary" onClick={() => connect(target)} title="Connect (c)">
                 {view ? 'Reconnect' : 'Connect'}
               </button>
@@ -99,6 +106,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
         </div>
       </header>
       {view?.recording?.error && <div className="reason bad">{view.recording.error}</div>}
+      {view && <EditedNotice target={target} view={view} />}
       {view?.reconnected && live && <RestartNotice view={view} />}
       <OtherConnections targetId={target.id} />
       {view?.reason && (view.state === 'failed' || view.state === 'reconnecting' || view.state === 'degraded') && (
@@ -250,7 +258,7 @@ function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
                     ? view.logs.length
                     : undefined
   if (!n) return null
-  const warn = (tab === 'discovery' || tab === 'handshake') && view.oddities > 0
+  const warn = ((tab === 'discovery' || tab === 'handshake') && view.oddities > 0) || (tab === 'log' && view.logOddities > 0)
   return <span className={`count${warn ? ' warn' : ''}`}>{n.toLocaleString()}</span>
 }
 

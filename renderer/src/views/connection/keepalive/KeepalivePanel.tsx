@@ -1,8 +1,8 @@
-import { useState } from 'react'
+import { useLayoutEffect, useRef, useState } from 'react'
 import type { KeepaliveEvent } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { command, useSelectedTarget, useStore } from '../../../store/store'
-import { clock, ms } from '../../../components/format'
+import { clock, duration, ms } from '../../../components/format'
 
 const CHART_PROBES = 60
 const TABLE_PROBES = 200
@@ -43,13 +43,13 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
           </span>
         </Stat>
         <Stat label="Interval">
-          {ms(intervalMs)}
+          <span data-testid="keepalive-interval">{duration(intervalMs)}</span>
           {live && (
             <span style={{ fontSize: 12, fontWeight: 400 }}>
               <input
                 className="input"
                 style={{ width: 56, padding: '1px 6px' }}
-                placeholder="s"
+                placeholder="secs"
                 value={draft}
                 onChange={(e) => setDraft(e.target.value)}
                 onKeyDown={(e) => e.key === 'Enter' && void apply()}
@@ -72,7 +72,7 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
         {view.probes.length ? (
           <RttChart probes={view.probes.slice(-CHART_PROBES)} />
         ) : (
-          <div className="muted">The first probe runs {ms(intervalMs)} after connecting, or now with “Probe now”.</div>
+          <div className="muted">The first probe runs {duration(intervalMs)} after connecting, or now with “Probe now”.</div>
         )}
       </div>
       {attempts.length > 0 && (
@@ -85,7 +85,7 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
                   <td className="mono muted">{clock(e.ts)}</td>
                   <td>{e.state}</td>
                   <td>{e.attempt !== undefined ? `attempt ${e.attempt} of ${e.maxAttempts}` : ''}</td>
-                  <td className="muted">{e.delayMs !== undefined ? `after ${ms(e.delayMs)}` : ''}</td>
+                  <td className="muted">{e.delayMs !== undefined ? `after ${duration(e.delayMs)}` : ''}</td>
                   <td>{e.reason}</td>
                 </tr>
               ))}
@@ -137,8 +137,21 @@ function Stat({ label, children }: { label: string; children: React.ReactNode })
   )
 }
 
+/**
+ * Round trips over the last probes. Drawn at the width it is shown at (measured), so its labels keep
+ * their shape at any window size.
+ */
 function RttChart({ probes }: { probes: KeepaliveEvent[] }) {
-  const width = 600
+  const box = useRef<HTMLDivElement>(null)
+  const [width, setWidth] = useState(600)
+  useLayoutEffect(() => {
+    const el = box.current
+    if (!el) return
+    setWidth(Math.max(160, Math.round(el.clientWidth)))
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(160, Math.round(entry.contentRect.width))))
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [])
   const height = 120
   const pad = { left: 44, right: 8, top: 10, bottom: 18 }
   const max = Math.max(1, ...probes.filter((p) => p.ok).map((p) => p.rttMs)) * 1.15
@@ -148,27 +161,31 @@ function RttChart({ probes }: { probes: KeepaliveEvent[] }) {
   const okPoints = probes.map((p, i) => (p.ok ? `${x(i)},${y(p.rttMs)}` : undefined)).filter(Boolean)
   const base = height - pad.bottom
   return (
-    <svg className="chart" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-label="keepalive round trips">
-      <line className="axis" x1={pad.left} x2={width - pad.right} y1={base} y2={base} />
-      <text x={4} y={pad.top + 8}>
-        {ms(max)}
-      </text>
-      <text x={4} y={base}>
-        0
-      </text>
-      {okPoints.length > 1 && <polygon className="area" points={`${x(0)},${base} ${okPoints.join(' ')} ${x(probes.length - 1)},${base}`} />}
-      {okPoints.length > 1 && <polyline className="line" points={okPoints.join(' ')} />}
-      {probes.map((p, i) =>
-        p.ok ? (
-          <circle key={p.seq} className="okpt" cx={x(i)} cy={y(p.rttMs)} r={2.5}>
-            <title>{`${p.probe} ${ms(p.rttMs)}`}</title>
-          </circle>
-        ) : (
-          <rect key={p.seq} className="fail" x={x(i) - 3} y={pad.top} width={6} height={base - pad.top}>
-            <title>{`${p.probe} failed: ${p.error}`}</title>
-          </rect>
-        ),
-      )}
-    </svg>
+    <div ref={box} className="chart-box">
+      <svg className="chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label="keepalive round trips">
+        <line className="axis" x1={pad.left} x2={width - pad.right} y1={base} y2={base} />
+        <text x={4} y={pad.top + 8}>
+          {ms(max)}
+        </text>
+        <text x={4} y={base}>
+          0
+        </text>
+        {okPoints.length > 1 && (
+          <polygon className="area" points={`${x(0)},${base} ${okPoints.join(' ')} ${x(probes.length - 1)},${base}`} />
+        )}
+        {okPoints.length > 1 && <polyline className="line" points={okPoints.join(' ')} />}
+        {probes.map((p, i) =>
+          p.ok ? (
+            <circle key={p.seq} className="okpt" cx={x(i)} cy={y(p.rttMs)} r={2.5}>
+              <title>{`${p.probe} ${ms(p.rttMs)}`}</title>
+            </circle>
+          ) : (
+            <rect key={p.seq} className="fail" x={x(i) - 3} y={pad.top} width={6} height={base - pad.top}>
+              <title>{`${p.probe} failed: ${p.error}`}</title>
+            </rect>
+          ),
+        )}
+      </svg>
+    </div>
   )
 }

@@ -1,53 +1,177 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import { LOG_LEVELS, type LogEvent, type LogLevel } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
+import { setLogLevel, showFrame } from '../../../store/actions'
 import { CopyButton } from '../../../components/CopyButton'
 import { clock } from '../../../components/format'
+import { useIncrementalFilter } from '../frames/useIncrementalFilter'
 
 const ROW = 22
 
-/** The server's stderr and the engine's own notes about this connection, newest at the bottom. */
+/**
+ * The connection's log, newest at the bottom: the server's own messages (MCP `notifications/message`,
+ * with their level and logger), its stderr, and the engine's notes — protocol oddities flagged with why.
+ * Filter by level (at least…) and text; ask the server for another level when it offers `logging`.
+ */
 export function LogPanel({ view }: { view: ConnectionView }) {
+  const [minimum, setMinimum] = useState<LogLevel>('debug')
+  const [text, setText] = useState('')
   const scroller = useRef<HTMLDivElement>(null)
-  const virtualizer = useVirtualizer({
-    count: view.logs.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW,
-    overscan: 8,
-  })
+  const needle = text.trim().toLowerCase()
+  const floor = LOG_LEVELS.indexOf(minimum)
+  const indices = useIncrementalFilter(
+    view.logs,
+    `${minimum}|${needle}`,
+    floor === 0 && !needle
+      ? undefined
+      : (line: LogEvent) =>
+          rank(line) >= floor &&
+          (!needle || line.text.toLowerCase().includes(needle) || (line.server?.logger ?? line.source).toLowerCase().includes(needle)),
+  )
+  const count = indices.length
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
   useEffect(() => {
-    if (view.logs.length) virtualizer.scrollToIndex(view.logs.length - 1, { align: 'end' })
-  }, [view.logs.length, virtualizer])
+    if (count) virtualizer.scrollToIndex(count - 1, { align: 'end' })
+  }, [count, virtualizer])
+  const filtered = count !== view.logs.length
+
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
-      <div className="toolbar">
-        <span className="muted">server stderr and engine messages</span>
+      <div className="toolbar log-toolbar">
+        <label className="muted" htmlFor="log-minimum">
+          Show
+        </label>
+        <select id="log-minimum" value={minimum} onChange={(e) => setMinimum(e.target.value as LogLevel)} aria-label="Lowest level shown">
+          {LOG_LEVELS.map((level) => (
+            <option key={level} value={level}>
+              {level === 'debug' ? 'every level' : `${level} and above`}
+            </option>
+          ))}
+        </select>
+        <input
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="filter text or logger"
+          aria-label="Filter log"
+        />
+        <span className="muted" data-testid="log-count">
+          {filtered ? `${count.toLocaleString()} of ${view.logs.length.toLocaleString()} lines` : `${count.toLocaleString()} lines`}
+        </span>
         <span className="spacer" />
-        <CopyButton label="Copy all" value={() => view.logs.map((l) => `${clock(l.ts)} [${l.source}] ${l.text}`).join('\n')} />
+        <ServerLevel view={view} />
+        <CopyButton
+          label="Copy all"
+          value={() =>
+            view.logs
+              .map((l) => `${clock(l.ts)} ${levelOf(l)} [${l.server?.logger ?? l.source}]${l.oddity ? ' (oddity)' : ''} ${l.text}`)
+              .join('\n')
+          }
+        />
       </div>
       <div ref={scroller} className="rows" data-testid="log">
-        {view.logs.length === 0 ? (
-          <div className="empty">Nothing logged yet. A stdio server's stderr appears here line by line.</div>
+        {count === 0 ? (
+          <div className="empty">
+            {view.logs.length
+              ? 'No line at this level or with this text.'
+              : "Nothing logged yet. The server's log messages (notifications/message) and a stdio server's stderr appear here, with the engine's notes."}
+          </div>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
-              const line = view.logs[item.index]
-              return (
-                <div
-                  key={line.seq}
-                  className={`log-row ${line.level}`}
-                  style={{ transform: `translateY(${item.start}px)` }}
-                  title={line.text}
-                >
-                  <span className="muted">{clock(line.ts)}</span>
-                  <span className="src">{line.source}</span>
-                  <span>{line.text}</span>
-                </div>
-              )
+              const line = view.logs[indices[item.index]]
+              return <LogRow key={line.seq} line={line} top={item.start} connectionId={view.id} />
             })}
           </div>
         )}
       </div>
     </div>
   )
+}
+
+function LogRow({ line, top, connectionId }: { line: LogEvent; top: number; connectionId: string }) {
+  const level = levelOf(line)
+  const frameSeq = line.server?.frameSeq
+  return (
+    <div
+      className={`log-row lvl-${LOG_LEVELS.includes(level as LogLevel) ? level : 'info'}${line.oddity ? ' oddity' : ''}`}
+      style={{ transform: `translateY(${top}px)` }}
+      title={line.text}
+      data-source={line.source}
+      data-level={level}
+    >
+      <span className="muted">{clock(line.ts)}</span>
+      <span className="lvl" title={line.server ? `the server's level: ${line.server.level}` : `Parallax's level: ${line.level}`}>
+        {level}
+      </span>
+      <span className="src" title={line.server?.logger ? `logger ${line.server.logger} (from the server)` : sourceTitle(line)}>
+        {line.server?.logger ?? line.source}
+      </span>
+      {line.oddity && (
+        <span className="oddity-mark" title="The server broke a rule of the protocol">
+          oddity
+        </span>
+      )}
+      <span className="text">{line.text}</span>
+      {frameSeq !== undefined && (
+        <button className="btn ghost small frame-link" onClick={() => showFrame(connectionId, frameSeq)} title="The frame it came in">
+          frame
+        </button>
+      )}
+    </div>
+  )
+}
+
+/** What the server is asked to send (`logging/setLevel`): offered only when it advertised `logging`. */
+function ServerLevel({ view }: { view: ConnectionView }) {
+  const h = view.handshake
+  if (h?.protocol !== 'mcp' || !h.serverCapabilities.logging) return null
+  const live = view.state === 'connected' || view.state === 'degraded'
+  return (
+    <span className="server-level">
+      <label htmlFor="server-log-level" className="muted" title="logging/setLevel: the server sends messages at this level and above">
+        Server sends
+      </label>
+      <select
+        id="server-log-level"
+        value={view.logLevel ?? ''}
+        disabled={!live}
+        onChange={(e) => void setLogLevel(view.id, e.target.value as LogLevel)}
+        aria-label="Level the server sends (logging/setLevel)"
+      >
+        {view.logLevel === undefined && <option value="">its default level</option>}
+        {LOG_LEVELS.map((level) => (
+          <option key={level} value={level}>
+            {level} and above
+          </option>
+        ))}
+      </select>
+    </span>
+  )
+}
+
+/** A line's level on the spec's scale: a server's as it sent it, Parallax's own mapped onto it. */
+function levelOf(line: LogEvent): string {
+  if (line.server) return line.server.level
+  return line.level === 'warn' ? 'warning' : line.level
+}
+
+/** Where a line stands for filtering (a server level outside the spec's counts as info). */
+function rank(line: LogEvent): number {
+  const at = LOG_LEVELS.indexOf(levelOf(line) as LogLevel)
+  return at === -1 ? 1 : at
+}
+
+function sourceTitle(line: LogEvent): string {
+  switch (line.source) {
+    case 'stderr':
+      return "the server process's stderr"
+    case 'transport':
+      return 'the transport (the SDK and the wire)'
+    case 'server':
+      return 'the server (notifications/message)'
+    default:
+      return "Parallax's engine"
+  }
 }
