@@ -23,7 +23,7 @@ const CALLS = [
 const run = <C extends CommandName>(engine: Engine, command: C, input: CommandInput<C>) =>
   engine.execute(command, input) as Promise<CommandOutput<C>>
 
-/** Records everything a connection to `target` says while `work` runs, under `name`. */
+/** Records everything a connection to `target` says, from before it opens until `work` is done, under `name`. */
 async function record(
   engine: Engine,
   target: Omit<SavedTarget, 'id' | 'origin'>,
@@ -31,10 +31,11 @@ async function record(
   work: (connectionId: string) => Promise<unknown>,
 ): Promise<number> {
   const connection = await engine.createConnection(await run(engine, 'targets.save', { ...target, approve: true }))
-  if (!(await connection.open())) throw new Error(`cannot connect to ${target.name}`)
   const connectionId = connection.id
-  await work(connectionId)
+  // A recording holds what happens once it started: it starts before the connection opens.
   await run(engine, 'recordings.start', { connectionId, name })
+  if (!(await connection.open())) throw new Error(`cannot connect to ${target.name}`)
+  await work(connectionId)
   const { lines } = await run(engine, 'recordings.stop', { connectionId })
   await run(engine, 'connections.close', { connectionId })
   return lines
