@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { describeSpec, visibleName, type SavedTarget } from '../../../shared/contract'
 import {
+  closeFramesDrawer,
   closePalette,
   connect,
   disconnect,
@@ -126,6 +127,9 @@ export function toggleRecording(view: ConnectionView): void {
   else startRecording(view.id)
 }
 
+/** The entries that take the user somewhere (rather than act where they are). */
+const NAVIGATES = new Set(['Go to', 'Tab', 'View'])
+
 /** The command palette (Ctrl/Cmd+K): type to filter every view and action, ↑↓ to choose, Enter to run, Escape to leave. */
 export function CommandPalette() {
   const open = useStore((s) => s.paletteOpen)
@@ -160,6 +164,7 @@ function Palette() {
   const run = (entry: PaletteEntry | undefined) => {
     if (!entry) return
     closePalette()
+    if (NAVIGATES.has(entry.group)) closeFramesDrawer() // going somewhere: the drawer would hide it
     entry.run()
   }
   const onKey = (e: React.KeyboardEvent) => {

@@ -23,7 +23,7 @@ const TEXT_FIELD = 'input, textarea, select, [contenteditable="true"]'
 /**
  * App-wide shortcuts (the shortcuts dialog lists them). Ctrl/Cmd+K opens the command palette from
  * anywhere; Escape leaves a text field, so the single-key shortcuts work again; those are ignored while
- * typing in a field or while a dialog is open.
+ * typing in a field or while a dialog (or the frames drawer) is open.
  */
 export function useKeyboardShortcuts(): void {
   useEffect(() => {
@@ -47,7 +47,7 @@ export function useKeyboardShortcuts(): void {
         return
       }
       if (e.ctrlKey || e.metaKey) return
-      if (s.editing || s.approval || s.shortcutsOpen || s.paletteOpen) return
+      if (s.editing || s.approval || s.shortcutsOpen || s.paletteOpen || s.framesDrawer) return
       const target = s.targets.find((t) => t.id === s.selectedTargetId)
       const view = target && s.connections[s.latestByTarget[target.id]]
       const live = view && (view.state === 'connected' || view.state === 'degraded')
