@@ -21,8 +21,8 @@ import type { Replay, ReplayOptions } from '../../session/replay'
 import type { ApprovalStore } from '../approvals'
 import type { ProfileStore } from '../profileStore'
 import type { TargetStore } from '../targetStore'
-
 import type { OperationPairing } from '../../compare/compare'
+
 /**
  * What command handlers may use of the engine: its stores, its connections, and the operations on
  * state the engine owns (connections, hooks, recorders, replays). The Engine implements it; a handler
