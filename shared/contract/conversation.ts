@@ -64,6 +64,23 @@ export type Turn = { text: string } | { data: Record<string, unknown> } | { tool
  */
 export const FAILED_TURN_STATES: ReadonlySet<string> = new Set(['error', 'failed', 'rejected'])
 
+/**
+ * How a turn ended, in one vocabulary for every protocol: parity compares this, and the protocol's own
+ * word (MCP `error`, A2A `rejected`, …) is detail. `pending`: the agent had not finished (submitted,
+ * working); `unknown`: there was nothing to read.
+ */
+export type TurnOutcome = 'completed' | 'failed' | 'input-required' | 'auth-required' | 'canceled' | 'pending' | 'unknown'
+
+/** A protocol's word for how a turn ended, in the one vocabulary. */
+export function turnOutcome(state: string): TurnOutcome {
+  if (state === 'completed' || state === 'message') return 'completed'
+  if (FAILED_TURN_STATES.has(state)) return 'failed'
+  if (state === 'input-required' || state === 'auth-required') return state
+  if (state === 'canceled' || state === 'cancelled') return 'canceled'
+  if (state === 'submitted' || state === 'working') return 'pending'
+  return 'unknown'
+}
+
 export function isFailedTurn(state: string | undefined): boolean {
   return state !== undefined && FAILED_TURN_STATES.has(state)
 }

@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from './approvals'
+import type { TurnOutcome } from './conversation'
 import type { ConversationMessage } from './conversation'
 
 /**
@@ -274,7 +275,9 @@ export interface RecordingEvent extends EventBase {
 }
 
 /** A turn's outcome as parity compares it. */
+/** How a replayed turn ended: `outcome` in the one vocabulary (what parity compares), `state` the protocol's own word. */
 export interface ReplayOutcome {
+  outcome: TurnOutcome
   state: string
   data?: unknown
   text?: string

@@ -1,4 +1,4 @@
-import type { ConversationEvent, EngineEvent } from '../contract'
+import { turnOutcome, type ConversationEvent, type EngineEvent, type TurnOutcome } from '../contract'
 
 /** A recorded turn, protocol-neutral: a tool/skill call, an A2A data part, or A2A text. */
 export type ReplayTurn =
@@ -6,8 +6,12 @@ export type ReplayTurn =
   | { kind: 'data'; data: Record<string, unknown> }
   | { kind: 'text'; text: string }
 
-/** What a turn produced, reduced to what parity compares: the final state, and the data (else the text). */
+/**
+ * What a turn produced, reduced to what parity compares: how it ended in the one vocabulary (`outcome`),
+ * and the data (else the text). `state` is the protocol's own word: detail, never a difference.
+ */
 export interface Outcome {
+  outcome: TurnOutcome
   state: string
   data?: unknown
   text?: string
@@ -87,8 +91,12 @@ export function outcomeOf(agent: ConversationEvent[]): Outcome | undefined {
 }
 
 /** Data wins over text: when there is data, the text (a human summary) is not compared. */
-export function compact(outcome: Outcome): Outcome {
-  return outcome.data !== undefined
-    ? { state: outcome.state, data: outcome.data }
-    : { state: outcome.state, ...(outcome.text && { text: outcome.text }) }
+export function compact(outcome: Omit<Outcome, 'outcome'>): Outcome {
+  const ended = { outcome: turnOutcome(outcome.state), state: outcome.state }
+  return outcome.data !== undefined ? { ...ended, data: outcome.data } : { ...ended, ...(outcome.text && { text: outcome.text }) }
+}
+
+/** What parity compares of an outcome: everything but the protocol's own word for its state. */
+export function comparable({ state: _protocolWord, ...rest }: Outcome): Omit<Outcome, 'state'> {
+  return rest
 }

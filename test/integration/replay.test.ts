@@ -144,3 +144,29 @@ describe('record, then replay', () => {
     expect(connection.isFinished).toBe(false)
   })
 })
+
+describe('parity speaks one vocabulary', () => {
+  it('a buy refused over MCP (isError) and over A2A (task failed) is the same outcome, the protocols’ words kept as detail', async () => {
+    const recorder = start()
+    const { connectionId } = await engine.invoke('connections.open', { targetId: 'demo:tools' })
+    await recorder.waitFor((e) => e.type === 'connection' && e.connectionId === connectionId && e.state === 'connected', 20_000)
+    const { name } = await engine.invoke('recordings.start', { connectionId, name: 'refused buy' })
+    const refused = await engine.invoke('conversation.send', {
+      connectionId,
+      turn: { tool: 'create_media_buy', arguments: { product_id: 'prod_mobile_run', budget: 10, buying_mode: 'auction' } },
+      stream: false,
+      newContext: false,
+    })
+    expect(refused.state).toBe('error') // MCP's word: the tool answered with isError
+    await engine.invoke('recordings.stop', { connectionId })
+
+    const { replayId } = await engine.invoke('replay.start', { recording: name, targetIds: ['demo:tools', 'demo:a2a'] })
+    const summary = await engine.invoke('replay.run', { replayId })
+    expect(summary).toMatchObject({ total: 1, same: 1, differs: 0 })
+    const turn = recorder.of('replay').find((e) => e.phase === 'turn')!.turn!
+    expect(turn.status).toBe('same')
+    expect(turn.a).toMatchObject({ outcome: 'failed', state: 'error' })
+    expect(turn.b).toMatchObject({ outcome: 'failed', state: 'failed' })
+    expect(turn.a?.text).toMatch(/below the minimum/)
+  })
+})

@@ -92,8 +92,8 @@ describe('turns', () => {
       { kind: 'text', text: 'hello' },
       { kind: 'data', data: { free: 'form' } },
     ])
-    expect(turns[0].recorded).toEqual({ state: 'completed', data: { ok: true } })
-    expect(turns[1].recorded).toEqual({ state: 'completed', data: { ok: 2 } })
+    expect(turns[0].recorded).toEqual({ outcome: 'completed', state: 'completed', data: { ok: true } })
+    expect(turns[1].recorded).toEqual({ outcome: 'completed', state: 'completed', data: { ok: 2 } })
     expect(turns[2].recorded).toBeUndefined()
   })
 })

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { TurnParity } from '../../../../shared/contract'
+import type { ReplayOutcome, TurnParity } from '../../../../shared/contract'
 import { DiffList } from '../../components/DiffList'
 import { JsonView } from '../../components/JsonView'
 import { closeConnections, openSideBySide, showFrame } from '../../store/actions'
@@ -145,12 +145,19 @@ function SideResult({
   connectionId: string | undefined
   frames: { from: number; to: number } | undefined
   error: string | undefined
-  value: unknown
+  value: ReplayOutcome | undefined
 }) {
   return (
     <div className="card">
       <h3>
         {label}
+        {value && (
+          // How it ended, in the one vocabulary both protocols share; the protocol's own word is detail.
+          <span className={`state-chip ${value.outcome}`} title={`the protocol said "${value.state}"`} data-testid="turn-outcome">
+            {value.outcome}
+            {value.state !== value.outcome && <span className="muted"> · {value.state}</span>}
+          </span>
+        )}
         <span className="spacer" />
         {connectionId && (
           <button
