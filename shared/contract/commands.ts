@@ -68,6 +68,24 @@ export interface TurnResult {
   streamed?: boolean
 }
 
+/**
+ * What one MCP request came to: the server's result or its JSON-RPC error, or no answer at all (Parallax
+ * stopped waiting: the request timed out, the user cancelled it, or the connection was lost).
+ */
+export type RequestAnswer = {
+  method: string
+  /** The request's JSON-RPC id and the progress token it carried (what `connections.cancel` and progress name). */
+  requestId?: string | number
+  progressToken?: string | number
+  durationMs: number
+  /** Where the result breaks the MCP schema for its method (the result is still given as it came). */
+  problems?: string[]
+} & (
+  | { outcome: 'result'; result: Record<string, unknown> }
+  | { outcome: 'error'; error: { code: number; message: string; data?: unknown } }
+  | { outcome: 'timeout' | 'cancelled' | 'lost'; reason: string }
+)
+
 export const CommandInputs = {
   'app.info': z.object({}),
   'targets.list': z.object({}),
@@ -111,6 +129,24 @@ export const CommandInputs = {
    * for again after a reconnect.
    */
   'connections.setLogLevel': ConnectionRef.extend({ level: z.enum(LOG_LEVELS) }),
+  /**
+   * Sends any MCP request (`prompts/get`, `resources/read`, `completion/complete`, `logging/setLevel`, …):
+   * its params are checked against the MCP SDK's schema for the method where it has one, and the answer
+   * comes back as the server gave it (a result, or its JSON-RPC error), or why none came. The exchange is
+   * frames and, unless `conversation` is false, conversation messages (a `tools/call` is a turn, as
+   * `conversation.send` makes it); `false` is for what a UI asks for itself as the user types (argument
+   * completion): frames only. Every request carries a progress token; cancel it with `connections.cancel`.
+   */
+  'connections.request': ConnectionRef.extend({
+    method: z.string().min(1).max(200),
+    params: z.record(z.string(), z.unknown()).optional(),
+    conversation: z.boolean().default(true),
+  }),
+  /** Stops waiting for a request of the user's (by its JSON-RPC id) and tells the server (`notifications/cancelled`). */
+  'connections.cancel': ConnectionRef.extend({
+    requestId: z.union([z.string().min(1).max(200), z.number().int()]),
+    reason: z.string().max(500).optional(),
+  }),
   /** One conversation turn: A2A text or data; MCP a tool call. */
   'conversation.send': ConnectionRef.extend({
     turn: TurnSchema,
@@ -232,6 +268,8 @@ export interface CommandOutputs {
   'connections.probe': { ok: boolean }
   'connections.setKeepalive': { intervalMs: number }
   'connections.setLogLevel': { level: LogLevel }
+  'connections.request': RequestAnswer
+  'connections.cancel': { cancelled: boolean }
   'conversation.send': TurnResult
   'conversation.newContext': { ok: true }
   'tasks.get': { task: A2aTask; conversation: ConversationContext }

@@ -16,8 +16,12 @@ export interface ConversationMessage {
 }
 
 export interface ConversationMetadata {
-  /** message: a chat message; status: a task state change; artifact: a result; call/result: an MCP tool call and its result; error: a failed turn. */
-  kind: 'message' | 'status' | 'artifact' | 'call' | 'result' | 'error'
+  /**
+   * message: a chat message; status: a task state change; artifact: a result; call/result: an MCP tool call
+   * and its result; request/result: any other MCP request (`method` names it) and its answer; error: a
+   * failed turn or request.
+   */
+  kind: 'message' | 'status' | 'artifact' | 'call' | 'request' | 'result' | 'error'
   timestampSource: TimestampSource
   messageId?: string
   taskId?: string

@@ -5,16 +5,32 @@ import { toolResultState, type ConversationMessage } from '../contract'
  * MCP carries no conversation history, so Parallax builds one from the session's own turns: the user
  * side is the tool call, the agent side is its result.
  */
-export function mcpCallMessage(tool: string, args: Record<string, unknown>, timestamp: number, turn: number): ConversationMessage {
+/** The request id and progress token a call went out with: what its progress names and Cancel aborts. */
+export interface RequestIds {
+  requestId?: string | number
+  progressToken?: string | number
+}
+
+export function mcpCallMessage(
+  tool: string,
+  args: Record<string, unknown>,
+  timestamp: number,
+  turn: number,
+  ids: RequestIds = {},
+): ConversationMessage {
   return {
     role: 'user',
     content: `${tool} ${JSON.stringify(args)}`,
     timestamp,
-    metadata: { kind: 'call', timestampSource: 'observed', turn, data: { tool, arguments: args } },
+    metadata: { kind: 'call', timestampSource: 'observed', turn, data: { tool, arguments: args }, ...requestIds(ids) },
   }
 }
 
-export function mcpResultMessage(result: CallToolResult, timestamp: number, turn: number): ConversationMessage {
+/**
+ * A tool's result: its text as the message, its structured content (else its text read as JSON) as data,
+ * and its content blocks as they came (`content`: images, audio, resources, links), so a view can show each.
+ */
+export function mcpResultMessage(result: CallToolResult, timestamp: number, turn: number, ids: RequestIds = {}): ConversationMessage {
   const text = (result.content ?? [])
     .map((c) => (c.type === 'text' ? c.text : c.type === 'resource' ? `[resource ${c.resource.uri}]` : `[${c.type}]`))
     .join('\n')
@@ -27,17 +43,37 @@ export function mcpResultMessage(result: CallToolResult, timestamp: number, turn
       timestampSource: 'observed',
       turn,
       data: result.structuredContent ?? jsonOf(text),
+      ...(result.content?.some((c) => c.type !== 'text') && { content: result.content }),
+      ...(ids.requestId !== undefined && { requestId: ids.requestId }),
     },
   }
 }
 
-export function mcpErrorMessage(message: string, timestamp: number, turn: number, code?: number): ConversationMessage {
+/** No result: the server's JSON-RPC error (`code`), or none at all (`noAnswer`: timeout, cancelled, lost). */
+export function mcpErrorMessage(
+  message: string,
+  timestamp: number,
+  turn: number,
+  code?: number,
+  ids: RequestIds & { noAnswer?: string } = {},
+): ConversationMessage {
   return {
     role: 'agent',
     content: message,
     timestamp,
-    metadata: { kind: 'error', timestampSource: 'observed', turn, ...(code !== undefined && { code }) },
+    metadata: {
+      kind: 'error',
+      timestampSource: 'observed',
+      turn,
+      ...(code !== undefined && { code }),
+      ...(ids.requestId !== undefined && { requestId: ids.requestId }),
+      ...(ids.noAnswer !== undefined && { noAnswer: ids.noAnswer }),
+    },
   }
+}
+
+function requestIds({ requestId, progressToken }: RequestIds): RequestIds {
+  return { ...(requestId !== undefined && { requestId }), ...(progressToken !== undefined && { progressToken }) }
 }
 
 /** The text as JSON when it looks like an object or array (a throw per plain-text result would cost more). */

@@ -12,6 +12,7 @@ import {
   ErrorCode,
   ListToolsResultSchema,
   McpError,
+  ResultSchema,
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
@@ -28,6 +29,7 @@ import {
   type FailureCause,
   type McpHandshakeEvent,
   type LogLevel,
+  type RequestAnswer,
   type SavedTarget,
   type TargetSpec,
   toolResultState,
@@ -39,13 +41,20 @@ import type { EventLog } from '../runtime/eventLog'
 import { now } from '../runtime/clock'
 import { JsonRpcTap, type TappedFrame } from '../runtime/jsonRpcTap'
 import { noteWholeInFrame } from '../runtime/safeJson'
-import { ProbeError, SupervisedConnection, type CallEndpoint, type ProbeOutcome } from '../runtime/supervisedConnection'
+import {
+  ProbeError,
+  SupervisedConnection,
+  type CallEndpoint,
+  type ExchangeOptions,
+  type ProbeOutcome,
+} from '../runtime/supervisedConnection'
 import { ConnectFailure, errorMessage, networkFailure } from '../runtime/errors'
 import { AnswerWatch } from '../runtime/httpAnswers'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from './conversationTurns'
 import { PARALLAX_VERSION } from '../version'
 import { DISCOVERY_STEPS, LIST_CHANGED, runDiscoveryStep } from './discovery'
 import { JsonLineReader, pipeLines, wireText } from './lines'
+import { checkRequest, mcpAnswerMessage, mcpRequestErrorMessage, mcpRequestMessage, resultProblems } from './requests'
 import { ProgressTokens, serverLogLine } from './serverVoice'
 import { TapTransport } from './tapTransport'
 
@@ -89,6 +98,10 @@ export class McpConnection extends SupervisedConnection {
   private agreedLogLevel: LogLevel | undefined
   /** The protocol oddities already flagged this session, by kind: each kind once, its frames show every instance. */
   private readonly flagged = new Set<string>()
+  /** The user's requests in flight (tool calls and requests by method), by JSON-RPC id: what `cancelRequest` aborts. */
+  private readonly cancellable = new Map<string | number, AbortController>()
+  /** The resources the user subscribed to: subscribed again after a reconnect (a new session starts with none). */
+  private readonly subscriptions = new Set<string>()
 
   constructor(
     id: string,
@@ -239,6 +252,7 @@ export class McpConnection extends SupervisedConnection {
       durationMs: now() - started,
       ...(kind === 'sse' && this.fallback && { fallback: this.fallback }),
     })
+    await this.subscribeAgain(client)
     if (this.logLevel && this.serverCapabilities.logging) {
       // A new session starts at the server's default: ask again for what the user chose.
       await this.askLogLevel(client, this.logLevel, ' again, as before reconnecting,').catch((error: unknown) =>
@@ -263,6 +277,30 @@ export class McpConnection extends SupervisedConnection {
       throw new CommandError(`the server refused logging/setLevel "${level}": ${errorMessage(error)}`, 'failed', undefined)
     }
     this.logLevel = level
+  }
+
+  /** After a reconnect: the user's subscriptions again (a new session, a new process over stdio, starts with none). */
+  private async subscribeAgain(client: Client): Promise<void> {
+    if (this.subscriptions.size === 0) return
+    const uris = [...this.subscriptions]
+    if (!(this.serverCapabilities.resources as { subscribe?: unknown } | undefined)?.subscribe) {
+      this.subscriptions.clear()
+      this.logLine(
+        'warn',
+        `the server no longer advertises resources.subscribe: ${uris.length} subscription(s) dropped (${uris.join(', ')})`,
+      )
+      return
+    }
+    for (const uri of uris) {
+      try {
+        await client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, this.requestOptions)
+      } catch (error) {
+        this.subscriptions.delete(uri)
+        this.logLine('warn', `could not subscribe again to ${uri}: ${errorMessage(error)}`)
+      }
+    }
+    if (this.subscriptions.size)
+      this.logLine('info', `subscribed again, as before reconnecting, to ${[...this.subscriptions].join(', ')} (resources/subscribe)`)
   }
 
   private async askLogLevel(client: Client, level: LogLevel, how = ''): Promise<void> {
@@ -345,6 +383,7 @@ export class McpConnection extends SupervisedConnection {
       if (frame.method! in LIST_CHANGED) this.onListChanged(frame.method!)
       else if (frame.method === 'notifications/message') this.onServerLog(msg.params, frame.seq)
       else if (frame.method === 'notifications/progress') this.onProgress(msg.params)
+      else if (frame.method === 'notifications/resources/updated') this.onResourceUpdated(msg.params)
     }
     return frame.seq
   }
@@ -389,6 +428,16 @@ export class McpConnection extends SupervisedConnection {
         `progress-backwards:${verdict.requestId}`,
         `progress for request ${verdict.requestId} (${verdict.method}) went down from ${verdict.from} to ${verdict.to}; the spec says it must increase with each notification`,
       )
+  }
+
+  /** An update of a resource: one the user subscribed to (the UI shows it and offers to read it again), else an oddity. */
+  private onResourceUpdated(params: unknown): void {
+    const uri = (params as { uri?: unknown } | undefined)?.uri
+    if (typeof uri === 'string' && this.subscriptions.has(uri)) return
+    this.flagOddity(
+      'updated-unsubscribed',
+      `the server sent notifications/resources/updated for ${typeof uri === 'string' ? uri : 'no URI'}, which Parallax never subscribed to (updates are for subscribed resources only)`,
+    )
   }
 
   /** A protocol oddity, once per kind per session (the frames show every instance): a warning, never an error of Parallax's. */
@@ -494,42 +543,184 @@ export class McpConnection extends SupervisedConnection {
     }
   }
 
-  /** One `tools/call`, recorded as a conversation turn: the call from the user, the result from the agent. */
+  /** One `tools/call`, recorded as a conversation turn: the call from the user, the result from the agent. Throws when no result came. */
   async callTool(tool: string, args: Record<string, unknown>): Promise<{ turn: number; result: CallToolResult }> {
+    const { turn, answer, error } = await this.toolExchange(tool, args)
+    if (answer.outcome !== 'result') throw error
+    return { turn, result: answer.result as CallToolResult }
+  }
+
+  /**
+   * One `tools/call` as a turn, and what it came to: the result, the server's error, or no answer (a
+   * timeout, the user's cancel, a lost connection); `error` is what the SDK threw, for callers that throw it.
+   */
+  private async toolExchange(
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{ turn: number; answer: RequestAnswer; error?: unknown }> {
     const client = this.client
     if (!client || !this.isLive) throw new Error(`not connected (${this.state})`)
     const turn = ++this.turn
     const askedAt = now()
+    const controller = new AbortController()
     // The call is on its way (over stdio, already written) before the turn is recorded: the server starts
     // at once and the recording overlaps its work. (Its frame is recorded first, then this message.)
     this.lastRequestId = undefined
-    const answer = client.request(
-      { method: 'tools/call', params: { name: tool, arguments: args } },
-      CallToolResultSchema,
-      this.requestOptions,
-    )
-    const requestId = this.lastRequestId as string | number | undefined
-    if (requestId !== undefined) this.answeredBy.set(requestId, undefined)
-    this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, askedAt, turn) })
+    const answer = client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, {
+      ...this.requestOptions,
+      signal: controller.signal,
+    })
+    const ids = this.track(controller)
+    this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, askedAt, turn, ids) })
     try {
       const result = (await answer) as CallToolResult
       // What a UI is shown of a large result names the frame that holds it whole.
-      const frameSeq = requestId !== undefined ? this.answeredBy.get(requestId) : undefined
-      const message = mcpResultMessage(result, now(), turn)
+      const frameSeq = ids.requestId !== undefined ? this.answeredBy.get(ids.requestId) : undefined
+      const message = mcpResultMessage(result, now(), turn, ids)
       noteWholeInFrame(result, frameSeq)
       noteWholeInFrame(message, frameSeq)
       this.emit({ type: 'conversation', message })
-      return { turn, result }
+      return { turn, answer: { method: 'tools/call', ...ids, durationMs: now() - askedAt, outcome: 'result', result } }
     } catch (error) {
-      const code = error instanceof McpError ? error.code : undefined
       // A stack overflow while reading the answer (JSON nested thousands deep) comes from whichever realm parsed it, so test the name.
       const tooDeep = (error as Error)?.name === 'RangeError'
+      const failure = this.failureOf('tools/call', error, controller, ids, askedAt)
       const message = tooDeep ? `the answer could not be read: ${errorMessage(error)} (nested too deeply?)` : errorMessage(error)
-      this.emit({ type: 'conversation', message: mcpErrorMessage(message, now(), turn, code) })
-      throw tooDeep ? new Error(message) : error
+      const code = failure.outcome === 'error' ? failure.error.code : undefined
+      const noAnswer = failure.outcome === 'error' || failure.outcome === 'result' ? undefined : failure.outcome
+      this.emit({ type: 'conversation', message: mcpErrorMessage(message, now(), turn, code, { ...ids, noAnswer }) })
+      return { turn, answer: failure, error: tooDeep ? new Error(message) : error }
     } finally {
-      if (requestId !== undefined) this.answeredBy.delete(requestId)
+      this.untrack(ids.requestId)
     }
+  }
+
+  /**
+   * Any request by method, for the user (docs/architecture.md, "One command API"): checked against the
+   * MCP SDK's schema for it before anything is sent, then answered as the server answers. Every request
+   * carries a progress token (the timeout restarts with each progress notification) and can be
+   * cancelled; a `tools/call` is a turn, as `sendTurn` makes it.
+   */
+  override async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: ExchangeOptions = {},
+  ): Promise<RequestAnswer> {
+    checkRequest(method, params)
+    const client = this.client
+    if (!client || !this.isLive) throw new CommandError(`not connected (${this.state})`, 'failed')
+    if (method === 'tools/call') {
+      const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> }
+      return (await this.toolExchange(name, args ?? {})).answer
+    }
+    const conversation = options.conversation ?? true
+    const askedAt = now()
+    const controller = new AbortController()
+    this.lastRequestId = undefined
+    const answer = client.request({ method, ...(params !== undefined && { params }) } as Parameters<Client['request']>[0], ResultSchema, {
+      ...this.requestOptions,
+      signal: controller.signal,
+    })
+    const ids = this.track(controller)
+    if (conversation) this.emit({ type: 'conversation', message: mcpRequestMessage(method, params, askedAt, ids) })
+    try {
+      const result = (await answer) as Record<string, unknown>
+      this.answered(method, params)
+      const problems = resultProblems(method, result)
+      if (conversation) {
+        const message = mcpAnswerMessage(method, result, now(), ids.requestId)
+        noteWholeInFrame(message, ids.requestId !== undefined ? this.answeredBy.get(ids.requestId) : undefined)
+        this.emit({ type: 'conversation', message })
+      }
+      return { method, ...ids, durationMs: now() - askedAt, outcome: 'result', result, ...(problems.length > 0 && { problems }) }
+    } catch (error) {
+      const failure = this.failureOf(method, error, controller, ids, askedAt)
+      if (conversation) {
+        const text = failure.outcome === 'error' ? failure.error.message : failure.outcome === 'result' ? '' : failure.reason
+        const details =
+          failure.outcome === 'error'
+            ? { code: failure.error.code, ...(failure.error.data !== undefined && { data: failure.error.data }) }
+            : { noAnswer: failure.outcome }
+        this.emit({ type: 'conversation', message: mcpRequestErrorMessage(method, text, now(), ids.requestId, details) })
+      }
+      return failure
+    } finally {
+      this.untrack(ids.requestId)
+    }
+  }
+
+  /** Stops waiting for a request of the user's and tells the server (`notifications/cancelled`, sent by the SDK). */
+  override cancelRequest(requestId: string | number, reason = 'cancelled by the user'): boolean {
+    const controller = this.cancellable.get(requestId) ?? this.cancellable.get(Number(requestId))
+    if (!controller || controller.signal.aborted) return false
+    controller.abort(reason)
+    return true
+  }
+
+  /** The request just handed to the transport: cancellable by its id, its answer's frame noted. The SDK's progress token is its id. */
+  private track(controller: AbortController): { requestId?: string | number; progressToken?: string | number } {
+    const requestId = this.lastRequestId
+    if (requestId === undefined) return {}
+    this.cancellable.set(requestId, controller)
+    this.answeredBy.set(requestId, undefined)
+    return { requestId, progressToken: requestId }
+  }
+
+  private untrack(requestId: string | number | undefined): void {
+    if (requestId === undefined) return
+    this.cancellable.delete(requestId)
+    this.answeredBy.delete(requestId)
+  }
+
+  /** What a request the user made changed of the session: subscriptions (kept for reconnects), the log level agreed. */
+  private answered(method: string, params: Record<string, unknown> | undefined): void {
+    const value = (key: string) => (typeof params?.[key] === 'string' ? (params[key] as string) : undefined)
+    if (method === 'resources/subscribe' && value('uri')) this.subscriptions.add(value('uri')!)
+    else if (method === 'resources/unsubscribe' && value('uri')) this.subscriptions.delete(value('uri')!)
+    else if (method === 'logging/setLevel' && (LOG_LEVELS as readonly string[]).includes(value('level') ?? '')) {
+      this.logLevel = this.agreedLogLevel = value('level') as LogLevel
+    }
+  }
+
+  /**
+   * Why a request has no result: the server's JSON-RPC error (it answered), or no answer at all — the user
+   * cancelled it, it timed out, or the connection was lost before the answer came.
+   */
+  private failureOf(
+    method: string,
+    error: unknown,
+    controller: AbortController,
+    ids: { requestId?: string | number; progressToken?: string | number },
+    askedAt: number,
+  ): RequestAnswer {
+    const base = { method, ...ids, durationMs: now() - askedAt }
+    const answered = ids.requestId !== undefined && this.answeredBy.get(ids.requestId) !== undefined
+    if (controller.signal.aborted && !answered)
+      return { ...base, outcome: 'cancelled', reason: `${String(controller.signal.reason)} (notifications/cancelled sent)` }
+    if (error instanceof McpError && answered)
+      return {
+        ...base,
+        outcome: 'error',
+        error: {
+          code: error.code,
+          message: error.message.replace(/^MCP error -?\d+: /, ''),
+          ...(error.data !== undefined && { data: error.data }),
+        },
+      }
+    if (answered)
+      // The server answered, but not with anything the SDK could read as this method's result.
+      return {
+        ...base,
+        outcome: 'error',
+        error: { code: ErrorCode.InternalError, message: `the answer could not be read: ${errorMessage(error)}` },
+      }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+      return {
+        ...base,
+        outcome: 'timeout',
+        reason: `no answer within ${this.options.requestTimeoutMs} ms (the timeout restarts with each progress notification); notifications/cancelled sent`,
+      }
+    return { ...base, outcome: 'lost', reason: errorMessage(error) }
   }
 
   protected async probeOnce(): Promise<ProbeOutcome> {

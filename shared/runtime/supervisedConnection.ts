@@ -9,6 +9,7 @@ import {
   type ConnectionState,
   type ConversationContext,
   type EngineEvent,
+  type RequestAnswer,
   type EventInput,
   type FailureCause,
   type Health,
@@ -45,6 +46,11 @@ export interface TurnOptions {
   stream?: boolean
   /** Start a new conversation context first, where the protocol has one. */
   newContext?: boolean
+}
+
+export interface ExchangeOptions {
+  /** Whether the exchange is conversation messages too (false: frames only, e.g. argument completion as the user types). */
+  conversation?: boolean
 }
 
 /** A tool (MCP) or a skill (A2A) as an inspected call reaches it: its schemas where the protocol has them, and how to send it. */
@@ -149,6 +155,16 @@ export abstract class SupervisedConnection {
   /** Asks the agent for its log messages at `level` and above (MCP `logging/setLevel`). */
   setLogLevel(_level: LogLevel): Promise<void> {
     return Promise.reject(this.unsupported('log level to set'))
+  }
+
+  /** Any request of the protocol's own by method (MCP: `prompts/get`, `resources/read`, …), and how it was answered. */
+  request(_method: string, _params: Record<string, unknown> | undefined, _options: ExchangeOptions = {}): Promise<RequestAnswer> {
+    return Promise.reject(this.unsupported('requests by method (that is MCP)'))
+  }
+
+  /** Stops waiting for one of the user's requests in flight and tells the agent; false when it is not in flight. */
+  cancelRequest(_requestId: string | number, _reason?: string): boolean {
+    throw this.unsupported('requests to cancel')
   }
 
   protected unsupported(what: string): CommandError {

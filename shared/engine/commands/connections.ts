@@ -1,6 +1,6 @@
 import type { DomainHandlers } from './handler'
 
-/** Connections: opened (to a saved or an unsaved target, under a profile), awaited, closed, refreshed, probed. */
+/** Connections: opened (to a saved or an unsaved target, under a profile), awaited, closed, refreshed, probed; any request sent on one, and cancelled. */
 export const connectionCommands: DomainHandlers<'connections'> = {
   'connections.open': async ({ profile, purpose, ...ref }, engine) => {
     const target = await engine.resolveTarget(ref)
@@ -38,4 +38,9 @@ export const connectionCommands: DomainHandlers<'connections'> = {
     await engine.connection(connectionId).setLogLevel(level)
     return { level }
   },
+  'connections.request': ({ connectionId, method, params, conversation }, engine) =>
+    engine.connection(connectionId).request(method, params, { conversation }),
+  'connections.cancel': ({ connectionId, requestId, reason }, engine) => ({
+    cancelled: engine.connection(connectionId).cancelRequest(requestId, reason),
+  }),
 }
