@@ -10,14 +10,16 @@ import { inspect } from './inspect'
 import { INSPECT_FORMAT } from './inspectReport'
 import { record, RECORD_FORMAT } from './record'
 import { replay, REPLAY_FORMAT } from './replay'
+import { request, REQUEST_FORMAT } from './request'
 import { USAGE } from './usage'
 import { web } from './web'
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, call, compare, record, replay, web }
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, call, request, compare, record, replay, web }
 /** The `format` of each command's --json object: on every exit path, failures included, stdout holds one. */
 const FORMATS: Record<string, string> = {
   inspect: INSPECT_FORMAT,
   call: CALL_FORMAT,
+  request: REQUEST_FORMAT,
   converse: CONVERSATION_FORMAT,
   record: RECORD_FORMAT,
   replay: REPLAY_FORMAT,

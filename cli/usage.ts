@@ -11,6 +11,11 @@ Usage:
   parallax call <target> <tool> --args JSON [--hooks FILE] [--json] [--protocol-fields a,b] [--log-level L]
                                    one call with pre-validation hooks: raw vs hooked arguments,
                                    both validations, context echo, protocol-field lint
+  parallax request <target> <method> [--params JSON] [--json] [--timeout MS] [--log-level L]
+                                   send any MCP request (prompts/get, resources/read,
+                                   completion/complete, logging/setLevel, …) and print the answer;
+                                   progress on stderr, Ctrl+C cancels it (notifications/cancelled);
+                                   exit 1 for a JSON-RPC error answer or no answer
   parallax record <target> --turn T [--turn T …] --out FILE [--secret-key NAME …] [--json]
                                    record a conversation (turns as in converse) as JSON Lines
   parallax replay FILE --target A [--target B] [--ignore POINTER …] [--json] [--junit FILE]
