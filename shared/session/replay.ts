@@ -1,4 +1,5 @@
 import {
+  outcomeDifferences,
   toolResultState,
   type ReplayEvent,
   type ReplaySummary,
@@ -11,8 +12,7 @@ import type { ConnectionOwner } from '../contract'
 import type { EventLog } from '../runtime/eventLog'
 import type { SupervisedConnection } from '../runtime/supervisedConnection'
 import { errorMessage } from '../runtime/errors'
-import { compareOutcomes } from './parity'
-import { comparable, compact, type Outcome, type RecordedTurn, type ReplayTurn, type TurnMapping, DEFAULT_MAPPING } from './turns'
+import { compact, type Outcome, type RecordedTurn, type ReplayTurn, type TurnMapping, DEFAULT_MAPPING } from './turns'
 
 /** What a replay needs of the engine: connections of its own, turns on them, and the event log to report on. */
 export interface ReplayHost {
@@ -147,7 +147,7 @@ export class Replay {
       runs.find((r) => r.skipped)?.skipped ?? (single && !recorded.recorded ? 'the recording has no response for this turn' : undefined)
     if (skipped) return { ...base, status: 'skipped', reason: skipped }
     if (a.error || b.error) return { ...base, status: 'error', errors: { ...(a.error && { a: a.error }), ...(b.error && { b: b.error }) } }
-    const diff = compareOutcomes(a.outcome && comparable(a.outcome), b.outcome && comparable(b.outcome), this.options.ignore)
+    const diff = outcomeDifferences(a.outcome, b.outcome, this.options.ignore)
     return { ...base, status: diff.length ? 'differs' : 'same', diff }
   }
 

@@ -1,6 +1,6 @@
 import type { ApprovalRequest, AppInfo, CompareResult, ConnectionState, LogLevel, ParallaxApi, SavedTarget } from '../../../shared/contract'
 import type { LinkState } from '../host'
-import { connectionNumber } from './connectionView'
+import { connectionNumber, isSession } from './connectionView'
 import {
   askApproval,
   command,
@@ -221,6 +221,24 @@ export async function reconnect(connectionId: string): Promise<void> {
   const target = useStore.getState().targets.find((t) => t.id === view?.targetId)
   const done = await command((api) => api.invoke('connections.reconnect', { connectionId }))
   if (done && target) await settle(target, done.connectionId, done.previous)
+}
+
+/**
+ * Which of an agent card's interfaces a target uses: saves the target's `spec.binding` (`auto` lets
+ * Parallax choose) and, when `connectionId` is the target's session, reconnects it over that binding.
+ * Built-in demos are read-only: the engine refuses to change them, and says so.
+ */
+export async function chooseBinding(connectionId: string, binding: 'auto' | 'JSONRPC' | 'HTTP+JSON'): Promise<void> {
+  const { connections, targets } = useStore.getState()
+  const view = connections[connectionId]
+  const target = targets.find((t) => t.id === view?.targetId)
+  if (!view || target?.spec.kind !== 'a2a') return
+  const { origin: _origin, ...draft } = target
+  const spec = { ...target.spec, binding }
+  const saved = await command((api) => api.invoke('targets.save', { ...draft, spec }))
+  if (!saved) return
+  await reloadTargets()
+  if (isSession(view)) await reconnect(connectionId)
 }
 
 /** After a new session replaced `previous`: a toast once it connected (or failed), the approval asked for if that is why. */

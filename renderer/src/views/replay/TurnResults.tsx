@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { ReplayOutcome, TurnParity } from '../../../../shared/contract'
 import { DiffList } from '../../components/DiffList'
 import { JsonView } from '../../components/JsonView'
+import { OutcomeChip } from '../../components/OutcomeChip'
 import { closeConnections, openSideBySide, showFrame } from '../../store/actions'
 import { useStore, type ReplayState } from '../../store/store'
 
@@ -151,13 +152,7 @@ function SideResult({
     <div className="card">
       <h3>
         {label}
-        {value && (
-          // How it ended, in the one vocabulary both protocols share; the protocol's own word is detail.
-          <span className={`state-chip ${value.outcome}`} title={`the protocol said "${value.state}"`} data-testid="turn-outcome">
-            {value.outcome}
-            {value.state !== value.outcome && <span className="muted"> · {value.state}</span>}
-          </span>
-        )}
+        {value && <OutcomeChip value={value} />}
         <span className="spacer" />
         {connectionId && (
           <button

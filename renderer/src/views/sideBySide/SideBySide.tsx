@@ -1,7 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useMemo, useRef } from 'react'
-import type { ConversationEvent } from '../../../../shared/contract'
+import { useMemo, useRef, useState } from 'react'
+import {
+  compareTurn,
+  eventsByTurn,
+  type ConversationEvent,
+  type ParityTurn,
+  type ReplayOutcome,
+  type TurnComparison,
+} from '../../../../shared/contract'
 import { MessageView } from '../../components/ConversationTimeline'
+import { DiffList } from '../../components/DiffList'
+import { OutcomeChip } from '../../components/OutcomeChip'
 import { PageHeader } from '../../components/PageHeader'
 import { openSideBySide, showTargetPage } from '../../store/actions'
 import { connectionLabel, connectionNumber, isSession, type ConnectionView } from '../../store/connectionView'
@@ -73,30 +82,71 @@ function Picker({
   )
 }
 
-function byTurn(events: ConversationEvent[]): Map<number, ConversationEvent[]> {
-  const turns = new Map<number, ConversationEvent[]>()
-  for (const e of events) {
-    const turn = e.message.metadata?.turn ?? 0
-    let list = turns.get(turn)
-    if (!list) turns.set(turn, (list = []))
-    list.push(e)
-  }
-  return turns
+type Row = TurnComparison & { left: ConversationEvent[]; right: ConversationEvent[] }
+
+const STATUS_LABEL: Record<TurnComparison['status'], string> = {
+  same: 'same',
+  differs: 'differs',
+  'only-a': 'only left',
+  'only-b': 'only right',
+  pending: 'waiting',
 }
 
+/**
+ * The two conversations turn by turn, each turn badged as replay badges it (same, differs, only one
+ * side) with the inline diff of the outcomes, by the same rules (`compareTurn` in the contract).
+ */
 function AlignedTurns({ a, b }: { a: ConnectionView; b: ConnectionView }) {
   const scroller = useRef<HTMLDivElement>(null)
+  const [onlyDiffering, setOnlyDiffering] = useState(false)
+  // A turn is compared again only when one of its sides has more events than when it was last compared;
+  // another pair of connections starts afresh.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the ids are what says the cache no longer applies
+  const compared = useMemo(() => new Map<number, { left: number; right: number; comparison: TurnComparison }>(), [a.id, b.id])
   // The conversations only grow: their lengths say when to regroup.
-  const rows = useMemo(() => {
-    const left = byTurn(a.conversation)
-    const right = byTurn(b.conversation)
+  const { rows, outside } = useMemo(() => {
+    const left = eventsByTurn(a.conversation)
+    const right = eventsByTurn(b.conversation)
     const turns = [...new Set([...left.keys(), ...right.keys()])].sort((x, y) => x - y)
-    return turns.map((turn) => ({ turn, left: left.get(turn) ?? [], right: right.get(turn) ?? [] }))
+    const inTurns = (grouped: Map<number, ConversationEvent[]>) => [...grouped.values()].reduce((n, list) => n + list.length, 0)
+    const outside = a.conversation.length - inTurns(left) + b.conversation.length - inTurns(right)
+    const aligned = turns.map((turn): Row => {
+      const l = left.get(turn) ?? []
+      const r = right.get(turn) ?? []
+      let known = compared.get(turn)
+      if (!known || known.left !== l.length || known.right !== r.length)
+        compared.set(turn, (known = { left: l.length, right: r.length, comparison: compareTurn(turn, l, r) }))
+      return { ...known.comparison, left: l, right: r }
+    })
+    return { rows: aligned, outside }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the conversations only grow (appended in place): their lengths say when
-  }, [a.conversation.length, b.conversation.length, a.id, b.id])
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => 160, overscan: 4 })
+  }, [a.conversation.length, b.conversation.length, compared])
+  const shown = useMemo(() => (onlyDiffering ? rows.filter((row) => row.status !== 'same') : rows), [rows, onlyDiffering])
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 160,
+    overscan: 4,
+  })
+  const count = (...statuses: TurnComparison['status'][]) => rows.filter((row) => statuses.includes(row.status)).length
+  const waiting = count('pending')
   return (
     <div className="sbs" data-testid="side-by-side">
+      <div className="sbs-summary" data-testid="sbs-summary">
+        <Chip n={count('same')} label="same" tone="completed" />
+        <Chip n={count('differs')} label="differ" tone="input-required" />
+        <Chip n={count('only-a', 'only-b')} label="only one side" tone="input-required" />
+        {waiting > 0 && <Chip n={waiting} label="waiting" tone="" />}
+        {outside > 0 && (
+          <span className="muted" title="Requests that are not calls (prompts/get, resources/read, …) belong to no turn">
+            {outside} message(s) outside turns, not compared
+          </span>
+        )}
+        <span className="spacer" />
+        <label className="muted" title="Hide the turns that came out the same on both sides">
+          <input type="checkbox" checked={onlyDiffering} onChange={(e) => setOnlyDiffering(e.target.checked)} /> Only differing turns
+        </label>
+      </div>
       <div className="sbs-head">
         <ColumnTitle view={a} />
         <ColumnTitle view={b} />
@@ -104,23 +154,43 @@ function AlignedTurns({ a, b }: { a: ConnectionView; b: ConnectionView }) {
       <div ref={scroller} className="timeline">
         {rows.length === 0 ? (
           <div className="empty">Neither conversation has a turn yet.</div>
+        ) : shown.length === 0 ? (
+          <div className="empty">Every turn came out the same on both sides.</div>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
-              const row = rows[item.index]
+              const row = shown[item.index]
               return (
                 <div
                   key={row.turn}
                   ref={virtualizer.measureElement}
                   data-index={item.index}
-                  className="sbs-row"
+                  className={`sbs-row ${row.status}`}
                   style={{ transform: `translateY(${item.start}px)` }}
                   data-turn={row.turn}
+                  data-status={row.status}
                 >
-                  <div className="turn-label">Turn {row.turn}</div>
+                  <div className="turn-label">
+                    Turn {row.turn}
+                    <span
+                      className={`status ${row.status.startsWith('only') ? 'only' : row.status}`}
+                      data-testid="turn-status"
+                      title={row.status === 'pending' ? 'a side has asked and not heard back yet' : undefined}
+                    >
+                      {STATUS_LABEL[row.status]}
+                    </span>
+                  </div>
+                  {row.asked && (
+                    <div className="muted sbs-asked" data-testid="asked-differently">
+                      Asked differently: {describeTurn(row.asked.a)} · {describeTurn(row.asked.b)}
+                    </div>
+                  )}
+                  {row.diff.length > 0 && (
+                    <DiffList diff={row.diff.map(({ path, op, a, b }) => ({ path, op, from: a, to: b }))} testId="turn-diff" />
+                  )}
                   <div className="sbs-cells">
-                    <Cell events={row.left} />
-                    <Cell events={row.right} />
+                    <Cell events={row.left} outcome={row.a} />
+                    <Cell events={row.right} outcome={row.b} />
                   </div>
                 </div>
               )
@@ -130,6 +200,19 @@ function AlignedTurns({ a, b }: { a: ConnectionView; b: ConnectionView }) {
       </div>
     </div>
   )
+}
+
+function Chip({ n, label, tone }: { n: number; label: string; tone: string }) {
+  return <span className={`state-chip ${n > 0 ? tone : ''}`}>{`${n} ${label}`}</span>
+}
+
+function describeTurn(turn: ParityTurn | undefined): string {
+  if (!turn) return 'nothing asked'
+  return turn.kind === 'call'
+    ? `${turn.tool} ${JSON.stringify(turn.arguments)}`
+    : turn.kind === 'data'
+      ? JSON.stringify(turn.data)
+      : turn.text
 }
 
 function ColumnTitle({ view }: { view: ConnectionView }) {
@@ -142,10 +225,15 @@ function ColumnTitle({ view }: { view: ConnectionView }) {
   )
 }
 
-function Cell({ events }: { events: ConversationEvent[] }) {
+function Cell({ events, outcome }: { events: ConversationEvent[]; outcome: ReplayOutcome | undefined }) {
   if (events.length === 0) return <div className="sbs-cell muted">no turn</div>
   return (
     <div className="sbs-cell">
+      {outcome && (
+        <div className="sbs-outcome">
+          <OutcomeChip value={outcome} />
+        </div>
+      )}
       {events.map((e) => (
         <MessageView key={e.seq} message={e.message} />
       ))}

@@ -1,8 +1,10 @@
-import type { A2aHandshakeEvent } from '../../../../../shared/contract'
+import type { A2aHandshakeEvent, A2aInterface } from '../../../../../shared/contract'
 import { CopyButton } from '../../../components/CopyButton'
 import { ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 import { Name } from '../../../components/Name'
+import { chooseBinding } from '../../../store/actions'
+import { useStore } from '../../../store/store'
 
 /** The agent card as fetched: generation, chosen interface and why, capabilities, warnings, the card itself. */
 export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent }) {
@@ -76,25 +78,7 @@ export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent })
             </dd>
           </dl>
           <div className="section-title">Interfaces in the card</div>
-          <table className="grid">
-            <tbody>
-              {h.interfaces.map((i, n) => {
-                const chosen =
-                  h.chosenInterface &&
-                  i.url === h.chosenInterface.url &&
-                  i.protocolBinding === h.chosenInterface.protocolBinding &&
-                  i.protocolVersion === h.chosenInterface.protocolVersion
-                return (
-                  <tr key={n}>
-                    <td>{chosen ? <span className="status called">chosen</span> : null}</td>
-                    <td className="mono">{i.protocolBinding}</td>
-                    <td className="mono">{i.protocolVersion}</td>
-                    <td className="mono">{i.url}</td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
+          <InterfaceChoice handshake={h} />
         </div>
         <div className="card">
           <h3>
@@ -106,5 +90,92 @@ export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent })
         </div>
       </div>
     </div>
+  )
+}
+
+/** The bindings Parallax has a client for (a target's `spec.binding` names one), as the card spells them in any case. */
+const USABLE = ['JSONRPC', 'HTTP+JSON'] as const
+type Binding = (typeof USABLE)[number]
+
+const bindingOf = (i: A2aInterface): Binding | undefined => USABLE.find((b) => b === i.protocolBinding.toUpperCase())
+
+const same = (a: A2aInterface, b: A2aInterface | undefined) =>
+  !!b && a.url === b.url && a.protocolBinding === b.protocolBinding && a.protocolVersion === b.protocolVersion
+
+/**
+ * The card's interfaces, and which one this target uses: "Use this one" saves the target's binding and
+ * reconnects over it. A binding is one choice, whatever versions the card lists it in (Parallax takes
+ * v1.0 before v0.3), so the button sits on the one interface of each other binding that choosing it would use.
+ * gRPC has no client in Parallax yet; a built-in demo is read-only and says how to choose anyway.
+ */
+function InterfaceChoice({ handshake: h }: { handshake: A2aHandshakeEvent }) {
+  const view = useStore((s) => s.connections[h.connectionId])
+  const target = useStore((s) => s.targets.find((t) => t.id === view?.targetId))
+  const preferred = target?.spec.kind === 'a2a' ? target.spec.binding : 'auto'
+  const readOnly = target?.origin === 'demo'
+  const canChoose = !!target && !readOnly && target.spec.kind === 'a2a'
+  // Per binding, the interface choosing it would use: v1.0 first, then the card's order.
+  const pick = new Map<Binding, A2aInterface>()
+  for (const i of [...h.interfaces].sort(
+    (a, b) => Number(!a.protocolVersion.startsWith('1')) - Number(!b.protocolVersion.startsWith('1')),
+  )) {
+    const binding = bindingOf(i)
+    if (binding && !pick.has(binding)) pick.set(binding, i)
+  }
+  const inUse = h.chosenInterface && bindingOf(h.chosenInterface)
+  const versions = h.interfaces.filter((i) => bindingOf(i)).length > pick.size
+  return (
+    <>
+      {readOnly ? (
+        <div className="muted interface-note" data-testid="interface-read-only">
+          A built-in demo cannot be changed, so Parallax chooses its interface. To choose one yourself, add this agent as your own A2A
+          target with its card URL, <span className="mono">{h.cardUrl}</span> <CopyButton value={() => h.cardUrl} />
+        </div>
+      ) : (
+        canChoose &&
+        preferred !== 'auto' && (
+          <div className="muted interface-note" data-testid="interface-preference">
+            This target uses {preferred} by your choice.{' '}
+            <button className="btn small" onClick={() => void chooseBinding(h.connectionId, 'auto')}>
+              Let Parallax choose
+            </button>
+          </div>
+        )
+      )}
+      <table className="grid interfaces" data-testid="interfaces">
+        <tbody>
+          {h.interfaces.map((i, n) => {
+            const chosen = same(i, h.chosenInterface)
+            const binding = bindingOf(i)
+            return (
+              <tr key={n} data-binding={i.protocolBinding} data-chosen={chosen || undefined}>
+                <td>
+                  {chosen ? (
+                    <span className="status called">chosen</span>
+                  ) : !binding ? (
+                    <span className="muted">{i.protocolBinding.toUpperCase() === 'GRPC' ? 'not supported yet' : 'not supported'}</span>
+                  ) : canChoose && binding !== inUse && same(i, pick.get(binding)) ? (
+                    <button
+                      className="btn small"
+                      onClick={() => void chooseBinding(h.connectionId, binding)}
+                      title={`Save ${binding} as this target’s interface and reconnect over it`}
+                      aria-label={`Use ${binding} ${i.protocolVersion}`}
+                    >
+                      Use this one
+                    </button>
+                  ) : null}
+                </td>
+                <td className="mono">{i.protocolBinding}</td>
+                <td className="mono">{i.protocolVersion}</td>
+                <td className="mono url">{i.url}</td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+      {canChoose && versions && (
+        <div className="muted interface-note">A binding is one choice: Parallax takes its v1.0 interface before an older one.</div>
+      )}
+    </>
   )
 }
