@@ -4,6 +4,7 @@ import { callFindings } from '../shared/hooks/callInspector'
 import { applyLogLevel, cliHost, connectOrExplain, listenToServer, logLevelFlag, wholeNumber, type LogLevelOutcome } from './connect'
 import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
+import { CLIENT_OPTIONS, clientFlags, listenToServerRequests, withClientFlags } from './clientFlags'
 import { UsageError } from './usage'
 
 export const CALL_FORMAT = 'parallax.call/1'
@@ -25,6 +26,7 @@ export async function call(argv: string[]): Promise<number> {
       timeout: { type: 'string', default: '30000' },
       'protocol-fields': { type: 'string' },
       'log-level': { type: 'string' },
+      ...CLIENT_OPTIONS,
     },
   })
   if (positionals.length !== 2)
@@ -41,7 +43,8 @@ export async function call(argv: string[]): Promise<number> {
   if (!args || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object')
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
-  const target = await resolveTarget(targetText, values.config)
+  const client = await clientFlags(values)
+  const target = withClientFlags(await resolveTarget(targetText, values.config), client)
 
   const protocolFields = values['protocol-fields']
     ?.split(',')
@@ -57,9 +60,10 @@ export async function call(argv: string[]): Promise<number> {
     if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
   }
   const serverLog = listenToServer(host, progress)
+  const serverRequests = listenToServerRequests(host, progress)
   let logLevelOutcome: LogLevelOutcome | undefined
   try {
-    const connectionId = await connectOrExplain(host, target)
+    const connectionId = await connectOrExplain(host, target, 'session', client.profile)
     if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
     if (values.hooks) {
       try {
@@ -71,7 +75,14 @@ export async function call(argv: string[]): Promise<number> {
     const report = await host.invoke('tools.call', { connectionId, tool, arguments: args as Record<string, unknown> })
     const findings = callFindings(report)
     if (values.json)
-      printJson({ format: CALL_FORMAT, ...report, findings, ...(logLevelOutcome && { logLevel: logLevelOutcome }), serverLog: serverLog() })
+      printJson({
+        format: CALL_FORMAT,
+        ...report,
+        findings,
+        ...(logLevelOutcome && { logLevel: logLevelOutcome }),
+        serverLog: serverLog(),
+        serverRequests: serverRequests(),
+      })
     else process.stdout.write(visibleText(formatCall(report, findings)))
     return findings.length ? 1 : 0
   } finally {

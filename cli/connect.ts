@@ -1,4 +1,12 @@
-import { CommandError, LOG_LEVELS, type LogLevel, type ParallaxApi, type SavedTarget, type TargetRef } from '../shared/contract'
+import {
+  CommandError,
+  LOG_LEVELS,
+  type ClientProfile,
+  type LogLevel,
+  type ParallaxApi,
+  type SavedTarget,
+  type TargetRef,
+} from '../shared/contract'
 import { join } from 'node:path'
 import { Engine, type EngineOptions } from '../shared/engine/engine'
 import { builtInDemos } from '../shared/demo/builtIns'
@@ -43,8 +51,14 @@ export function targetRef(target: SavedTarget): { targetId: string } | { target:
  * (exit 2): the engine's reason, and its cause whole (the command line, how the process ended and its
  * stderr; the HTTP answer; the address that refused; a fallback tried).
  */
-export async function connectOrExplain(host: CliHost, target: SavedTarget, purpose: 'session' | 'recording' = 'session'): Promise<string> {
-  const { connectionId } = await host.invoke('connections.open', { ...targetRef(target), purpose })
+export async function connectOrExplain(
+  host: CliHost,
+  target: SavedTarget,
+  purpose: 'session' | 'recording' = 'session',
+  /** The client profile to connect under (`--profile`): a preset's name, or one given whole. */
+  profile?: string | ClientProfile,
+): Promise<string> {
+  const { connectionId } = await host.invoke('connections.open', { ...targetRef(target), purpose, ...(profile && { profile }) })
   const outcome = await host.invoke('connections.wait', { connectionId })
   if (outcome.connected) return connectionId
   // A stdio reason names the whole command line already.

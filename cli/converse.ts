@@ -13,6 +13,7 @@ import {
 import { applyLogLevel, cliHost, connectOrExplain, listenToServer, logLevelFlag, wholeNumber, type LogLevelOutcome } from './connect'
 import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
+import { CLIENT_OPTIONS, clientFlags, listenToServerRequests, withClientFlags } from './clientFlags'
 import { UsageError } from './usage'
 
 export const CONVERSATION_FORMAT = 'parallax.conversation/1'
@@ -52,6 +53,7 @@ export async function converse(argv: string[]): Promise<number> {
       yes: { type: 'boolean', short: 'y', default: false },
       timeout: { type: 'string', default: '30000' },
       'log-level': { type: 'string' },
+      ...CLIENT_OPTIONS,
     },
   })
   if (positionals.length !== 1)
@@ -59,7 +61,8 @@ export async function converse(argv: string[]): Promise<number> {
   if (values.turn.length === 0) throw new UsageError('give at least one --turn')
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
-  const target = await resolveTarget(positionals[0], values.config)
+  const client = await clientFlags(values)
+  const target = withClientFlags(await resolveTarget(positionals[0], values.config), client)
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
 
@@ -77,10 +80,11 @@ export async function converse(argv: string[]): Promise<number> {
   }
   const results: (TurnResult | { turn: number; request: Turn; error: string; state: 'error' })[] = []
   const serverLog = listenToServer(host, progress)
+  const serverRequests = listenToServerRequests(host, progress)
   let logLevelOutcome: LogLevelOutcome | undefined
   let failed = false
   try {
-    const connectionId = await connectOrExplain(host, target)
+    const connectionId = await connectOrExplain(host, target, 'session', client.profile)
     if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
     for (const [i, turn] of turns.entries()) {
       try {
@@ -114,6 +118,7 @@ export async function converse(argv: string[]): Promise<number> {
     history: history.map(({ role, content, timestamp, metadata }) => ({ role, content, timestamp, metadata })),
     ...(logLevelOutcome && { logLevel: logLevelOutcome }),
     serverLog: serverLog(),
+    serverRequests: serverRequests(),
   }
   if (values.json) printJson(report)
   else {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ConnectionOptions, SavedTarget, TargetDraft } from './targets'
 import type { ConversationContext } from './conversation'
 import type { ClientProfile } from './profiles'
+import { ServerRequestAnswer } from './clientRole'
 import type { ApprovalRecord, ApprovalRequest } from './approvals'
 import {
   LOG_LEVELS,
@@ -147,6 +148,11 @@ export const CommandInputs = {
     requestId: z.union([z.string().min(1).max(200), z.number().int()]),
     reason: z.string().max(500).optional(),
   }),
+  /**
+   * A person's answer to a request the server sent (sampling, elicitation) that waits for one: a result
+   * (checked against the MCP schema for its method) or a rejection. Roots are answered from the target.
+   */
+  'serverRequests.answer': ConnectionRef.extend({ id: z.union([z.string().min(1).max(200), z.number()]), answer: ServerRequestAnswer }),
   /** One conversation turn: A2A text or data; MCP a tool call. */
   'conversation.send': ConnectionRef.extend({
     turn: TurnSchema,
@@ -270,6 +276,7 @@ export interface CommandOutputs {
   'connections.setLogLevel': { level: LogLevel }
   'connections.request': RequestAnswer
   'connections.cancel': { cancelled: boolean }
+  'serverRequests.answer': { answered: true }
   'conversation.send': TurnResult
   'conversation.newContext': { ok: true }
   'tasks.get': { task: A2aTask; conversation: ConversationContext }

@@ -17,11 +17,12 @@ export interface ConversationMessage {
 
 export interface ConversationMetadata {
   /**
+   * ask/answer: a request the server sent its client (sampling, elicitation) and the client's answer;
    * message: a chat message; status: a task state change; artifact: a result; call/result: an MCP tool call
    * and its result; request/result: any other MCP request (`method` names it) and its answer; error: a
    * failed turn or request.
    */
-  kind: 'message' | 'status' | 'artifact' | 'call' | 'request' | 'result' | 'error'
+  kind: 'message' | 'status' | 'artifact' | 'call' | 'request' | 'result' | 'error' | 'ask' | 'answer'
   timestampSource: TimestampSource
   messageId?: string
   taskId?: string

@@ -87,6 +87,8 @@ export interface McpHandshakeEvent extends EventBase {
   durationMs: number
   /** Set when `auto` fell back to legacy SSE: why, and how the streamable HTTP attempt failed. */
   fallback?: { from: 'streamable-http'; why: string; first: FailureCause }
+  /** The client profile the connection was made under (its capabilities are `clientCapabilities`). */
+  profile?: string
 }
 
 /** A2A generations in the wild: v1.0 (`supportedInterfaces`, `SendMessage`) and v0.3 (`url`, `message/send`). */
@@ -361,7 +363,37 @@ export interface LogEvent extends EventBase {
   oddity?: boolean
 }
 
+/**
+ * A request the server sent its client (sampling, elicitation, roots) and what became of it: `pending`
+ * while it waits for a person (the UI shows it), then `answered` (by whom, with what), `failed` (Parallax
+ * answered with an error: nobody could answer, the answer was invalid) or `cancelled` (the server stopped
+ * waiting, the connection closed). Each names the frame that carried it.
+ */
+export interface ServerRequestEvent extends EventBase {
+  type: 'serverRequest'
+  /** The request's JSON-RPC id, as the server sent it: answers name it. */
+  id: string | number
+  method: string
+  state: 'pending' | 'answered' | 'failed' | 'cancelled'
+  /** What the server asked (its params), on every event of the request. */
+  params: unknown
+  /** The frame that carried the request. */
+  frameSeq?: number
+  /** On `pending`: how long Parallax waits for a person before answering that nobody did (the server may stop sooner: its own timeout). */
+  waitLimitMs?: number
+  /** Who answered: a person, a scripted responder (`source` names it), or Parallax itself (roots, or a refusal). */
+  by?: 'user' | 'script' | 'parallax'
+  source?: string
+  /** On `answered`: the result sent. */
+  result?: unknown
+  /** On `failed`: the error sent. */
+  error?: { code: number; message: string }
+  /** In words: why it failed or was cancelled, or what was answered. */
+  reason?: string
+}
+
 export type EngineEvent =
+  | ServerRequestEvent
   | FrameEvent
   | HandshakeEvent
   | DiscoveryEvent

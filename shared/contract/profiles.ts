@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_PROFILE } from './clientRole'
 
 /**
  * A client profile: what Parallax says about itself when it connects. For MCP, the capabilities it
@@ -48,6 +49,12 @@ export type ClientProfile = z.infer<typeof ClientProfile>
 export const TOOL_CATEGORIES_HINT = 'io.parallax/tool-categories'
 
 export const PRESET_PROFILES: ClientProfile[] = [
+  ClientProfile.parse({
+    name: DEFAULT_PROFILE,
+    description:
+      'What a normal connection offers: sampling, elicitation (form and URL) and roots, with list_changed — Parallax answers all of them.',
+    mcp: { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } } },
+  }),
   ClientProfile.parse({ name: 'minimal', description: 'Offers no client capabilities.' }),
   ClientProfile.parse({
     name: 'full',

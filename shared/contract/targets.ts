@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Responder, Root } from './clientRole'
 
 /** How Parallax reaches an agent. Mirrors the `mcpServers` config shape MCP clients already use. */
 export const StdioSpec = z.object({
@@ -68,6 +69,12 @@ export const SavedTarget = z.object({
   /** `demo` targets ship with Parallax and cannot be edited or removed. */
   origin: z.enum(['demo', 'user', 'import']).default('user'),
   description: z.string().max(2000).optional(),
+  /** The client profile to connect under (a preset or the user's own, by name); the `default` profile when absent. */
+  profile: z.string().min(1).max(100).optional(),
+  /** The roots Parallax offers this server (`roots/list`); a change is announced to live sessions (`notifications/roots/list_changed`). */
+  roots: z.array(Root).max(1000).optional(),
+  /** Who answers the server's sampling and elicitation requests when no person does, and before one is asked. */
+  responder: Responder.optional(),
 })
 export type SavedTarget = z.infer<typeof SavedTarget>
 

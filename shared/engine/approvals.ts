@@ -81,14 +81,14 @@ export class ApprovalStore {
     })
   }
 
-  /** Throws `approval-required` unless a hooks module with exactly this content was approved. */
-  async requireHooks(path: string, content: string): Promise<void> {
+  /** Throws `approval-required` unless a hooks module (or a responder module: code run the same way) with exactly this content was approved. */
+  async requireHooks(path: string, content: string, title = 'Run this hooks module inside Parallax?'): Promise<void> {
     const sha256 = createHash('sha256').update(content).digest('hex')
     const stored: StoredApproval = {
       kind: 'hooks',
       fingerprint: digest(['hooks', path, sha256]),
       subject: `hooks:${path}`,
-      title: 'Run this hooks module inside Parallax?',
+      title,
       approvedAt: 0,
       hooks: { path, sha256 },
     }

@@ -1,4 +1,4 @@
-import { TargetDraft } from '../contract'
+import { RootInput, TargetDraft } from '../contract'
 
 /**
  * Reads the config format MCP clients already use (`{"mcpServers": {name: {command,args,env} | {url,headers}}}`),
@@ -41,7 +41,20 @@ export function parseTargetsConfig(text: string, fileName = 'config'): { drafts:
       errors.push(`mcpServers.${name}: needs either "command" (stdio) or "url" (HTTP)`)
       continue
     }
-    const draft = TargetDraft.safeParse({ id: `import:${name}`, name, spec })
+    const roots = Array.isArray(entry.roots) ? entry.roots.map((root) => RootInput.safeParse(root)) : []
+    const badRoot = roots.findIndex((root) => !root.success)
+    if (entry.roots !== undefined && (!Array.isArray(entry.roots) || badRoot !== -1)) {
+      errors.push(
+        `mcpServers.${name}: "roots" is a list of file:// URIs (or {"uri", "name"})${badRoot !== -1 ? `: roots[${badRoot}] is not one` : ''}`,
+      )
+      continue
+    }
+    // Beside what runs or where: the roots offered to the server and the client profile to connect under.
+    const client = {
+      ...(entry.roots !== undefined && { roots: roots.map((root) => root.data) }),
+      ...(typeof entry.profile === 'string' && { profile: entry.profile }),
+    }
+    const draft = TargetDraft.safeParse({ id: `import:${name}`, name, spec, ...client })
     if (draft.success) drafts.push(draft.data)
     else errors.push(`mcpServers.${name}: ${draft.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
   }

@@ -4,6 +4,7 @@ import {
   CommandError,
   ConnectionOptions,
   DEFAULT_CONNECTION_OPTIONS,
+  DEFAULT_PROFILE,
   isApprovalRequired,
   isCommandName,
   parseCommandInput,
@@ -19,16 +20,19 @@ import {
   type ConnectionPurpose,
   type ConnectionState,
   type SavedTarget,
+  type ServerRequestAnswer,
   type TargetRef,
   type Turn,
   type TurnResult,
 } from '../contract'
 import { A2aConnection, type OriginGate } from '../a2a/a2aConnection'
+import type { ScriptedResponder } from '../mcp/clientRole'
 import { McpConnection } from '../mcp/mcpConnection'
 import { compareSnapshots, snapshotOf, type OperationPairing } from '../compare/compare'
 import { inspectCall } from '../hooks/callInspector'
 import type { HookSet } from '../hooks/hooks'
 import { loadHooks } from '../hooks/loadHooks'
+import { loadResponder, RESPONDER_MODULE_EXTENSIONS } from '../hooks/responder'
 import { SchemaValidator } from '../hooks/validator'
 import { NO_BUILT_INS, type BuiltIns } from '../runtime/builtIns'
 import { EventLog } from '../runtime/eventLog'
@@ -63,6 +67,11 @@ export interface EngineOptions {
   approver?: Approver
   /** Lets `recordings.start` record into a file the caller names: for hosts whose user names it (the CLI's --out), never a UI. */
   recordToFiles?: boolean
+  /**
+   * Whether a person can answer what a server asks (sampling, elicitation): UI hosts, by default. Without
+   * one (the CLI), what the target's scripted responder does not answer is answered by Parallax.
+   */
+  askUser?: boolean
 }
 
 /**
@@ -213,16 +222,64 @@ export class Engine implements CommandContext {
     owner: Omit<ConnectionOwner, 'startedAt'> = { purpose: 'session' },
   ): Promise<SupervisedConnection> {
     if (target.origin !== 'demo' && target.spec.kind === 'mcp-stdio') await this.approvals.requireCommand(target.spec, target)
+    const underProfile = profile ?? (await this.profileOf(target))
     const resolved = await this.builtIns.resolve(target)
     const id = `${target.id}#${++this.nextConnection}`
     const options = ConnectionOptions.parse({ ...this.defaults, ...target.options })
     const connection =
       resolved.spec.kind === 'a2a'
-        ? new A2aConnection(id, resolved, this.events, options, profile, this.originGate(target, resolved.spec.url))
-        : new McpConnection(id, resolved, this.events, options, { profile })
+        ? new A2aConnection(id, resolved, this.events, options, underProfile, this.originGate(target, resolved.spec.url))
+        : new McpConnection(id, resolved, this.events, options, {
+            profile: underProfile,
+            client: {
+              roots: target.roots,
+              responder: await this.responderOf(target),
+              askUser: this.options.askUser ?? this.options.host !== 'cli',
+            },
+          })
     connection.owner = { ...owner, startedAt: Date.now() }
     this.connections.set(id, connection)
     return connection
+  }
+
+  /** The client profile a target connects under when the caller names none: its own, or the default one (docs/architecture.md, "Answering what servers ask"). */
+  private async profileOf(target: SavedTarget): Promise<ClientProfile> {
+    try {
+      return (await this.profiles.resolve(target.profile ?? DEFAULT_PROFILE))!
+    } catch (error) {
+      throw new CommandError(`${target.name} connects under ${(error as Error).message}: choose another profile for it`, 'not-found')
+    }
+  }
+
+  /**
+   * A target's scripted responder, loaded afresh (so a reconnect picks up edits). A module runs inside
+   * Parallax, so its exact content must be approved, as a hooks module's is; a JSON file is data.
+   */
+  private async responderOf(target: SavedTarget): Promise<ScriptedResponder | undefined> {
+    const file = target.responder?.file
+    if (file && RESPONDER_MODULE_EXTENSIONS.includes(extname(file))) {
+      const path = resolve(file)
+      const content = await readFile(path, 'utf8').catch((error: Error) => {
+        throw new CommandError(`cannot read the responder of ${target.name}, ${path}: ${error.message}`, 'invalid-input')
+      })
+      await this.approvals.requireHooks(path, content, 'Run this responder module inside Parallax?')
+    }
+    try {
+      return await loadResponder(target.responder)
+    } catch (error) {
+      throw new CommandError(`the responder of ${target.name}: ${(error as Error).message}`, 'invalid-input')
+    }
+  }
+
+  /** A target's roots changed: each of its live connections answers with the new ones and tells its server. */
+  async rootsChanged(target: SavedTarget): Promise<void> {
+    for (const connection of this.connectionsOf(target.id))
+      if (!connection.isFinished && connection.protocol === 'mcp') await connection.setRoots(target.roots ?? []).catch(() => {})
+  }
+
+  /** A person's answer to what a connection's server asks (sampling, elicitation). */
+  answerServerRequest(connectionId: string, id: string | number, answer: ServerRequestAnswer): void {
+    this.connection(connectionId).answerServerRequest(id, answer)
   }
 
   async resolveTarget(ref: TargetRef): Promise<SavedTarget> {

@@ -30,7 +30,9 @@ import {
   type McpHandshakeEvent,
   type LogLevel,
   type RequestAnswer,
+  type Root,
   type SavedTarget,
+  type ServerRequestAnswer,
   type TargetSpec,
   toolResultState,
   type TransportKind,
@@ -57,11 +59,14 @@ import { JsonLineReader, pipeLines, wireText } from './lines'
 import { checkRequest, mcpAnswerMessage, mcpRequestErrorMessage, mcpRequestMessage, resultProblems } from './requests'
 import { ProgressTokens, serverLogLine } from './serverVoice'
 import { TapTransport } from './tapTransport'
+import { ClientRole, type ClientRoleSettings } from './clientRole'
 
 export const CLIENT_INFO = { name: 'parallax', version: PARALLAX_VERSION }
 
 export interface McpConnectionSettings {
   profile?: ClientProfile
+  /** How the connection answers what the server asks: roots, a scripted responder, whether a person can be asked. */
+  client?: ClientRoleSettings
 }
 
 type Catalog = Partial<Record<DiscoveryMethod, unknown[]>>
@@ -98,6 +103,10 @@ export class McpConnection extends SupervisedConnection {
   private agreedLogLevel: LogLevel | undefined
   /** The protocol oddities already flagged this session, by kind: each kind once, its frames show every instance. */
   private readonly flagged = new Set<string>()
+  /** The client's side: answers the server's sampling, elicitation and roots requests. */
+  private readonly role: ClientRole
+  /** The frame of each request the server sent, by id, until its handler picks it up. */
+  private readonly serverRequestFrames = new Map<string | number, number | undefined>()
   /** The user's requests in flight (tool calls and requests by method), by JSON-RPC id: what `cancelRequest` aborts. */
   private readonly cancellable = new Map<string | number, AbortController>()
   /** The resources the user subscribed to: subscribed again after a reconnect (a new session starts with none). */
@@ -112,6 +121,16 @@ export class McpConnection extends SupervisedConnection {
   ) {
     super(id, target, log, options, 'mcp')
     this.tap = new JsonRpcTap('mcp', 'stdio', (frame) => this.emit(frame), this.spill)
+    this.role = new ClientRole(
+      settings.client ?? {},
+      (event) => this.emit(event),
+      (id) => {
+        const seq = this.serverRequestFrames.get(id)
+        this.serverRequestFrames.delete(id)
+        return seq
+      },
+      (level, text) => this.logLine(level, text),
+    )
   }
 
   /**
@@ -222,6 +241,7 @@ export class McpConnection extends SupervisedConnection {
     )
     const clientInfo = profile?.clientInfo ?? CLIENT_INFO
     const client = new Client(clientInfo, { capabilities: profile?.capabilities ?? {} })
+    this.role.install(client, profile?.capabilities ?? {})
     client.onerror = (error) => {
       // Progress the SDK no longer waits for was already judged at the tap (see onProgress): late is plumbing, never given is an oddity.
       if (generation !== this.generation || error.message.startsWith(SDK_UNKNOWN_PROGRESS)) return
@@ -251,6 +271,7 @@ export class McpConnection extends SupervisedConnection {
       instructions: client.getInstructions(),
       durationMs: now() - started,
       ...(kind === 'sse' && this.fallback && { fallback: this.fallback }),
+      ...(this.settings.profile && { profile: this.settings.profile.name }),
     })
     await this.subscribeAgain(client)
     if (this.logLevel && this.serverCapabilities.logging) {
@@ -374,6 +395,7 @@ export class McpConnection extends SupervisedConnection {
     )
       this.answeredBy.set(frame.id, frame.seq)
     if (refused) return frame.seq
+    if (direction === 'in' && frame.kind === 'request' && frame.id !== undefined) this.onServerRequest(frame.id, frame.method, frame.seq)
     const msg = message as { params?: Record<string, unknown>; result?: Record<string, unknown> }
     if (frame.method === 'initialize') {
       if (frame.kind === 'request') this.initializeRequest = msg.params
@@ -723,6 +745,33 @@ export class McpConnection extends SupervisedConnection {
     return { ...base, outcome: 'lost', reason: errorMessage(error) }
   }
 
+  /** A request from the server: its frame noted for the answer; one for a capability the profile did not offer is an oddity (the SDK answers -32601). */
+  private onServerRequest(id: string | number, method: string | undefined, seq: number | undefined): void {
+    const offered = (this.initializeRequest?.capabilities ?? {}) as Record<string, unknown>
+    const missing = method ? ClientRole.unoffered(method, offered) : undefined
+    if (missing)
+      this.flagOddity(
+        `unoffered:${missing}`,
+        `the server sent ${method}, but Parallax did not offer the "${missing}" capability${this.settings.profile ? ` (profile "${this.settings.profile.name}")` : ''}; it was answered -32601`,
+      )
+    else if (this.serverRequestFrames.size < 10_000) this.serverRequestFrames.set(id, seq)
+  }
+
+  /** A person's answer to the server's request (sampling, elicitation) that waits for one. */
+  override answerServerRequest(id: string | number, answer: ServerRequestAnswer): void {
+    this.role.answer(id, answer)
+  }
+
+  /** New roots for this session: answered from now on, and announced to the server when the profile offers roots.listChanged. */
+  override async setRoots(roots: Root[]): Promise<void> {
+    const capabilities = this.settings.profile?.mcp.capabilities ?? {}
+    const outcome = await this.role.setRoots(roots, capabilities, this.isLive)
+    const list = roots.length ? roots.map((r) => r.uri).join(', ') : 'none'
+    if (outcome === 'sent') this.logLine('info', `roots are now ${list}; told the server (notifications/roots/list_changed)`)
+    else if (outcome === 'not-offered')
+      this.logLine('info', `roots are now ${list}; the server was not told (this profile does not offer roots.listChanged)`)
+  }
+
   protected async probeOnce(): Promise<ProbeOutcome> {
     const client = this.client
     if (!client) throw new ProbeError(this.probeMethod, 'not connected')
@@ -752,6 +801,8 @@ export class McpConnection extends SupervisedConnection {
     const client = this.client
     this.client = undefined
     this.stdio = undefined
+    this.role.close('the connection closed')
+    this.serverRequestFrames.clear()
     if (client) await client.close()
   }
 }

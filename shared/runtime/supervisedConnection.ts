@@ -16,7 +16,9 @@ import {
   type LogEvent,
   type LogLevel,
   type Protocol,
+  type Root,
   type SavedTarget,
+  type ServerRequestAnswer,
   type TransportKind,
   type Turn,
   type TurnResult,
@@ -165,6 +167,16 @@ export abstract class SupervisedConnection {
   /** Stops waiting for one of the user's requests in flight and tells the agent; false when it is not in flight. */
   cancelRequest(_requestId: string | number, _reason?: string): boolean {
     throw this.unsupported('requests to cancel')
+  }
+
+  /** A person's answer to a request the agent sent its client and that waits for one (MCP sampling, elicitation). */
+  answerServerRequest(_id: string | number, _answer: ServerRequestAnswer): void {
+    throw this.unsupported('requests from the agent to answer')
+  }
+
+  /** The roots offered to the agent (MCP `roots/list`); a live session is told they changed. */
+  setRoots(_roots: Root[]): Promise<void> {
+    return Promise.reject(this.unsupported('roots'))
   }
 
   protected unsupported(what: string): CommandError {

@@ -9,6 +9,7 @@ import type {
   ConnectionState,
   ParsedCommandInput,
   SavedTarget,
+  ServerRequestAnswer,
   TargetRef,
   Turn,
   TurnResult,
@@ -61,6 +62,10 @@ export interface CommandContext {
   callTool(connectionId: string, tool: string, args: Record<string, unknown>): Promise<CallReport>
   loadHooks(connectionId: string, path: string): Promise<{ source: string; kind: HookSet['kind']; tools: string[] }>
   clearHooks(connectionId: string): boolean
+  /** A person's answer to what a connection's server asks (sampling, elicitation). */
+  answerServerRequest(connectionId: string, id: string | number, answer: ServerRequestAnswer): void
+  /** A target's roots changed: its live connections answer with the new ones and tell their servers. */
+  rootsChanged(target: SavedTarget): Promise<void>
 
   startRecording(connectionId: string, path: string, name?: string): string
   stopRecording(connectionId: string): CommandOutput<'recordings.stop'>

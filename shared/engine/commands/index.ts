@@ -7,6 +7,7 @@ import { conversationCommands } from './conversation'
 import { eventCommands } from './events'
 import type { Handlers } from './handler'
 import { recordingCommands } from './recordings'
+import { serverRequestCommands } from './serverRequests'
 import { targetCommands } from './targets'
 
 export type { CommandContext, Handler, Handlers } from './handler'
@@ -26,4 +27,5 @@ export const handlers: Handlers = {
   ...compareCommands,
   ...approvalCommands,
   ...eventCommands,
+  ...serverRequestCommands,
 }

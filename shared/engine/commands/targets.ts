@@ -4,8 +4,11 @@ import type { DomainHandlers } from './handler'
 export const targetCommands: DomainHandlers<'targets'> = {
   'targets.list': (_, engine) => engine.targets.list(),
   'targets.save': async ({ approve, ...draft }, engine) => {
+    const before = draft.id === undefined ? undefined : await engine.targets.get(draft.id)
     const saved = await engine.targets.save(draft)
     if (approve) await engine.approveTarget(saved)
+    // Roots are the one thing a live session takes up at once: its server is told they changed.
+    if (before && JSON.stringify(before.roots ?? []) !== JSON.stringify(saved.roots ?? [])) await engine.rootsChanged(saved)
     return saved
   },
   'targets.remove': async ({ id }, engine) => {
