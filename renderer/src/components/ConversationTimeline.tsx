@@ -80,7 +80,23 @@ export function MessageView({ message }: { message: ConversationMessage }) {
           ? 'result'
           : kind === 'error'
             ? 'error'
-            : message.role
+            : kind === 'ask'
+              ? `server asks · ${String(meta?.method ?? '')}`
+              : kind === 'answer'
+                ? `answer · ${meta?.by === 'script' ? 'scripted' : meta?.by === 'parallax' ? 'by Parallax' : 'yours'}`
+                : message.role
+  // What the server asked its client, and the answer: said in words, the request or result whole one click away.
+  if (kind === 'ask' || kind === 'answer')
+    return (
+      <div className={`msg ${message.role} ${kind}`} data-kind={kind} data-role={message.role}>
+        <div className="msg-head">
+          <span className="msg-label">{label}</span>
+          {time}
+        </div>
+        <MessageText content={message.content} data={undefined} />
+        {data !== undefined && <JsonView value={data} openDepth={0} />}
+      </div>
+    )
   return (
     <div className={`msg ${message.role} ${kind}`} data-kind={kind} data-role={message.role}>
       <div className="msg-head">

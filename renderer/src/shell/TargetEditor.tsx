@@ -1,8 +1,9 @@
 import { useState } from 'react'
-import { quoteArg, splitCommandLine, type SavedTarget, type TargetDraft } from '../../../shared/contract'
+import { DEFAULT_PROFILE, quoteArg, splitCommandLine, type SavedTarget, type TargetDraft } from '../../../shared/contract'
 import { Modal } from '../components/Modal'
 import { closeEditor, connect, noteEditedWhileConnected, reconnect, reloadTargets } from '../store/actions'
 import { useStore } from '../store/store'
+import { useProfiles } from '../views/connection/serverRequests/ProfilePicker'
 
 type Kind = 'mcp-stdio' | 'mcp-http' | 'a2a'
 
@@ -32,6 +33,11 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
     String((target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000) / 1000),
   )
   const [timeout, setTimeoutText] = useState(String((target?.options.requestTimeoutMs ?? defaults?.requestTimeoutMs ?? 30000) / 1000))
+  // What Parallax offers and answers as this server's client: its profile, its roots, its scripted answers.
+  const profiles = useProfiles()
+  const [profile, setProfile] = useState(target?.profile ?? DEFAULT_PROFILE)
+  const [roots, setRoots] = useState((target?.roots ?? []).map((r) => (r.name ? `${r.uri} ${r.name}` : r.uri)).join('\n'))
+  const [responderFile, setResponderFile] = useState(target?.responder?.file ?? '')
   const [error, setError] = useState<string>()
   const close = () => closeEditor()
 
@@ -65,6 +71,14 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
     } catch (e) {
       setError((e as Error).message)
       return
+    }
+    if (kind !== 'a2a') {
+      try {
+        draft = { ...draft, ...clientRole(profile, roots, responderFile, target?.responder) }
+      } catch (e) {
+        setError((e as Error).message)
+        return
+      }
     }
     const api = useStore.getState().api
     try {
@@ -193,6 +207,40 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
             </select>
           </>
         )}
+        {kind !== 'a2a' && (
+          <>
+            <label htmlFor="t-profile">Client profile</label>
+            <select id="t-profile" className="input" value={profile} onChange={(e) => setProfile(e.target.value)}>
+              {(profiles.some((p) => p.name === profile) ? profiles : [...profiles, { name: profile, description: undefined }]).map((p) => (
+                <option key={p.name} value={p.name} title={p.description}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+            <div className="hint">What Parallax offers the server. {profiles.find((p) => p.name === profile)?.description ?? ''}</div>
+            <label htmlFor="t-roots">Roots</label>
+            <textarea
+              id="t-roots"
+              value={roots}
+              onChange={(e) => setRoots(e.target.value)}
+              placeholder={'file:///home/me/project  my project'}
+            />
+            <div className="hint">
+              One file:// URI a line (a name may follow it), answered on roots/list. A live connection’s server is told when they change.
+            </div>
+            <label htmlFor="t-responder">Scripted answers</label>
+            <input
+              id="t-responder"
+              className="input mono"
+              value={responderFile}
+              onChange={(e) => setResponderFile(e.target.value)}
+              placeholder="(none: you answer sampling and elicitation requests yourself)"
+            />
+            <div className="hint">
+              A JSON file of canned replies, or a module (request) =&gt; result, which asks for your approval before it first runs.
+            </div>
+          </>
+        )}
         <label htmlFor="t-interval">Keepalive every</label>
         <span>
           <input
@@ -214,6 +262,25 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
       {error && <div className="error-text">{error}</div>}
     </Modal>
   )
+}
+
+/** The editor's client-role fields as a draft's: the profile (the default left out), roots one a line (`URI [name]`), the responder file. */
+function clientRole(profile: string, rootsText: string, file: string, responder: SavedTarget['responder']): Partial<TargetDraft> {
+  const roots = rootsText
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line, i) => {
+      const [uri, ...name] = line.split(/\s+/)
+      if (!uri.startsWith('file://')) throw new Error(`roots, line ${i + 1}: a root is a file:// URI, e.g. file:///home/me/project`)
+      return name.length ? { uri, name: name.join(' ') } : { uri }
+    })
+  const rest = { ...responder, file: file.trim() || undefined }
+  return {
+    profile: profile === DEFAULT_PROFILE ? undefined : profile,
+    roots: roots.length ? roots : undefined,
+    responder: rest.file || rest.elicit ? rest : undefined,
+  }
 }
 
 function pairs(map: Record<string, string>, separator: string): string {

@@ -1,4 +1,13 @@
-import type { ApprovalRequest, AppInfo, CompareResult, ConnectionState, LogLevel, ParallaxApi, SavedTarget } from '../../../shared/contract'
+import type {
+  ApprovalRequest,
+  AppInfo,
+  CompareResult,
+  ConnectionState,
+  LogLevel,
+  ParallaxApi,
+  SavedTarget,
+  ServerRequestAnswer,
+} from '../../../shared/contract'
 import type { LinkState } from '../host'
 import { connectionNumber, isSession } from './connectionView'
 import {
@@ -202,14 +211,20 @@ export async function reloadTargets(): Promise<void> {
  * an earlier one). The engine refuses what the user has not approved (a command it would spawn, an
  * origin the agent card points to): the user is asked, and on approval it connects again.
  */
-export async function connect(target: SavedTarget): Promise<void> {
+export async function connect(target: SavedTarget, profile?: string): Promise<void> {
   const state = useStore.getState()
   const before = state.connections[state.latestByTarget[target.id]]
-  const opened = await command((api) => api.invoke('connections.open', { targetId: target.id }))
+  // Under a profile of the user's choosing (this time only), or the target's own.
+  const opened = await command((api) => api.invoke('connections.open', { targetId: target.id, ...(profile && { profile }) }))
   if (!opened) return
   if (before && before.id !== opened.connectionId)
     await settle(target, opened.connectionId, { connectionId: before.id, state: before.state })
   else await askIfRefused(target, opened.connectionId)
+}
+
+/** The user's answer to what a connection's server asks (sampling, elicitation); false when the engine refused it (the toast says why). */
+export async function answerServerRequest(connectionId: string, id: string | number, answer: ServerRequestAnswer): Promise<boolean> {
+  return (await command((api) => api.invoke('serverRequests.answer', { connectionId, id, answer }))) !== undefined
 }
 
 /**

@@ -16,6 +16,7 @@ import type {
   LogEvent,
   LogLevel,
   Protocol,
+  ServerRequestEvent,
   TransportKind,
 } from '../../../shared/contract'
 import { timeOfDay } from '../components/format'
@@ -55,6 +56,8 @@ export interface ConnectionView {
   recording?: { name: string; startedAt: number; events: number; error?: string }
   /** The last time the connection went down and keepalive brought it back (over stdio: a new server process). */
   reconnected?: { at: number; cause: string; downSince: number }
+  /** What the server asked its client (sampling, elicitation, roots), by request id: the latest event of each (pending ones wait for the user). */
+  serverRequests: Record<string, ServerRequestEvent>
   oddities: number
   /** Of those, the ones the log flagged (the server's log messages and progress). */
   logOddities: number
@@ -83,6 +86,7 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     logs: [],
     conversation: [],
     calls: [],
+    serverRequests: {},
     oddities: 0,
     logOddities: 0,
     rev: 0,
@@ -109,6 +113,9 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       break
     case 'call':
       view.calls.push(event)
+      break
+    case 'serverRequest':
+      view.serverRequests[String(event.id)] = event
       break
     case 'hooks':
       view.hooks = event
@@ -196,6 +203,14 @@ function noteLogLevel(view: ConnectionView, frame: FrameEvent): void {
     view.logLevel = view.askedLogLevel
     view.askedLogLevel = undefined
   } else if (frame.direction === 'in' && frame.kind === 'error') view.askedLogLevel = undefined
+}
+
+/** The server's requests that wait for the user now, oldest first. */
+export function pendingServerRequests(view: Pick<ConnectionView, 'serverRequests' | 'state'>): ServerRequestEvent[] {
+  if (view.state === 'closed' || view.state === 'failed') return []
+  return Object.values(view.serverRequests)
+    .filter((e) => e.state === 'pending')
+    .sort((a, b) => a.seq - b.seq)
 }
 
 /** The latest discovery event per list method. */

@@ -27,6 +27,8 @@ import { KeepalivePanel } from './keepalive/KeepalivePanel'
 import { LogPanel } from './log/LogPanel'
 import { EditedNotice } from './EditedNotice'
 import { SkillsPanel } from './catalog/SkillsPanel'
+import { ServerRequestPanel } from './serverRequests/ServerRequestPanel'
+import { ProfilePicker } from './serverRequests/ProfilePicker'
 
 /**
  * A target's page: the user's own session with it (never a connection Compare or Replay opened for
@@ -37,6 +39,8 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
   const tab = useStore((s) => s.tab)
   const live = view && !['closed', 'failed'].includes(view.state)
   const tone = statusTone(view)
+  // The client profile to connect under this time; the target's own (or the default) unless the user picks another.
+  const [profile, setProfile] = useState<string>()
   return (
     <section className="main" aria-label={target.name}>
       <header className="page-head">
@@ -98,7 +102,8 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
             </>
           ) : (
             <>
-              <button className="btn primary" onClick={() => connect(target)} title="Connect (c)">
+              {target.spec.kind !== 'a2a' && <ProfilePicker target={target} value={profile} onChange={setProfile} />}
+              <button className="btn primary" onClick={() => connect(target, profile)} title="Connect (c)">
                 {view ? 'Reconnect' : 'Connect'}
               </button>
             </>
@@ -109,6 +114,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
       {view && <EditedNotice target={target} view={view} />}
       {view?.reconnected && live && <RestartNotice view={view} />}
       <OtherConnections targetId={target.id} />
+      {view && <ServerRequestPanel view={view} />}
       {view?.reason && (view.state === 'failed' || view.state === 'reconnecting' || view.state === 'degraded') && (
         <div className={`reason ${view.state === 'failed' ? 'bad' : ''}`}>{view.reason}</div>
       )}
@@ -140,7 +146,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
                 'Connect to see the handshake, what discovery called or skipped and why, the catalog, keepalive probes and every frame on the wire.'}
             </p>
             <div className="actions">
-              <button className="btn primary" onClick={() => connect(target)}>
+              <button className="btn primary" onClick={() => connect(target, profile)}>
                 Connect
               </button>
             </div>

@@ -46,6 +46,8 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
             <dd>
               {h.clientInfo.name} {h.clientInfo.version}
             </dd>
+            <dt>Profile</dt>
+            <dd data-testid="handshake-profile">{h.profile ?? '—'}</dd>
             <dt>Capabilities</dt>
             <dd>
               <Caps names={CLIENT_CAPS} caps={h.clientCapabilities} />
