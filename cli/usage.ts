@@ -18,12 +18,19 @@ Usage:
                                    exit 1 for a JSON-RPC error answer or no answer
   parallax record <target> --turn T [--turn T …] --out FILE [--secret-key NAME …] [--json]
                                    record a conversation (turns as in converse) as JSON Lines
-  parallax replay FILE --target A [--target B] [--ignore POINTER …] [--json] [--junit FILE]
-                                   replay a recording: against one target (vs the recording) or two
-                                   (A vs B), turn by turn; exit 1 when any turn differs
+  parallax replay FILE|FOLDER … --target A [--target B] [--ignore POINTER …] [--shard i/n]
+      [--json] [--junit FILE] [--report FILE.html]
+                                   replay recordings (files, or a folder's *.jsonl): against one target
+                                   (vs the recording) or two (A vs B), turn by turn; --shard i/n takes
+                                   the i-th of n parts of the sorted files (a CI matrix); --junit writes
+                                   one file, a <testsuite> per recording; --report one HTML page;
+                                   exit 1 when any turn differs or fails
   parallax compare <targetA> [<targetB>] [--profile-a P] [--profile-b P] [--fail-on any|breaking] [--json]
+      [--pair tool=skill …]
                                    connect under two client profiles (minimal, full, hinted, or a
-                                   file) or to two targets, and diff what each exposed
+                                   file) or to two targets, and diff what each exposed: same, only in
+                                   A, only in B, changed; MCP tools and A2A skills pair by name, or
+                                   as --pair says
   parallax converse <target> --turn T [--turn T …] [--stream] [--json] [--log-level L]
                                    run a multi-turn conversation; A2A turns are text or a JSON
                                    object (sent as a data part); MCP turns are {"tool", "arguments"}

@@ -55,6 +55,43 @@ const ProfileRef = z.union([z.string().min(1).max(100), z.record(z.string(), z.u
 /** A target and the client profile to connect to it under. */
 const TargetUnderProfile = z.object({ ...targetRefShape, profile: ProfileRef.optional() }).refine(oneTarget, ONE_TARGET)
 
+/** Where a compared difference was seen: the frame (seq) in each side's connection. */
+const FrameLinks = z.object({ a: z.number().int().optional(), b: z.number().int().optional() })
+const CatalogEntry = z.object({ kind: z.string().max(100), name: z.string().max(10_000), frames: FrameLinks })
+const CompareSide = z.object({
+  targetId: z.string().max(10_000),
+  targetName: z.string().max(10_000),
+  profile: z.string().max(100).optional(),
+  connectionId: z.string().max(300),
+})
+/** A CompareResult handed back to the engine (to make its report). */
+const CompareResultSchema = z.object({
+  a: CompareSide,
+  b: CompareSide,
+  handshake: z
+    .array(
+      z.object({ origin: z.enum(['client', 'agent']), field: z.string().max(10_000), a: z.unknown(), b: z.unknown(), frames: FrameLinks }),
+    )
+    .max(10_000),
+  catalog: z.object({
+    added: z.array(CatalogEntry).max(100_000),
+    removed: z.array(CatalogEntry).max(100_000),
+    same: z.array(CatalogEntry).max(100_000),
+    changed: z
+      .array(
+        CatalogEntry.extend({
+          breaking: z.boolean(),
+          changes: z
+            .array(
+              z.object({ path: z.string().max(10_000), kind: z.string().max(100), breaking: z.boolean(), detail: z.string().max(10_000) }),
+            )
+            .max(10_000),
+        }),
+      )
+      .max(100_000),
+  }),
+})
+
 /** What one turn sent and produced, for either protocol. */
 export interface TurnResult {
   turn: number
@@ -209,6 +246,8 @@ export const CommandInputs = {
   'replay.step': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.run': z.object({ replayId: z.string().min(1).max(100) }),
   'replay.stop': z.object({ replayId: z.string().min(1).max(100) }),
+  /** A replay's parity as one self-contained HTML file (redacted): its turns so far, with their badges, diffs and outcomes. */
+  'replay.report': z.object({ replayId: z.string().min(1).max(100) }),
   /** The whole payload of a frame that was kept truncated for its size. */
   'frames.export': ConnectionRef.extend({ seq: z.number().int().min(1) }),
   'approvals.list': z.object({}),
@@ -226,6 +265,8 @@ export const CommandInputs = {
     b: TargetUnderProfile,
     operations: z.record(z.string().max(500), z.string().max(500)).optional(),
   }),
+  /** A compare's result (as compare.run gave it) as one self-contained HTML file (redacted). */
+  'compare.report': z.object({ result: CompareResultSchema }),
   /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`, at most `limit` events (a page: a UI catching up on a long session asks page by page). */
   'events.since': z.object({ afterSeq: z.number().int().min(0), limit: z.number().int().min(1).optional() }),
 } as const
@@ -305,6 +346,7 @@ export interface CommandOutputs {
   'replay.step': TurnParity | null
   'replay.run': ReplaySummary
   'replay.stop': { stopped: boolean }
+  'replay.report': { html: string }
   'frames.export': { text: string; bytes: number }
   'approvals.list': ApprovalRecord[]
   'approvals.grant': ApprovalRecord
@@ -313,6 +355,7 @@ export interface CommandOutputs {
   'profiles.save': ClientProfile
   'profiles.remove': { removed: boolean }
   'compare.run': CompareResult
+  'compare.report': { html: string }
   'events.since': EngineEvent[]
 }
 

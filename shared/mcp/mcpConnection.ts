@@ -607,11 +607,15 @@ export class McpConnection extends SupervisedConnection {
       // A stack overflow while reading the answer (JSON nested thousands deep) comes from whichever realm parsed it, so test the name.
       const tooDeep = (error as Error)?.name === 'RangeError'
       const failure = this.failureOf('tools/call', error, controller, ids, askedAt)
-      const message = tooDeep ? `the answer could not be read: ${errorMessage(error)} (nested too deeply?)` : errorMessage(error)
-      const code = failure.outcome === 'error' ? failure.error.code : undefined
       const noAnswer = failure.outcome === 'error' || failure.outcome === 'result' ? undefined : failure.outcome
+      const message = tooDeep
+        ? `the answer could not be read: ${errorMessage(error)} (nested too deeply?)`
+        : noAnswer
+          ? noAnswerText(failure)
+          : errorMessage(error)
+      const code = failure.outcome === 'error' ? failure.error.code : undefined
       this.emit({ type: 'conversation', message: mcpErrorMessage(message, now(), turn, code, { ...ids, noAnswer }) })
-      return { turn, answer: failure, error: tooDeep ? new Error(message) : error }
+      return { turn, answer: failure, error: tooDeep || noAnswer ? new Error(message) : error }
     } finally {
       this.untrack(ids.requestId)
     }
@@ -647,6 +651,8 @@ export class McpConnection extends SupervisedConnection {
     if (conversation) this.emit({ type: 'conversation', message: mcpRequestMessage(method, params, askedAt, ids) })
     try {
       const result = (await answer) as Record<string, unknown>
+      // What a UI is shown of a large result names the frame that holds it whole.
+      noteWholeInFrame(result, ids.requestId !== undefined ? this.answeredBy.get(ids.requestId) : undefined)
       this.answered(method, params)
       const problems = resultProblems(method, result)
       if (conversation) {
@@ -658,7 +664,7 @@ export class McpConnection extends SupervisedConnection {
     } catch (error) {
       const failure = this.failureOf(method, error, controller, ids, askedAt)
       if (conversation) {
-        const text = failure.outcome === 'error' ? failure.error.message : failure.outcome === 'result' ? '' : failure.reason
+        const text = failure.outcome === 'error' ? failure.error.message : noAnswerText(failure)
         const details =
           failure.outcome === 'error'
             ? { code: failure.error.code, ...(failure.error.data !== undefined && { data: failure.error.data }) }
@@ -805,6 +811,12 @@ export class McpConnection extends SupervisedConnection {
     this.serverRequestFrames.clear()
     if (client) await client.close()
   }
+}
+
+/** Why no answer came, said as such: "no answer: cancelled by the user …", "no answer within 30000 ms …". */
+function noAnswerText(answer: RequestAnswer): string {
+  if (answer.outcome === 'result' || answer.outcome === 'error') return ''
+  return answer.outcome === 'timeout' ? answer.reason : `no answer: ${answer.reason}`
 }
 
 /** How the SDK begins its error for progress it has no handler for (its request was answered, or it never asked). */

@@ -78,3 +78,55 @@ describe('the parity report', () => {
     expect(html).toContain('&quot;currency&quot;: &quot;USD&quot;')
   })
 })
+
+describe('the parity report of several recordings', () => {
+  const turn = (index: number, status: TurnParity['status']): TurnParity => ({
+    index,
+    status,
+    turn: { kind: 'call', tool: `tool_${index}`, arguments: {} },
+    a: { outcome: 'completed', state: 'completed', data: { n: index } },
+    b: { outcome: 'completed', state: 'completed', data: { n: status === 'same' ? index : -index } },
+    diff: status === 'differs' ? [{ path: '/data/n', op: 'replace', a: index, b: -index }] : [],
+    connections: {},
+  })
+  const html = parityReportHtml({
+    recordings: [
+      {
+        recording: 'library/a.jsonl',
+        sides: { a: 'demo:tools', b: 'demo:a2a' },
+        turns: [turn(1, 'same'), turn(2, 'differs')],
+        summary: { total: 2, same: 1, differs: 1, errors: 0, skipped: 0 },
+      },
+      {
+        recording: `library/${HOSTILE}.jsonl`,
+        sides: { a: 'demo:tools', b: 'demo:a2a' },
+        turns: [turn(1, 'same')],
+        summary: { total: 1, same: 1, differs: 0, errors: 0, skipped: 0 },
+      },
+    ],
+    summary: { total: 3, same: 2, differs: 1, errors: 0, skipped: 0 },
+  })
+
+  it('is one page: the total, a line per recording, then a section per recording with its own summary and turns', () => {
+    expect(html).toContain('<h1>Parity of 2 recording(s)</h1>')
+    const [total] = html.match(/<div class="summary">.*?<\/div>/)!
+    expect(total).toContain('<span class="badge same">2 same</span>')
+    expect(total).toContain('<span class="badge differs">1 differs</span>')
+    const sections = [...html.matchAll(/<section data-recording="([^"]*)">([\s\S]*?)<\/section>/g)]
+    expect(sections.map((s) => s[1])).toEqual(['library/a.jsonl', `library/${escaped(HOSTILE)}.jsonl`])
+    expect(sections[0][2].match(/<details[^>]*data-turn/g)).toHaveLength(2)
+    expect(sections[0][2]).toMatch(/<details open data-turn="2" data-status="differs">/)
+    expect(sections[1][2]).toContain('<span class="badge same">1 same</span>')
+  })
+
+  it('stays self-contained, every recording name escaped', () => {
+    expect(html).not.toContain(HOSTILE)
+    const tags = [...html.matchAll(/<([a-z][a-z0-9]*)\b[^>]*>/gi)].map(([tag]) => tag.replace(/"[^"]*"/g, '""'))
+    for (const tag of tags) expect(tag).not.toMatch(/^<script|\s(src|href|on\w+)=/i)
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`)
+  })
+})
+
+function escaped(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+}

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react'
 import type { ConversationEvent, ConversationMessage } from '../../../shared/contract'
 import { clock } from './format'
 import { JsonView } from './JsonView'
+import { richAnswer } from './McpContent'
 import { AgentText } from './Name'
 
 /**
@@ -100,17 +101,28 @@ export function MessageView({ message }: { message: ConversationMessage }) {
   return (
     <div className={`msg ${message.role} ${kind}`} data-kind={kind} data-role={message.role}>
       <div className="msg-head">
-        <span className="msg-label">{label}</span>
+        <span className="msg-label">{methodLabel(message) ?? label}</span>
         {time}
       </div>
-      {data !== undefined && kind !== 'message' ? (
-        <JsonView value={data} openDepth={2} />
-      ) : (
-        <MessageText content={message.content} data={data} />
-      )}
+      {richAnswer(message) ??
+        (kind === 'request' ? (
+          <MessageText content={message.content} data={undefined} />
+        ) : data !== undefined && kind !== 'message' ? (
+          <JsonView value={data} openDepth={2} />
+        ) : (
+          <MessageText content={message.content} data={data} />
+        ))}
       {data !== undefined && kind === 'message' && <JsonView value={data} openDepth={1} />}
     </div>
   )
+}
+
+/** An MCP request by method and its answer say which method: "request · prompts/get", "result · resources/read". */
+function methodLabel(message: ConversationMessage): string | undefined {
+  const meta = message.metadata
+  const kind = meta?.kind
+  if (typeof meta?.method !== 'string' || (kind !== 'request' && kind !== 'result' && kind !== 'error')) return undefined
+  return `${kind} · ${meta.method}`
 }
 
 /** A message's text; its data parts (which the text also carries as JSON lines) are shown as a tree instead, so not twice. */

@@ -5,6 +5,7 @@ import type {
   ConnectionState,
   LogLevel,
   ParallaxApi,
+  RequestAnswer,
   SavedTarget,
   ServerRequestAnswer,
 } from '../../../shared/contract'
@@ -16,7 +17,10 @@ import {
   openRecording,
   showToast,
   useStore,
+  type CallSurface,
   type CompareSide,
+  type Draft,
+  type EntryKind,
   type FramesDrawer,
   type MainView,
   type ReplayPage,
@@ -327,4 +331,58 @@ export function startRecording(connectionId: string): void {
 /** Stops recording; the toast that says what was saved comes with the engine's `recording` event. */
 export function stopRecording(connectionId: string): void {
   void command((api) => api.invoke('recordings.stop', { connectionId }))
+}
+
+// The call surface: one place to act on what a server offers
+
+const NO_SURFACE: CallSurface = { kind: 'tool', picked: {}, drafts: {} }
+
+function changeSurface(targetId: string, change: (surface: CallSurface) => Partial<CallSurface>): void {
+  useStore.setState((s) => {
+    const surface = s.callSurfaces[targetId] ?? NO_SURFACE
+    return { callSurfaces: { ...s.callSurfaces, [targetId]: { ...surface, ...change(surface) } } }
+  })
+}
+
+/** Opens the call surface on an entry (a Catalog entry's Call, Get, Read). */
+export function actOn(targetId: string, kind: EntryKind, name: string): void {
+  changeSurface(targetId, (s) => ({ kind, picked: { ...s.picked, [kind]: name } }))
+  useStore.setState({ tab: 'calls' })
+}
+
+/** Shows one kind of entry on the call surface (the entry picked of that kind before, if any). */
+export function pickEntryKind(targetId: string, kind: EntryKind): void {
+  changeSurface(targetId, () => ({ kind }))
+}
+
+export function pickEntry(targetId: string, kind: EntryKind, name: string): void {
+  changeSurface(targetId, (s) => ({ picked: { ...s.picked, [kind]: name } }))
+}
+
+/** Keeps what the user typed for an entry (`kind:name`), so switching away and back finds it as it was. */
+export function keepDraft(targetId: string, key: string, draft: Draft): void {
+  changeSurface(targetId, (s) => ({ drafts: { ...s.drafts, [key]: draft } }))
+}
+
+/** Sends any MCP request (a prompt got, a resource read, a subscription, …): the exchange is frames and conversation messages. */
+export function sendRequest(connectionId: string, method: string, params?: Record<string, unknown>): Promise<RequestAnswer | undefined> {
+  return command((api) => api.invoke('connections.request', { connectionId, method, ...(params && { params }) }))
+}
+
+/**
+ * Asks the server to complete an argument as the user types (`completion/complete`): frames only, never a
+ * conversation turn, and never a toast (a suggestion that cannot come is no error of the user's).
+ */
+export async function completeArgument(connectionId: string, params: Record<string, unknown>): Promise<RequestAnswer | undefined> {
+  const api = useStore.getState().api
+  try {
+    return await api?.invoke('connections.request', { connectionId, method: 'completion/complete', params, conversation: false })
+  } catch {
+    return undefined
+  }
+}
+
+/** Stops waiting for a request and tells the server (`notifications/cancelled`). */
+export function cancelRequest(connectionId: string, requestId: string | number): void {
+  void command((api) => api.invoke('connections.cancel', { connectionId, requestId }))
 }

@@ -20,6 +20,7 @@ import type {
   TransportKind,
 } from '../../../shared/contract'
 import { timeOfDay } from '../components/format'
+import { foldRequestFrame, foldRequestMessage, newRequestsView, type RequestsView } from './requests'
 
 /**
  * Everything the UI shows about one connection, folded from its events. Arrays only ever grow and
@@ -64,6 +65,8 @@ export interface ConnectionView {
   /** The level the server agreed to send its log messages at this session (`logging/setLevel`), and one asked for but not answered yet. */
   logLevel?: LogLevel
   askedLogLevel?: LogLevel
+  /** The user's requests: in flight (with their progress), answered (by method), and the resources subscribed to. */
+  requests: RequestsView
   rev: number
 }
 
@@ -89,6 +92,7 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     serverRequests: {},
     oddities: 0,
     logOddities: 0,
+    requests: newRequestsView(),
     rev: 0,
   }
 }
@@ -100,6 +104,7 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
     case 'frame':
       view.frames.push(event)
       if (event.method === 'logging/setLevel') noteLogLevel(view, event)
+      foldRequestFrame(view.requests, event)
       break
     case 'log':
       view.logs.push(event)
@@ -110,6 +115,7 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       break
     case 'conversation':
       view.conversation.push(event)
+      foldRequestMessage(view.requests, event)
       break
     case 'call':
       view.calls.push(event)

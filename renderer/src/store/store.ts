@@ -94,6 +94,29 @@ export interface Toast {
 
 export type Theme = 'dark' | 'light'
 
+/** What the call surface (the Calls tab) acts on: a tool (or an A2A skill), a prompt, a resource, a template, or any request by method. */
+export type EntryKind = 'tool' | 'prompt' | 'resource' | 'template' | 'request'
+
+/** What the user typed for one entry, kept while they switch to another. */
+export interface Draft {
+  /** The form's values: a tool's arguments, a prompt's, a template's parameters. */
+  values: Record<string, unknown>
+  /** The JSON editor's text (a tool's arguments, a request's params), and whether it is the one shown. */
+  json?: string
+  mode?: 'form' | 'json'
+  /** The request sent last from this entry, whose answer the surface shows. */
+  requestId?: string | number
+  /** A template: the URI read from it last. */
+  uri?: string
+}
+
+/** A target's call surface: which kind of entry it shows, the entry picked of each kind, a draft per entry (`kind:name`). */
+export interface CallSurface {
+  kind: EntryKind
+  picked: Partial<Record<EntryKind, string>>
+  drafts: Record<string, Draft>
+}
+
 interface EngineSlice {
   api: ParallaxApi | undefined
   link: LinkState
@@ -134,6 +157,8 @@ interface UiSlice {
   framesDrawer: FramesDrawer | undefined
   replayPage: ReplayPage
   comparePage: ComparePage
+  /** Each target's call surface, kept across tabs and reconnects. */
+  callSurfaces: Record<string, CallSurface>
 }
 
 export type Store = EngineSlice & UiSlice
@@ -206,6 +231,7 @@ export const useStore = create<Store>()((set, get) => ({
   framesDrawer: undefined,
   replayPage: { a: 'demo:tools', b: 'demo:a2a', ignore: '', keep: false, busy: false },
   comparePage: { a: { targetId: 'demo:tools', profile: 'minimal' }, b: { targetId: 'demo:tools', profile: 'hinted' } },
+  callSurfaces: {},
 }))
 
 /**

@@ -1,4 +1,6 @@
-import type { ParsedCommandInput } from '../../contract'
+import type { CompareResult, ParsedCommandInput } from '../../contract'
+import { compareReportHtml } from '../../session/compareReport'
+import { Redactor } from '../../session/redaction'
 import type { CommandContext, DomainHandlers } from './handler'
 
 /** Compare two sides (one target under two client profiles, or two targets), and the profiles themselves. */
@@ -8,6 +10,8 @@ export const compareCommands: DomainHandlers<'compare' | 'profiles'> = {
     const [sa, sb] = [await side(a, engine), await side(b, engine)]
     return engine.compare(sa, sb, { names: operations })
   },
+  // A file for reviewers: secrets are taken out (a server's instructions, a card's fields), as in recordings.
+  'compare.report': ({ result }) => ({ html: compareReportHtml(new Redactor().redact(result as CompareResult)) }),
   'profiles.list': (_, engine) => engine.profiles.list(),
   'profiles.save': ({ profile }, engine) => engine.profiles.save(profile),
   'profiles.remove': async ({ name }, engine) => ({ removed: await engine.profiles.remove(name) }),

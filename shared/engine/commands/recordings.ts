@@ -1,5 +1,8 @@
-import { CommandError } from '../../contract'
+import { CommandError, type ReplayEvent } from '../../contract'
+import { parityReportHtml } from '../../session/parityReport'
 import { parseRecording } from '../../session/recording'
+import { Redactor } from '../../session/redaction'
+import { summarize } from '../../session/replay'
 import { turnsFromEvents } from '../../session/turns'
 import type { DomainHandlers } from './handler'
 
@@ -55,5 +58,20 @@ export const recordingCommands: DomainHandlers<'recordings' | 'replay'> = {
   'replay.stop': ({ replayId }, engine) => {
     engine.replay(replayId).stop()
     return { stopped: true }
+  },
+  'replay.report': ({ replayId }, engine) => {
+    // Made of the replay's events, as the UI shows it: its recording and sides, and each turn reported so far.
+    const events = engine.events.since(0).filter((e): e is ReplayEvent => e.type === 'replay' && e.replayId === replayId)
+    const started = events.find((e) => e.phase === 'started')
+    if (!started?.sides) throw new CommandError(`no replay "${replayId}"`, 'not-found')
+    const turns = events.flatMap((e) => (e.phase === 'turn' && e.turn ? [e.turn] : []))
+    const report = {
+      recording: started.recording ?? replayId,
+      sides: { a: started.sides.a.label, b: started.sides.b.label },
+      turns: turns.map(({ index, status, turn, a, b, errors, reason, diff }) => ({ index, status, turn, a, b, errors, reason, diff })),
+      summary: summarize(turns),
+    }
+    // A file for reviewers: secrets are taken out, as in recordings and the CLI's reports.
+    return { html: parityReportHtml(new Redactor().redact(report)) }
   },
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
-import type { ClientProfile, CompareResult } from '../../../../shared/contract'
+import { catalogCounts, catalogRows, type CatalogRow, type ClientProfile, type CompareResult } from '../../../../shared/contract'
+import { download, fileNamePart } from '../../components/download'
 import { JsonView } from '../../components/JsonView'
 import { Name } from '../../components/Name'
 import { PageHeader } from '../../components/PageHeader'
@@ -68,6 +69,14 @@ export function CompareView() {
         sub="Did the agent honour what the client asked? Connect under two profiles, or to two targets, and see what changed."
         onClose={showTargetPage}
       >
+        <button
+          className="btn"
+          onClick={() => result && void exportReport(result)}
+          disabled={!result}
+          title="Download this comparison as one HTML file (no script, nothing loaded from elsewhere)"
+        >
+          Export report
+        </button>
         <button className="btn" onClick={() => setEditing(true)}>
           Profiles…
         </button>
@@ -93,12 +102,19 @@ export function CompareView() {
   )
 }
 
+/** The comparison on screen as one self-contained HTML file (made, and redacted, by the engine). */
+async function exportReport(result: CompareResult) {
+  const report = await command((api) => api.invoke('compare.report', { result }))
+  if (report)
+    download(`compare-${fileNamePart(result.a.targetName)}-vs-${fileNamePart(result.b.targetName)}.html`, report.html, 'text/html')
+}
+
 function Frames({ result, frames }: { result: CompareResult; frames: { a?: number; b?: number } }) {
   return (
     <span className="frame-links">
       {frames.a !== undefined && (
         <button
-          className="btn ghost small"
+          className="btn ghost small link"
           onClick={() => showFrame(result.a.connectionId, frames.a)}
           title="The frame in A that showed it"
         >
@@ -107,7 +123,7 @@ function Frames({ result, frames }: { result: CompareResult; frames: { a?: numbe
       )}
       {frames.b !== undefined && (
         <button
-          className="btn ghost small"
+          className="btn ghost small link"
           onClick={() => showFrame(result.b.connectionId, frames.b)}
           title="The frame in B that showed it"
         >
@@ -122,6 +138,7 @@ function CompareResultView({ result }: { result: CompareResult }) {
   const { handshake, catalog } = result
   const name = (s: CompareResult['a']) => `${s.targetName}${s.profile ? ` · ${s.profile}` : ''}`
   const none = handshake.length + catalog.added.length + catalog.removed.length + catalog.changed.length === 0
+  const rows = catalogRows(catalog)
   return (
     <div className="compare-result" data-testid="compare-result">
       <div className="cols compare-heads">
@@ -140,6 +157,15 @@ function CompareResultView({ result }: { result: CompareResult }) {
         <div className="muted">The same.</div>
       ) : (
         <table className="grid" data-testid="compare-handshake">
+          <thead>
+            <tr>
+              <th>Field</th>
+              <th>By</th>
+              <th title={name(result.a)}>A</th>
+              <th title={name(result.b)}>B</th>
+              <th>Frames</th>
+            </tr>
+          </thead>
           <tbody>
             {handshake.map((h) => (
               <tr key={h.field}>
@@ -164,42 +190,70 @@ function CompareResultView({ result }: { result: CompareResult }) {
         </table>
       )}
       <div className="section-title">
-        Catalog <span className="count">{catalog.added.length} added</span> <span className="count">{catalog.removed.length} removed</span>{' '}
-        <span className="count">{catalog.changed.length} changed</span>
+        Catalog <span className="count">{catalogCounts(catalog)}</span>
       </div>
-      <div className="compare-catalog" data-testid="compare-catalog">
-        {catalog.added.map((x) => (
-          <div key={`+${x.kind}${x.name}`} className="compare-item added" data-name={x.name}>
-            <span className="diff-op">+</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" />{' '}
-            <span className="muted">only in B</span>
-            <Frames result={result} frames={x.frames} />
-          </div>
-        ))}
-        {catalog.removed.map((x) => (
-          <div key={`-${x.kind}${x.name}`} className="compare-item removed" data-name={x.name}>
-            <span className="diff-op">−</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" />{' '}
-            <span className="muted">only in A</span>
-            <Frames result={result} frames={x.frames} />
-          </div>
-        ))}
-        {catalog.changed.map((x) => (
-          <div key={`~${x.kind}${x.name}`} className="compare-item changed" data-name={x.name}>
-            <div>
-              <span className="diff-op">~</span> <span className="muted">{x.kind}</span> <Name value={x.name} className="mono" />{' '}
-              <span className={`badge ${x.breaking ? 'bad' : 'ok'}`}>{x.breaking ? 'breaking' : 'compatible'}</span>
-              <Frames result={result} frames={x.frames} />
-            </div>
+      {rows.length === 0 ? (
+        <div className="muted">Neither side listed anything.</div>
+      ) : (
+        <table className="grid compare-catalog" data-testid="compare-catalog">
+          <thead>
+            <tr>
+              <th>Kind</th>
+              <th>Name</th>
+              <th title={name(result.a)}>A</th>
+              <th title={name(result.b)}>B</th>
+              <th>Status</th>
+              <th>Frames</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <CatalogEntry key={`${row.kind}:${row.name}`} row={row} result={result} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}
+
+/** The classes a status had as a list item (`added`: only in B, `removed`: only in A), kept for the row. */
+const ROW_CLASS: Record<CatalogRow['status'], string> = { same: 'same', 'only in A': 'removed', 'only in B': 'added', changed: 'changed' }
+/** Gone from B (a client of A loses it) is red; new in B, or changed compatibly, amber; a breaking change, red. */
+const STATUS_BADGE: Record<CatalogRow['status'], string> = { same: 'ok', 'only in A': 'bad', 'only in B': 'warn', changed: 'warn' }
+
+/** One catalog entry: in A, in B, how it stands, and the frames that showed it; a changed one lists each change. */
+function CatalogEntry({ row, result }: { row: CatalogRow; result: CompareResult }) {
+  const present = (side: 'A' | 'B') =>
+    row.status === `only in ${side === 'A' ? 'B' : 'A'}` ? <span className="muted">—</span> : <span aria-label={`in ${side}`}>✓</span>
+  return (
+    <tr className={`compare-item ${ROW_CLASS[row.status]}${row.breaking ? ' breaking' : ''}`} data-name={row.name} data-status={row.status}>
+      <td className="muted">{row.kind}</td>
+      <td>
+        <Name value={row.name} className="mono" />
+      </td>
+      <td>{present('A')}</td>
+      <td>{present('B')}</td>
+      <td>
+        <span className={`badge ${row.breaking ? 'bad' : STATUS_BADGE[row.status]}`}>{row.status}</span>
+        {row.status === 'changed' && (
+          <>
+            {' '}
+            <span className={`badge ${row.breaking ? 'bad' : 'ok'}`}>{row.breaking ? 'breaking' : 'compatible'}</span>
             <ul className="diff">
-              {x.changes.map((c) => (
+              {row.changes?.map((c) => (
                 <li key={c.path + c.kind}>
                   <span className={c.breaking ? 'status failed' : 'status called'}>{c.breaking ? 'breaking' : 'ok'}</span>{' '}
                   <span className="mono">{c.path}</span> {c.detail}
                 </li>
               ))}
             </ul>
-          </div>
-        ))}
-      </div>
-    </div>
+          </>
+        )}
+      </td>
+      <td>
+        <Frames result={result} frames={row.frames} />
+      </td>
+    </tr>
   )
 }

@@ -276,7 +276,7 @@ function TabBody({ view, tab }: { view: ConnectionView; tab: Tab }) {
       return <DiscoveryPanel view={view} />
     case 'catalog':
       return view.protocol === 'a2a' ? (
-        <SkillsPanel handshake={view.handshake?.protocol === 'a2a' ? view.handshake : undefined} />
+        <SkillsPanel handshake={view.handshake?.protocol === 'a2a' ? view.handshake : undefined} targetId={view.targetId} />
       ) : (
         <CatalogPanel view={view} />
       )

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import type { RecordingInfo } from '../../../../shared/contract'
+import { download, fileNamePart } from '../../components/download'
 import { bytes } from '../../components/format'
 import { PageHeader } from '../../components/PageHeader'
 import { forgetReplayRecording, openRecording, setReplayOptions, showTargetPage } from '../../store/actions'
@@ -76,12 +77,13 @@ export function ReplayView() {
   }
   const exportRecording = async (name: string) => {
     const result = await command((api) => api.invoke('recordings.export', { name }))
-    if (!result) return
-    const link = document.createElement('a')
-    link.href = URL.createObjectURL(new Blob([result.text], { type: 'application/jsonl' }))
-    link.download = `${name}.jsonl`
-    link.click()
-    URL.revokeObjectURL(link.href)
+    if (result) download(`${name}.jsonl`, result.text, 'application/jsonl')
+  }
+  /** The replay on screen as one self-contained HTML file (made, and redacted, by the engine): the same report as `parallax replay --report`. */
+  const exportReport = async () => {
+    if (!replay) return
+    const report = await command((api) => api.invoke('replay.report', { replayId: replay.id }))
+    if (report) download(`parity-${fileNamePart(replay.recording ?? replay.id)}.html`, report.html, 'text/html')
   }
 
   return (
@@ -90,7 +92,16 @@ export function ReplayView() {
         title="Replay"
         sub="Replay a recorded session against one target (compared with the recording) or two (A vs B), turn by turn."
         onClose={showTargetPage}
-      />
+      >
+        <button
+          className="btn"
+          disabled={!replay?.turns.length}
+          onClick={() => void exportReport()}
+          title="Download this replay's parity as one HTML file: every turn with its badge, diffs and both outcomes"
+        >
+          Export report
+        </button>
+      </PageHeader>
       <div className="replay-layout">
         <aside className="replay-library">
           <div className="toolbar">

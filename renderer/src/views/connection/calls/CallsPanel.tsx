@@ -1,39 +1,100 @@
 import { useState } from 'react'
 import { visibleName, type CallEvent, type ValidationResult } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
-import { command } from '../../../store/store'
+import { command, useStore, type CallSurface, type Draft, type EntryKind } from '../../../store/store'
+import { keepDraft, pickEntry, pickEntryKind } from '../../../store/actions'
+import { parseObject, readLinked } from './act'
 import { CopyButton } from '../../../components/CopyButton'
 import { DiffList } from '../../../components/DiffList'
 import { clock, ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
-import { SchemaForm, type PropertySchema } from './SchemaForm'
+import { ToolResult } from '../../../components/McpContent'
+import { AgentText } from '../../../components/Name'
+import { InFlightList } from './InFlight'
+import { SchemaForm, schemaDefaults, type JsonSchema } from './SchemaForm'
+import { PromptSurface, RequestSurface, ResourceSurface, TemplateSurface, SubscriptionsList } from './Surfaces'
 
 interface Callable {
   name: string
-  inputSchema?: { properties?: Record<string, PropertySchema>; required?: string[] }
+  title?: string
+  description?: string
+  inputSchema?: JsonSchema
+}
+
+const NO_SURFACE: CallSurface = { kind: 'tool', picked: {}, drafts: {} }
+
+const KIND_LABELS: Record<EntryKind, string> = {
+  tool: 'Tools',
+  prompt: 'Prompts',
+  resource: 'Resources',
+  template: 'Templates',
+  request: 'Any request',
 }
 
 /**
- * Inspected calls: the hooks file of this target, a composer (a form from the input schema, or raw
- * JSON), and for each call the raw arguments, the hooked ones and their diff, both validations, the
- * hook's error, the context-echo verdict, lint warnings and the response.
+ * One place to act on what the server offers (each Catalog entry's Call, Get or Read lands here): call a
+ * tool (through its hooks, raw vs hooked), get a prompt, read a resource or a template filled in,
+ * subscribe, or send any request; what is in flight (its progress, Cancel); and the answer, readable.
  */
 export function CallsPanel({ view }: { view: ConnectionView }) {
+  const surface = useStore((s) => s.callSurfaces[view.targetId]) ?? NO_SURFACE
+  const a2a = view.protocol === 'a2a'
+  const counts: Partial<Record<EntryKind, number>> = a2a
+    ? { tool: view.handshake?.protocol === 'a2a' ? view.handshake.skills.length : 0 }
+    : {
+        tool: view.catalog['tools/list']?.length ?? 0,
+        prompt: view.catalog['prompts/list']?.length ?? 0,
+        resource: view.catalog['resources/list']?.length ?? 0,
+        template: view.catalog['resources/templates/list']?.length ?? 0,
+        request: undefined,
+      }
+  const kinds = (Object.keys(counts) as EntryKind[]).filter((k) => k === 'request' || counts[k] || k === surface.kind)
+  const kind = kinds.includes(surface.kind) ? surface.kind : (kinds.find((k) => counts[k]) ?? kinds[0] ?? 'tool')
+  return (
+    <div className="panel calls-panel" data-testid="call-surface">
+      {!a2a && (
+        <div className="surface-kinds segmented" role="tablist" aria-label="What to act on">
+          {kinds.map((k) => (
+            <button
+              key={k}
+              role="tab"
+              aria-selected={k === kind}
+              className={k === kind ? 'on' : ''}
+              onClick={() => pickEntryKind(view.targetId, k)}
+            >
+              {KIND_LABELS[k]}
+              {counts[k] !== undefined && <span className="count">{counts[k]}</span>}
+            </button>
+          ))}
+        </div>
+      )}
+      {kind === 'tool' && <ToolSurface view={view} surface={surface} />}
+      {kind === 'prompt' && <PromptSurface view={view} surface={surface} />}
+      {kind === 'resource' && <ResourceSurface view={view} surface={surface} />}
+      {kind === 'template' && <TemplateSurface view={view} surface={surface} />}
+      {kind === 'request' && <RequestSurface view={view} surface={surface} />}
+      {(kind === 'resource' || kind === 'template') && <SubscriptionsList view={view} />}
+    </div>
+  )
+}
+
+function ToolSurface({ view, surface }: { view: ConnectionView; surface: CallSurface }) {
   const live = view.state === 'connected' || view.state === 'degraded'
   const callables: Callable[] =
     view.handshake?.protocol === 'a2a'
-      ? view.handshake.skills.map((s) => ({ name: s.id }))
+      ? view.handshake.skills.map((s) => ({ name: s.id, description: s.description }))
       : ((view.catalog['tools/list'] ?? []) as Callable[])
   const [selected, setSelected] = useState<number | undefined>()
   const call = selected !== undefined ? view.calls.find((c) => c.seq === selected) : view.calls.at(-1)
   return (
-    <div className="panel calls-panel">
+    <>
       <HooksBar view={view} />
       {callables.length > 0 ? (
-        <Composer view={view} callables={callables} live={live} />
+        <Composer view={view} surface={surface} callables={callables} live={live} />
       ) : (
         <div className="muted">Nothing to call: {view.handshake ? 'no tools or skills are listed.' : 'connect first.'}</div>
       )}
+      <InFlightList view={view} />
       {view.calls.length > 1 && (
         <div className="call-history">
           {view.calls
@@ -47,14 +108,14 @@ export function CallsPanel({ view }: { view: ConnectionView }) {
         </div>
       )}
       {call ? (
-        <CallResult call={call} />
+        <CallResult call={call} onRead={view.protocol === 'mcp' ? (uri) => readLinked(view, uri) : undefined} />
       ) : (
         <div className="empty">
           No calls yet. Pick a tool, fill its arguments, and call it: Parallax shows what the hook changed and what each version of the
           arguments is worth.
         </div>
       )}
-    </div>
+    </>
   )
 }
 
@@ -96,41 +157,54 @@ function HooksBar({ view }: { view: ConnectionView }) {
   )
 }
 
-function Composer({ view, callables, live }: { view: ConnectionView; callables: Callable[]; live: boolean }) {
-  const [tool, setTool] = useState(callables[0].name)
-  const [mode, setMode] = useState<'form' | 'json'>('form')
-  const [args, setArgs] = useState<Record<string, unknown>>({})
-  const [json, setJson] = useState('{}')
+/**
+ * A tool's arguments, from a form generated from its input schema (its defaults filled in) or as raw JSON;
+ * what is typed for each tool is kept while the user switches between them.
+ */
+function Composer({
+  view,
+  surface,
+  callables,
+  live,
+}: {
+  view: ConnectionView
+  surface: CallSurface
+  callables: Callable[]
+  live: boolean
+}) {
+  const tool = callables.find((c) => c.name === surface.picked.tool) ?? callables[0]
+  const key = `tool:${tool.name}`
+  const schema = tool.inputSchema
+  const draft: Draft = surface.drafts[key] ?? { values: schemaDefaults(schema), mode: 'form' }
+  const mode = draft.mode ?? 'form'
+  const json = draft.json ?? JSON.stringify(draft.values, null, 2)
   const [error, setError] = useState<string>()
   const [busy, setBusy] = useState(false)
-  const schema = callables.find((c) => c.name === tool)?.inputSchema
+  const keep = (change: Partial<Draft>) => keepDraft(view.targetId, key, { ...draft, ...change })
   const switchMode = (next: 'form' | 'json') => {
-    if (next === 'json') setJson(JSON.stringify(args, null, 2))
-    else {
-      try {
-        setArgs(JSON.parse(json))
-      } catch {
-        setError('fix the JSON before switching to the form')
-        return
-      }
+    if (next === mode) return
+    if (next === 'json') return (setError(undefined), keep({ mode: next, json: JSON.stringify(draft.values, null, 2) }))
+    try {
+      const values = parseObject(json, 'arguments')
+      setError(undefined)
+      keep({ mode: next, values, json: undefined })
+    } catch {
+      setError('fix the JSON before switching to the form')
     }
-    setError(undefined)
-    setMode(next)
   }
   const submit = async () => {
     setError(undefined)
-    let value = args
+    let value = draft.values
     if (mode === 'json') {
       try {
-        value = JSON.parse(json)
-        if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('arguments are a JSON object')
+        value = parseObject(json, 'arguments')
       } catch (e) {
         setError((e as Error).message)
         return
       }
     }
     setBusy(true)
-    await command((api) => api.invoke('tools.call', { connectionId: view.id, tool, arguments: value }))
+    await command((api) => api.invoke('tools.call', { connectionId: view.id, tool: tool.name, arguments: value }))
     setBusy(false)
   }
   return (
@@ -138,8 +212,8 @@ function Composer({ view, callables, live }: { view: ConnectionView; callables: 
       <div className="composer-row">
         <select
           className="input"
-          value={tool}
-          onChange={(e) => (setTool(e.target.value), setArgs({}), setJson('{}'))}
+          value={tool.name}
+          onChange={(e) => (setError(undefined), pickEntry(view.targetId, 'tool', e.target.value))}
           aria-label="Tool to call"
         >
           {callables.map((c) => (
@@ -156,19 +230,27 @@ function Composer({ view, callables, live }: { view: ConnectionView; callables: 
             JSON
           </button>
         </div>
+        <button
+          className="btn small ghost"
+          onClick={() => keep({ values: schemaDefaults(schema), json: JSON.stringify(schemaDefaults(schema), null, 2) })}
+          title="Start again from the schema's defaults"
+        >
+          Reset
+        </button>
         <span className="spacer" />
         <button className="btn primary" onClick={() => void submit()} disabled={!live || busy}>
           {busy ? 'Calling…' : 'Call'}
         </button>
       </div>
+      {tool.description && <AgentText value={tool.description} className="muted entry-description" />}
       {mode === 'form' ? (
-        <SchemaForm schema={schema} value={args} onChange={setArgs} />
+        <SchemaForm key={key} schema={schema} value={draft.values} onChange={(values) => keep({ values })} />
       ) : (
         <textarea
           className="input composer-input mono"
           style={{ minHeight: 110 }}
           value={json}
-          onChange={(e) => setJson(e.target.value)}
+          onChange={(e) => keep({ json: e.target.value })}
           aria-label="Raw arguments (JSON)"
         />
       )}
@@ -179,7 +261,11 @@ function Composer({ view, callables, live }: { view: ConnectionView; callables: 
 
 function Verdict({ call }: { call: CallEvent }) {
   const bad =
-    call.hookError || call.validation.hooked.valid === false || (call.contextEcho?.present && !call.contextEcho.matchesRaw) || call.error
+    call.hookError ||
+    call.validation.hooked.valid === false ||
+    (call.contextEcho?.present && !call.contextEcho.matchesRaw) ||
+    call.error ||
+    (call.response as { isError?: unknown } | undefined)?.isError === true
   return <span className={`dot ${bad ? 'bad' : 'ok'}`} />
 }
 
@@ -201,8 +287,10 @@ function Errors({ result }: { result: ValidationResult }) {
   )
 }
 
-function CallResult({ call }: { call: CallEvent }) {
+function CallResult({ call, onRead }: { call: CallEvent; onRead?: (uri: string) => void }) {
   const echo = call.contextEcho
+  const [raw, setRaw] = useState(false)
+  const mcpResult = call.protocol === 'mcp' && call.response !== undefined && typeof call.response === 'object'
   return (
     <div className="call-result" data-testid="call-result">
       <div className="call-title">
@@ -275,12 +363,17 @@ function CallResult({ call }: { call: CallEvent }) {
         {call.error && <div className="verdict bad">Call failed: {call.error}</div>}
       </div>
       {call.sent && call.response !== undefined && (
-        <div className="card">
+        <div className="card" data-testid="response">
           <h3>
             Response <span className="spacer" />
+            {mcpResult && (
+              <button className="btn small ghost" onClick={() => setRaw(!raw)}>
+                {raw ? 'As content' : 'As JSON'}
+              </button>
+            )}
             <CopyButton value={() => call.response} />
           </h3>
-          <JsonView value={call.response} openDepth={2} />
+          {mcpResult && !raw ? <ToolResult result={call.response} onRead={onRead} /> : <JsonView value={call.response} openDepth={2} />}
         </div>
       )}
     </div>

@@ -1,4 +1,6 @@
 import type { ConnectionView } from '../../../store/connectionView'
+import { actOn } from '../../../store/actions'
+import type { EntryKind } from '../../../store/store'
 import { CopyButton } from '../../../components/CopyButton'
 import { JsonView } from '../../../components/JsonView'
 import { AgentText, Name } from '../../../components/Name'
@@ -35,8 +37,15 @@ export function catalogCount(view: ConnectionView): number {
   return Object.values(view.catalog).reduce((n, items) => n + (items?.length ?? 0), 0)
 }
 
-/** Tools, prompts, resources and templates as the server listed them, with their schemas. */
+/** Tools, prompts, resources and templates as the server listed them, with their schemas; each with its action (Call, Get, Read). */
 export function CatalogPanel({ view }: { view: ConnectionView }) {
+  const live = view.state === 'connected' || view.state === 'degraded'
+  const act = (kind: EntryKind, name: string, label: string, title: string) => ({
+    label,
+    title,
+    disabled: !live,
+    run: () => actOn(view.targetId, kind, name),
+  })
   const tools = (view.catalog['tools/list'] ?? []) as Tool[]
   const prompts = (view.catalog['prompts/list'] ?? []) as Prompt[]
   const resources = (view.catalog['resources/list'] ?? []) as Resource[]
@@ -57,7 +66,12 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
         {tools.map((t) => {
           const required = new Set(t.inputSchema?.required ?? [])
           return (
-            <CatalogItem key={t.name} name={t.name} description={t.description}>
+            <CatalogItem
+              key={t.name}
+              name={t.name}
+              description={t.description}
+              action={act('tool', t.name, 'Call', 'Call it from a form of its arguments (Calls)')}
+            >
               <Fields fields={Object.keys(t.inputSchema?.properties ?? {}).map((name) => ({ name, required: required.has(name) }))} />
               <JsonView value={t.inputSchema} openDepth={3} />
               {t.outputSchema !== undefined && (
@@ -72,7 +86,12 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
       </Section>
       <Section title="Prompts" items={prompts}>
         {prompts.map((p) => (
-          <CatalogItem key={p.name} name={p.name} description={p.description}>
+          <CatalogItem
+            key={p.name}
+            name={p.name}
+            description={p.description}
+            action={act('prompt', p.name, 'Get', 'Get it from a form of its arguments (prompts/get)')}
+          >
             <Fields fields={(p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, title: a.description }))} />
             <JsonView value={p} openDepth={2} />
           </CatalogItem>
@@ -80,14 +99,24 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
       </Section>
       <Section title="Resources" items={resources}>
         {resources.map((r) => (
-          <CatalogItem key={r.uri} name={r.uri} description={`${r.title ?? r.name ?? ''}${r.mimeType ? ` · ${r.mimeType}` : ''}`}>
+          <CatalogItem
+            key={r.uri}
+            name={r.uri}
+            description={`${r.title ?? r.name ?? ''}${r.mimeType ? ` · ${r.mimeType}` : ''}`}
+            action={act('resource', r.uri, 'Read', 'Read it (resources/read)')}
+          >
             <JsonView value={r} />
           </CatalogItem>
         ))}
       </Section>
       <Section title="Resource templates" items={templates}>
         {templates.map((r) => (
-          <CatalogItem key={r.uriTemplate} name={r.uriTemplate} description={r.title ?? r.name}>
+          <CatalogItem
+            key={r.uriTemplate}
+            name={r.uriTemplate}
+            description={r.title ?? r.name}
+            action={act('template', r.uriTemplate, 'Read…', 'Fill its parameters and read the resource they make')}
+          >
             <JsonView value={r} />
           </CatalogItem>
         ))}
@@ -101,11 +130,14 @@ export function CatalogItem({
   name,
   description,
   open,
+  action,
   children,
 }: {
   name: string
   description?: React.ReactNode
   open?: boolean
+  /** What the entry can be used for (Call, Get, Read): it leads to the call surface. */
+  action?: { label: string; title: string; disabled?: boolean; run: () => void }
   children: React.ReactNode
 }) {
   return (
@@ -113,6 +145,19 @@ export function CatalogItem({
       <summary>
         <Name value={name} className="item-name" />
         <span className="item-desc">{typeof description === 'string' ? <AgentText value={description} /> : description}</span>
+        {action && (
+          <button
+            className="btn small item-action"
+            title={action.title}
+            disabled={action.disabled}
+            onClick={(e) => {
+              e.preventDefault() // not a click on the summary: the entry stays as it is
+              action.run()
+            }}
+          >
+            {action.label}
+          </button>
+        )}
       </summary>
       <div className="item-body">{children}</div>
     </details>

@@ -1,9 +1,10 @@
 import type { A2aHandshakeEvent } from '../../../../../shared/contract'
 import { CatalogItem } from './CatalogPanel'
 import { CopyButton } from '../../../components/CopyButton'
+import { actOn } from '../../../store/actions'
 
 /** The agent's skills, the A2A counterpart of an MCP catalog. */
-export function SkillsPanel({ handshake }: { handshake: A2aHandshakeEvent | undefined }) {
+export function SkillsPanel({ handshake, targetId }: { handshake: A2aHandshakeEvent | undefined; targetId: string }) {
   const skills = handshake?.skills ?? []
   if (skills.length === 0) {
     return (
@@ -22,7 +23,17 @@ export function SkillsPanel({ handshake }: { handshake: A2aHandshakeEvent | unde
         <CopyButton value={() => skills} />
       </div>
       {skills.map((s) => (
-        <CatalogItem key={s.id} name={s.id} description={s.description} open>
+        <CatalogItem
+          key={s.id}
+          name={s.id}
+          description={s.description}
+          open
+          action={{
+            label: 'Call',
+            title: 'Call it with a data part {"skill", "input"} (Calls)',
+            run: () => actOn(targetId, 'tool', s.id),
+          }}
+        >
           <div className="fields">
             {s.tags.map((t) => (
               <span key={t} className="field">

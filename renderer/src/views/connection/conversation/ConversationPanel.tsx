@@ -5,6 +5,7 @@ import { openSideBySide } from '../../../store/actions'
 import type { ConnectionView } from '../../../store/connectionView'
 import { command } from '../../../store/store'
 import { TasksDialog } from './TasksDialog'
+import { InFlightList } from '../calls/InFlight'
 
 /** The conversation of one connection: a composer for the next turn, and the timeline. */
 export function ConversationPanel({ view }: { view: ConnectionView }) {
@@ -13,6 +14,7 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
       {view.protocol === 'a2a' ? <A2aComposer view={view} live={live} /> : <McpComposer view={view} live={live} />}
+      {view.protocol === 'mcp' && <InFlightList view={view} />}
       <ConversationTimeline
         events={view.conversation}
         empty={
