@@ -12,14 +12,12 @@ import {
 } from './connect'
 import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
+import { CLIENT_OPTIONS, clientFlags, listenToServerRequests, withClientFlags } from './clientFlags'
 import { UsageError } from './usage'
 
 export const REQUEST_FORMAT = 'parallax.request/1'
 
-/**
- * The flags of `request`, in one place: its own, and those that let a script play the rest of the client
- * (what the server asks of it) go here too.
- */
+/** The flags of `request`: its own, and those that let a script play the rest of the client (what the server asks of it). */
 const OPTIONS = {
   params: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -27,6 +25,7 @@ const OPTIONS = {
   yes: { type: 'boolean', short: 'y', default: false },
   timeout: { type: 'string', default: '30000' },
   'log-level': { type: 'string' },
+  ...CLIENT_OPTIONS,
 } as const
 
 /** One `notifications/progress` the server sent about the request, as it said it. */
@@ -53,7 +52,8 @@ export async function request(argv: string[]): Promise<number> {
   const params = paramsFlag(values.params)
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
-  const target = await resolveTarget(targetText, values.config)
+  const client = await clientFlags(values)
+  const target = withClientFlags(await resolveTarget(targetText, values.config), client)
   if (target.spec.kind === 'a2a') throw new UsageError(`${targetText} is an A2A agent: request sends MCP requests (use converse for A2A)`)
 
   const host = cliHost({
@@ -66,9 +66,10 @@ export async function request(argv: string[]): Promise<number> {
   }
   const serverLog = listenToServer(host, say)
   const progress = listenToProgress(host, say)
+  const serverRequests = listenToServerRequests(host, say)
   let logLevelOutcome: LogLevelOutcome | undefined
   try {
-    const connectionId = await connectOrExplain(host, target)
+    const connectionId = await connectOrExplain(host, target, 'session', client.profile)
     if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, say)
     const answer = await cancelOnInterrupt(
       host,
@@ -85,6 +86,7 @@ export async function request(argv: string[]): Promise<number> {
         progress: progress.lines(),
         ...(logLevelOutcome && { logLevel: logLevelOutcome }),
         serverLog: serverLog(),
+        serverRequests: serverRequests(),
       })
     else writeAnswer(answer, say)
     return failed ? 1 : 0

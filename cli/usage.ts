@@ -43,6 +43,11 @@ Targets:
   demo:a2a                                     the built-in demo agent over A2A
   <name>                                       a server or agent from --config ("mcpServers" / "a2aAgents")
 
+Playing the client (call, converse, request): --profile P (default, minimal, full, hinted, or a file),
+--roots URI|PATH …, --sampling FILE (canned replies in JSON, or a module (request) => result),
+--elicit accept|decline|cancel [--elicit-content JSON]. Without them, sampling is refused and an
+elicitation cancelled.
+
 Consent: a command you type (stdio:…, --hooks FILE) runs for that run. A command from a --config file
 that you have not approved (in the app or an earlier run), or that changed since, is asked about on the
 terminal, or needs --yes (-y); approvals are remembered in the data folder.
