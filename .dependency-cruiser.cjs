@@ -29,6 +29,13 @@ module.exports = {
       severity: 'error',
       comment: 'The runtime (clock, errors, event log, taps, supervised connection) serves every protocol and knows none.',
       from: { path: '^shared/runtime/' },
+      to: { path: '^shared/(auth|mcp|a2a|hooks|session|compare|engine|demo)/' },
+    },
+    {
+      name: 'auth-below-protocols',
+      severity: 'error',
+      comment: 'Authorization (OAuth sign-ins, the secret store) serves both protocols and knows neither, nor the engine.',
+      from: { path: '^shared/auth/' },
       to: { path: '^shared/(mcp|a2a|hooks|session|compare|engine|demo)/' },
     },
     {

@@ -36,6 +36,7 @@ import {
   type TurnOptions,
 } from '../runtime/supervisedConnection'
 import { ConnectFailure, errorMessage, networkFailure } from '../runtime/errors'
+import type { ConnectionAuth } from '../auth/connectionAuth'
 import { failedAnswer } from '../runtime/httpAnswers'
 import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
 import { createTappedFetch, type WireError } from './httpTap'
@@ -110,6 +111,8 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     options: ConnectionOptions,
     private readonly profile?: ClientProfile,
     private readonly origins: OriginGate = CONFIGURED_ORIGIN_ONLY,
+    /** Authorization: a token for the configured origin only, obtained as the card's scheme or a challenge asks (shared/auth). */
+    private readonly auth?: ConnectionAuth,
   ) {
     super(id, target, log, options, 'a2a')
     const spec = target.spec as A2aSpec
@@ -128,6 +131,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       transport: () => this.transport ?? 'jsonrpc',
       headers,
       spill: this.spill,
+      ...(auth && { base: auth.wrap((input, init) => fetch(input, init)) }),
     })
   }
 

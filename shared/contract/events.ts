@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from './approvals'
+import type { A2aSecuritySummary, AuthStep } from './auth'
 import type { TurnOutcome } from './conversation'
 import type { ConversationMessage } from './conversation'
 
@@ -126,6 +127,8 @@ export interface A2aHandshakeEvent extends EventBase {
   /** Problems found in the card: each readable, none fatal. */
   warnings: string[]
   durationMs: number
+  /** The card's security schemes and requirements, and which Parallax satisfies. */
+  security?: A2aSecuritySummary
 }
 
 export type DiscoveryMethod =
@@ -197,6 +200,8 @@ export interface FailureCause {
    * why not); when it did, `first` is how the streamable HTTP attempt failed and this cause is the SSE one.
    */
   fallback?: { tried: boolean; why: string; first?: FailureCause }
+  /** HTTP 401/403: the server wants authorization Parallax could not obtain without a person (`auth.signIn` does it), and why. */
+  auth?: { required: true; why: string; scope?: string }
 }
 
 export interface ConnectionEvent extends EventBase {
@@ -392,7 +397,17 @@ export interface ServerRequestEvent extends EventBase {
   reason?: string
 }
 
+/**
+ * One step of authorizing a target (shared/contract/auth.ts): an HTTP exchange of discovery, registration
+ * or token (secrets redacted), a decision and why, the challenge, the authorization URL, the redirect back,
+ * the grant (scopes, expiry; never the token), a failure, a sign-out.
+ */
+export interface AuthEvent extends EventBase, AuthStep {
+  type: 'auth'
+}
+
 export type EngineEvent =
+  | AuthEvent
   | ServerRequestEvent
   | FrameEvent
   | HandshakeEvent

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { OAuthSettings } from './auth'
 import { Responder, Root } from './clientRole'
 
 /** How Parallax reaches an agent. Mirrors the `mcpServers` config shape MCP clients already use. */
@@ -16,6 +17,8 @@ export const McpHttpSpec = z.object({
   headers: z.record(z.string(), z.string()).default({}),
   /** `auto` tries streamable HTTP and falls back to legacy SSE when the first POST is answered 404 or 405 (docs/architecture.md). */
   transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
+  /** OAuth settings, when the server wants authorization (it is tried on any 401 challenge, with these or without). */
+  oauth: OAuthSettings.optional(),
 })
 
 export const A2aSpec = z.object({
@@ -25,6 +28,8 @@ export const A2aSpec = z.object({
   headers: z.record(z.string(), z.string()).default({}),
   /** Which of the card's interfaces to prefer; `auto` takes the card's own order. */
   binding: z.enum(['auto', 'JSONRPC', 'HTTP+JSON']).default('auto'),
+  /** OAuth settings, for an agent whose card names an OAuth 2 or OpenID Connect scheme (or that answers with a challenge). */
+  oauth: OAuthSettings.optional(),
 })
 
 export const TargetSpec = z.discriminatedUnion('kind', [StdioSpec, McpHttpSpec, A2aSpec])

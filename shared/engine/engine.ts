@@ -26,6 +26,9 @@ import {
   type TurnResult,
 } from '../contract'
 import { A2aConnection, type OriginGate } from '../a2a/a2aConnection'
+import { AuthManager, authTargetOf } from '../auth/authManager'
+import { ConnectionAuth } from '../auth/connectionAuth'
+import { FileSecretStore, MemorySecretStore, type SecretStore } from '../auth/secretStore'
 import type { ScriptedResponder } from '../mcp/clientRole'
 import { McpConnection } from '../mcp/mcpConnection'
 import { compareSnapshots, snapshotOf, type OperationPairing } from '../compare/compare'
@@ -72,6 +75,13 @@ export interface EngineOptions {
    * one (the CLI), what the target's scripted responder does not answer is answered by Parallax.
    */
   askUser?: boolean
+  /**
+   * Where tokens and client secrets live: the desktop app's keychain-encrypted store; by default a 0600
+   * file in the data folder (`secrets.json`), or memory without one.
+   */
+  secrets?: SecretStore
+  /** Opens a URL in the system browser, for `auth.signIn` (the desktop app's shell, the CLI's opener); UI hosts may open it themselves. */
+  openBrowser?: (url: string) => Promise<void>
 }
 
 /**
@@ -85,6 +95,7 @@ export class Engine implements CommandContext {
   readonly targets: TargetStore
   readonly profiles: ProfileStore
   readonly approvals: ApprovalStore
+  readonly auth: AuthManager
   readonly library: RecordingLibrary | undefined
   readonly recordsToFiles: boolean
   private readonly connections = new Map<string, SupervisedConnection>()
@@ -112,6 +123,11 @@ export class Engine implements CommandContext {
     this.library = recordings ? new RecordingLibrary(recordings, this.builtIns.recordings) : undefined
     this.recordsToFiles = options.recordToFiles ?? false
     this.recorders = new Recorders(this.events, options.secretKeys)
+    this.auth = new AuthManager({
+      store: options.secrets ?? (options.dataDir ? new FileSecretStore(join(options.dataDir, 'secrets.json')) : new MemorySecretStore()),
+      emit: (event) => this.events.emit(event),
+      openBrowser: options.openBrowser,
+    })
   }
 
   /**
@@ -226,10 +242,14 @@ export class Engine implements CommandContext {
     const resolved = await this.builtIns.resolve(target)
     const id = `${target.id}#${++this.nextConnection}`
     const options = ConnectionOptions.parse({ ...this.defaults, ...target.options })
+    // Tokens are the target's (the user's id for it), sent only to the server they were obtained for.
+    const authTarget = authTargetOf({ ...resolved, id: target.id })
+    const auth = authTarget && new ConnectionAuth(this.auth, authTarget, id)
     const connection =
       resolved.spec.kind === 'a2a'
-        ? new A2aConnection(id, resolved, this.events, options, underProfile, this.originGate(target, resolved.spec.url))
+        ? new A2aConnection(id, resolved, this.events, options, underProfile, this.originGate(target, resolved.spec.url), auth)
         : new McpConnection(id, resolved, this.events, options, {
+            auth,
             profile: underProfile,
             client: {
               roots: target.roots,

@@ -52,6 +52,7 @@ import {
 } from '../runtime/supervisedConnection'
 import { ConnectFailure, errorMessage, networkFailure } from '../runtime/errors'
 import { AnswerWatch } from '../runtime/httpAnswers'
+import type { ConnectionAuth } from '../auth/connectionAuth'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from './conversationTurns'
 import { PARALLAX_VERSION } from '../version'
 import { DISCOVERY_STEPS, LIST_CHANGED, runDiscoveryStep } from './discovery'
@@ -67,6 +68,8 @@ export interface McpConnectionSettings {
   profile?: ClientProfile
   /** How the connection answers what the server asks: roots, a scripted responder, whether a person can be asked. */
   client?: ClientRoleSettings
+  /** Authorization over HTTP: the target's token on each request, and a sign-in where a challenge asks for one (shared/auth). */
+  auth?: ConnectionAuth
 }
 
 type Catalog = Partial<Record<DiscoveryMethod, unknown[]>>
@@ -190,10 +193,17 @@ export class McpConnection extends SupervisedConnection {
   /** Connects over one HTTP transport; a failure says what the server answered (status, its words, its challenge) or where it could not be reached. */
   private async connectHttp(kind: 'streamable-http' | 'sse', spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Promise<void> {
     const answers = new AnswerWatch()
+    const auth = this.settings.auth
+    const fetch = auth ? auth.wrap(answers.fetch) : answers.fetch
     try {
-      await this.connectWith(kind, () => (kind === 'sse' ? sseTransport(spec, answers.fetch) : streamableTransport(spec, answers.fetch)))
+      await this.connectWith(kind, () => (kind === 'sse' ? sseTransport(spec, fetch) : streamableTransport(spec, fetch)))
     } catch (error) {
-      throw await httpFailure(kind, spec.url, error, answers)
+      const failure = await httpFailure(kind, spec.url, error, answers)
+      // A challenge Parallax could not answer without a person: the failure says a sign-in is needed, and why.
+      const required = auth?.required
+      const status = failure.failure.status
+      if (required && (status === 401 || status === 403)) failure.failure.auth = required
+      throw failure
     }
   }
 

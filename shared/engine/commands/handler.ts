@@ -14,6 +14,7 @@ import type {
   Turn,
   TurnResult,
 } from '../../contract'
+import type { AuthManager } from '../../auth/authManager'
 import type { HookSet } from '../../hooks/hooks'
 import type { EventLog } from '../../runtime/eventLog'
 import type { SupervisedConnection, TurnOptions } from '../../runtime/supervisedConnection'
@@ -34,6 +35,8 @@ export interface CommandContext {
   readonly targets: TargetStore
   readonly profiles: ProfileStore
   readonly approvals: ApprovalStore
+  /** Sign-ins and the credentials they obtain, per target. */
+  readonly auth: AuthManager
   /** Whether this host's user may name a file to record into (the CLI's --out); UI hosts record into the library. */
   readonly recordsToFiles: boolean
   info(): AppInfo

@@ -1,4 +1,5 @@
 import { approvalCommands } from './approvals'
+import { authCommands } from './auth'
 import { appCommands } from './app'
 import { callCommands } from './calls'
 import { compareCommands } from './compare'
@@ -28,4 +29,5 @@ export const handlers: Handlers = {
   ...approvalCommands,
   ...eventCommands,
   ...serverRequestCommands,
+  ...authCommands,
 }

@@ -1,0 +1,348 @@
+import { randomBytes } from 'node:crypto'
+import { auth, selectClientAuthMethod, type AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js'
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
+import type { AuthGrant, OAuthSettings } from '../contract'
+import type { AuthSteps } from './authSteps'
+import { readClientKey } from './clientKey'
+import type { TargetCredentials } from './credentials'
+import { discover, type CardAuthorization, type Challenge, type Discovered } from './discovery'
+import { followAuthorization } from './headless'
+import { LoopbackRedirect } from './loopback'
+import { FlowProvider } from './provider'
+import { chooseScopes, scopeList } from './scopes'
+
+/** How long a sign-in waits for the browser to come back. */
+export const BROWSER_WAIT_MS = 10 * 60_000
+
+/** A sign-in that needs a person (a browser), asked for where none can be asked (a connection's own request). */
+export class PersonNeeded extends Error {
+  constructor(readonly why: string) {
+    super(why)
+    this.name = 'PersonNeeded'
+  }
+}
+
+export interface SignInRequest {
+  targetId: string
+  /** The protected resource: the MCP endpoint, or the A2A agent's URL. */
+  serverUrl: string
+  settings: OAuthSettings
+  challenge?: Challenge
+  card?: CardAuthorization
+  /** More scopes than the challenge names (`auth.begin`'s `scope`). */
+  askedScope?: string
+  /** Step-up: the scopes held, kept in the new grant. */
+  held?: string[]
+  /** A person is there to open the authorization URL; without one, a grant that needs one fails with PersonNeeded. */
+  person: boolean
+  /** Try the refresh token held before anything else. */
+  refresh: boolean
+}
+
+/**
+ * One sign-in, as the MCP authorization spec has it: discovery, the grant and scopes chosen, the client
+ * identified (pre-registered, a client metadata document, or dynamic registration), then the MCP SDK's
+ * `auth()` (PKCE S256, the `resource` parameter, the token endpoint's client authentication) through a
+ * fetch that says every exchange; the code comes back through the loopback redirect, from a browser or
+ * from following the redirects headless. What it obtains lands in `credentials`.
+ */
+export class SignIn {
+  authorizationUrl: string | undefined
+  redirectUri: string | undefined
+  private loopback: LoopbackRedirect | undefined
+  private readonly abort = new AbortController()
+  private provider: FlowProvider | undefined
+  private found: Discovered | undefined
+  private requested: string[] = []
+  private readonly fetch: typeof globalThis.fetch
+
+  constructor(
+    private readonly request: SignInRequest,
+    readonly credentials: TargetCredentials,
+    readonly steps: AuthSteps,
+    base: typeof globalThis.fetch,
+  ) {
+    this.fetch = steps.recordingFetch(base)
+  }
+
+  get flowId(): string {
+    return this.steps.flowId
+  }
+
+  /** Runs until authorized, or until the browser must come back (`waiting`: the authorization URL is set). */
+  async start(): Promise<'authorized' | 'waiting'> {
+    try {
+      return await this.run()
+    } catch (error) {
+      await this.loopback?.close()
+      throw error
+    }
+  }
+
+  private async run(): Promise<'authorized' | 'waiting'> {
+    const { request, steps } = this
+    const found = (this.found = await discover(request.serverUrl, request.challenge, request.card, steps, this.fetch))
+    const grant = this.chooseGrant(found)
+    const { scopes, why, offlineAccess } = chooseScopes({
+      challengeScope: request.challenge?.scope,
+      settingsScope: request.settings.scope,
+      askedScope: request.askedScope,
+      resourceMetadata: found.resourceMetadata,
+      metadata: found.metadata,
+      cardScopes: request.card?.scopes,
+      held: request.held,
+      refreshable: grant === 'authorization_code',
+    })
+    this.requested = scopes
+    steps.decision(request.held ? 'step-up' : 'authorization', scopes.length ? `scope "${scopes.join(' ')}"` : 'no scope', why)
+    if (offlineAccess)
+      steps.decision('authorization', scopes.includes('offline_access') ? 'offline_access' : 'no offline_access', offlineAccess)
+    if (grant === 'authorization_code') {
+      const methods = found.metadata?.code_challenge_methods_supported
+      if (found.metadata && !methods?.includes('S256')) {
+        const why = methods
+          ? `it supports only ${methods.join(', ')}`
+          : 'its metadata lists no code_challenge_methods_supported, so it does not support PKCE'
+        steps.decision(
+          'authorization-server-metadata',
+          'refused the authorization server',
+          `${why}; the MCP spec requires PKCE with S256`,
+          true,
+        )
+        throw new Error(`the authorization server cannot be used: ${why} (PKCE S256 is required)`)
+      }
+      this.loopback = new LoopbackRedirect(randomBytes(24).toString('base64url'))
+      this.redirectUri = await this.loopback.listen()
+    }
+    const addClientAuthentication = await this.chooseClient(found, grant)
+    this.provider = new FlowProvider(this.credentials, {
+      redirectUri: this.redirectUri,
+      state: this.loopback?.state ?? '',
+      ...(scopes.length && { scope: scopes.join(' ') }),
+      clientMetadataUrl: request.settings.clientMetadataUrl,
+      clientCredentials: grant === 'client_credentials',
+      addClientAuthentication,
+      discovery: {
+        authorizationServerUrl: found.authorizationServerUrl,
+        authorizationServerMetadata: found.metadata,
+        resourceMetadata: found.resourceMetadata,
+        resourceMetadataUrl: request.challenge?.resourceMetadata,
+      },
+      useHeldTokens: request.refresh,
+    })
+    const heldRefresh = request.refresh && !!this.credentials.tokens?.refresh_token
+    if (heldRefresh) steps.decision('refresh', 'refresh the token held', 'a refresh token is held: no person needed')
+    const result = await this.authorize()
+    if (result === 'AUTHORIZED') {
+      this.granted(grant === 'client_credentials' ? 'client_credentials' : 'refresh_token')
+      return 'authorized'
+    }
+    this.authorizationUrl = this.provider.authorizationUrl!.href
+    const headless = request.settings.headless === true
+    if (!headless && !request.person) {
+      await this.loopback?.close()
+      throw new PersonNeeded(
+        `a person must sign in at the authorization server (${new URL(this.authorizationUrl).origin}): sign in with a browser, or --oauth-headless for a server that approves without one`,
+      )
+    }
+    steps.emit({
+      step: 'authorize',
+      phase: 'authorization',
+      summary: headless
+        ? `following the authorization URL without a browser (headless)`
+        : `waiting for the browser to come back to ${this.redirectUri}`,
+      authorize: {
+        url: this.authorizationUrl,
+        redirectUri: this.redirectUri!,
+        mode: headless ? 'headless' : 'browser',
+        ...(!headless && { waitsUntil: Date.now() + BROWSER_WAIT_MS }),
+      },
+    })
+    if (!headless) return 'waiting'
+    await followAuthorization(this.authorizationUrl, this.redirectUri!, this.fetch)
+    await this.finish()
+    return 'authorized'
+  }
+
+  /** Waits for the redirect back (state checked), then exchanges the code for tokens. */
+  async finish(): Promise<void> {
+    const loopback = this.loopback!
+    try {
+      const timeout = AbortSignal.timeout(BROWSER_WAIT_MS)
+      const callback = await loopback.wait(AbortSignal.any([this.abort.signal, timeout]))
+      const { stateMatched, error, errorDescription } = callback
+      this.steps.emit({
+        step: 'callback',
+        phase: 'authorization',
+        summary: !stateMatched
+          ? 'the redirect came back with another state: refused (it is not the answer to Parallax’s request)'
+          : error
+            ? `the authorization server said ${error}${errorDescription ? `: ${errorDescription}` : ''}`
+            : 'the redirect came back with a code, state matched',
+        callback: { stateMatched, ...(error && { error }), ...(errorDescription && { errorDescription }) },
+      })
+      if (!stateMatched) throw new Error('the redirect’s state did not match the request Parallax made (refused)')
+      if (error) throw new Error(`the authorization server refused: ${error}${errorDescription ? ` (${errorDescription})` : ''}`)
+      if (!callback.code) throw new Error('the redirect came back without a code')
+      this.sayClientAuthentication()
+      await this.authorize(callback.code)
+      this.granted('authorization_code')
+    } finally {
+      await loopback.close()
+    }
+  }
+
+  cancel(reason: string): void {
+    this.abort.abort(new Error(reason))
+  }
+
+  private async authorize(authorizationCode?: string) {
+    const resourceMetadataUrl = this.request.challenge?.resourceMetadata
+    return auth(this.provider!, {
+      serverUrl: this.request.serverUrl,
+      ...(authorizationCode && { authorizationCode }),
+      ...(resourceMetadataUrl && { resourceMetadataUrl: new URL(resourceMetadataUrl) }),
+      ...(this.requested.length && { scope: this.requested.join(' ') }),
+      fetchFn: this.fetch,
+    })
+  }
+
+  /** Client credentials for a machine client (asked for, or the only grant the server offers that the credentials fit); else the authorization code. */
+  private chooseGrant(found: Discovered): 'authorization_code' | 'client_credentials' {
+    const { settings } = this.request
+    const grants = found.metadata?.grant_types_supported
+    const canProve = !!settings.clientId && !!(settings.clientSecret ?? this.credentials.clientSecret ?? settings.clientKeyFile)
+    if (settings.grant === 'client_credentials') {
+      this.steps.decision('token', 'client credentials grant', 'your settings ask for it (a machine client, no person)')
+      return 'client_credentials'
+    }
+    if (
+      settings.grant !== 'authorization_code' &&
+      grants &&
+      !grants.includes('authorization_code') &&
+      grants.includes('client_credentials') &&
+      canProve
+    ) {
+      this.steps.decision(
+        'token',
+        'client credentials grant',
+        'the authorization server offers client_credentials and not authorization_code, and you gave a client id with a secret or key',
+      )
+      return 'client_credentials'
+    }
+    this.steps.decision(
+      'authorization',
+      'authorization code grant with PKCE (S256)',
+      'a person (or, headless, Parallax) approves at the authorization server; the MCP spec’s grant for user-facing clients',
+    )
+    return 'authorization_code'
+  }
+
+  /** Who Parallax is to the authorization server, said with why; and, with a key, the signed client assertion it authenticates with. */
+  private async chooseClient(found: Discovered, grant: string): Promise<AddClientAuthentication | undefined> {
+    const { settings } = this.request
+    const { credentials, steps } = this
+    const metadata = found.metadata
+    if (settings.clientId) {
+      const secret = settings.clientSecret ?? credentials.clientSecret
+      credentials.client = { client_id: settings.clientId, ...(secret && { client_secret: secret }) }
+      credentials.registration = 'pre-registered'
+      steps.decision(
+        'registration',
+        `pre-registered client ${settings.clientId}`,
+        `your settings name it${secret ? ' (with a secret)' : ''}${settings.clientKeyFile ? ' (with a key)' : ''}`,
+      )
+    } else if (grant === 'client_credentials') {
+      throw new Error('the client credentials grant needs a client id (--client-id) with a secret or a key')
+    } else if (this.request.refresh && credentials.client && credentials.tokens?.refresh_token) {
+      steps.decision('registration', `client ${credentials.client.client_id}`, 'the client the refresh token was issued to')
+    } else if (
+      credentials.client &&
+      credentials.registration !== 'pre-registered' &&
+      (credentials.registration === 'metadata-document'
+        ? credentials.client.client_id === settings.clientMetadataUrl
+        : credentials.redirectUris?.includes(this.redirectUri!))
+    ) {
+      steps.decision('registration', `client ${credentials.client.client_id}`, `registered earlier (${credentials.registration})`)
+    } else {
+      credentials.client = undefined
+      credentials.registration = undefined
+      if (metadata?.client_id_metadata_document_supported && settings.clientMetadataUrl)
+        steps.decision(
+          'registration',
+          `client metadata document ${settings.clientMetadataUrl}`,
+          'the authorization server supports client ID metadata documents, and your settings name one: its URL is the client id',
+        )
+      else if (!metadata || metadata.registration_endpoint)
+        steps.decision(
+          'registration',
+          'dynamic client registration',
+          `${metadata ? `the authorization server offers it at ${metadata.registration_endpoint}` : 'the 2025-03-26 fallback endpoint /register'}${metadata?.client_id_metadata_document_supported ? ' (it supports client metadata documents too, but your settings name no clientMetadataUrl)' : ''}`,
+        )
+      else {
+        const why =
+          'the authorization server offers no dynamic registration and Parallax has no client metadata document for it: register a client there and give its id (--client-id)'
+        steps.decision('registration', 'no client', why, true)
+        throw new Error(why)
+      }
+    }
+    if (!settings.clientKeyFile) {
+      if (credentials.registration === 'pre-registered') this.sayClientAuthentication()
+      return undefined
+    }
+    const methods = metadata?.token_endpoint_auth_methods_supported
+    if (methods && !methods.includes('private_key_jwt')) {
+      steps.decision(
+        'token',
+        'the client key is not used',
+        `the authorization server does not accept private_key_jwt (it accepts ${methods.join(', ')})`,
+      )
+      this.sayClientAuthentication()
+      return undefined
+    }
+    const key = await readClientKey(settings.clientKeyFile, metadata?.token_endpoint_auth_signing_alg_values_supported)
+    steps.decision('token', `private_key_jwt (${key.alg})`, `your client key signs a JWT assertion (RFC 7523) for each token request`)
+    const clientId = credentials.client!.client_id
+    return createPrivateKeyJwtAuth({ issuer: clientId, subject: clientId, privateKey: key.pem, alg: key.alg })
+  }
+
+  /** How the token request will authenticate the client (as the MCP SDK chooses it from what the server supports), said before it is made. */
+  private sayClientAuthentication(): void {
+    const client = this.credentials.client
+    if (!client || this.provider?.addClientAuthentication) return
+    const methods = this.found?.metadata?.token_endpoint_auth_methods_supported ?? []
+    const method = selectClientAuthMethod(client, methods)
+    this.steps.decision(
+      'token',
+      `client authentication ${method}`,
+      methods.length
+        ? `the authorization server accepts ${methods.join(', ')}; ${client.client_secret ? 'the client has a secret' : 'a public client (no secret)'}`
+        : 'the authorization server lists no methods: client_secret_basic with a secret (RFC 8414’s default), none without',
+    )
+  }
+
+  private granted(grantType: AuthGrant['grantType']): void {
+    const tokens = this.credentials.tokens!
+    const obtainedAt = Date.now()
+    const scopes = tokens.scope ? scopeList(tokens.scope) : this.requested
+    const grant: AuthGrant = {
+      grantType,
+      tokenType: tokens.token_type,
+      scopes,
+      requestedScopes: this.requested,
+      ...(tokens.expires_in !== undefined && { expiresAt: obtainedAt + tokens.expires_in * 1000 }),
+      obtainedAt,
+      refreshable: !!tokens.refresh_token,
+      ...(this.found?.resource && { resource: this.found.resource }),
+      authorizationServer: this.found?.authorizationServerUrl ?? '',
+    }
+    this.credentials.grant = grant
+    const expires = tokens.expires_in !== undefined ? `, expires in ${tokens.expires_in} s` : ', no expiry given'
+    this.steps.emit({
+      step: 'granted',
+      phase: grantType === 'refresh_token' ? 'refresh' : 'token',
+      summary: `authorized: ${tokens.token_type} token for ${scopes.length ? `"${scopes.join(' ')}"` : 'no particular scope'}${expires}${grant.refreshable ? ', refreshable' : ''}`,
+      grant,
+    })
+  }
+}

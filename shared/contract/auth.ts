@@ -1,0 +1,139 @@
+import { z } from 'zod'
+
+/**
+ * Authorization (OAuth 2.1 as the MCP authorization spec profiles it, and A2A's security schemes): the
+ * settings a target carries, the steps a sign-in goes through (each an `auth` event), and the state a UI
+ * shows. No token and no client secret ever appears in any of these; secrets live in the engine's secret store.
+ */
+
+/** An HTTP target's OAuth settings (beside its headers). Every field is optional: discovery and registration fill in the rest. */
+export const OAuthSettings = z.object({
+  /** A client id registered with the authorization server beforehand (pre-registration). */
+  clientId: z.string().min(1).max(2000).optional(),
+  /**
+   * The pre-registered client's secret. Accepted here (a config file, a CLI flag); a saved target keeps it
+   * in the secret store instead of its own file.
+   */
+  clientSecret: z.string().min(1).max(10_000).optional(),
+  /** A PEM (PKCS #8) private key file: the client authenticates with a signed JWT (`private_key_jwt`). */
+  clientKeyFile: z.string().min(1).max(4096).optional(),
+  /** An https URL that is the client's id: a Client ID Metadata Document, used where the server supports them. */
+  clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
+  /** The scopes to ask for (space-separated) when the server's challenge names none. */
+  scope: z.string().max(2000).optional(),
+  /** `client_credentials` for a machine client (no person); `auto` chooses from what the server supports and the credentials given. */
+  grant: z.enum(['auto', 'authorization_code', 'client_credentials']).optional(),
+  /** Follow the authorization redirect without a browser (for servers that approve without a person, as test servers do). */
+  headless: z.boolean().optional(),
+})
+export type OAuthSettings = z.infer<typeof OAuthSettings>
+
+/** Which part of the flow a step belongs to (the MCP authorization spec's order). */
+export type AuthPhase =
+  | 'challenge'
+  | 'resource-metadata'
+  | 'authorization-server-metadata'
+  | 'registration'
+  | 'authorization'
+  | 'token'
+  | 'refresh'
+  | 'step-up'
+  | 'credentials'
+  | 'sign-out'
+
+/**
+ * What a step is: an HTTP exchange made while authorizing (`request`), a choice Parallax made and why
+ * (`decision`), the server's challenge (`challenge`), the authorization URL handed to a browser
+ * (`authorize`), the redirect back (`callback`), the grant obtained (`granted`), the flow's end in
+ * failure (`failed`) or a sign-out (`signed-out`).
+ */
+export type AuthStepKind = 'challenge' | 'request' | 'decision' | 'authorize' | 'callback' | 'granted' | 'failed' | 'signed-out'
+
+/** One HTTP exchange of a sign-in, secrets redacted (authorization headers, codes, verifiers, secrets, assertions, tokens). */
+export interface AuthHttpExchange {
+  request: { method: string; url: string; headers: Record<string, string>; body?: unknown }
+  /** Absent when no answer came (`error` says why). */
+  response?: { status: number; statusText?: string; headers: Record<string, string>; body?: unknown }
+  error?: string
+  durationMs: number
+}
+
+/** How the client identified itself to the authorization server. */
+export type ClientRegistrationKind = 'pre-registered' | 'metadata-document' | 'dynamic'
+
+/** What a sign-in obtained: never the token, only what a person checks. */
+export interface AuthGrant {
+  /** How it was obtained. */
+  grantType: 'authorization_code' | 'refresh_token' | 'client_credentials'
+  tokenType: string
+  /** The scopes granted (the token response's `scope`, else those asked for). */
+  scopes: string[]
+  /** The scopes asked for. */
+  requestedScopes: string[]
+  /** Epoch ms; absent when the server gave no `expires_in`. */
+  expiresAt?: number
+  obtainedAt: number
+  /** A refresh token came with it (kept in the secret store, never shown). */
+  refreshable: boolean
+  /** The resource indicator the token is for (RFC 8707), when one was sent. */
+  resource?: string
+  authorizationServer: string
+}
+
+/**
+ * One step of authorizing a target. Steps of one sign-in share `flowId`; `connectionId` is the connection
+ * that met the challenge, or `auth:<targetId>` for a sign-in asked for without one.
+ */
+export interface AuthStep {
+  targetId: string
+  flowId: string
+  step: AuthStepKind
+  phase: AuthPhase
+  /** One line a person reads: what happened. */
+  summary: string
+  http?: AuthHttpExchange
+  /** `decision`: what was chosen and why; `refused` when Parallax refused to go on (a resource that does not match). */
+  decision?: { choice: string; why: string; refused?: boolean }
+  /** `challenge`: the server's answer that asked for authorization. */
+  challenge?: { status: number; header?: string; resourceMetadata?: string; scope?: string; error?: string; errorDescription?: string }
+  /** `authorize`: the URL a browser opens (or Parallax follows, headless), where it comes back, and until when Parallax waits. */
+  authorize?: { url: string; redirectUri: string; mode: 'browser' | 'headless'; waitsUntil?: number }
+  /** `callback`: the redirect back: whether `state` matched, or the server's error. The code itself is never shown. */
+  callback?: { stateMatched: boolean; error?: string; errorDescription?: string }
+  /** `granted`: what was obtained. */
+  grant?: AuthGrant
+  /** `failed`: why. */
+  error?: string
+}
+
+/** A target's authorization as it stands: for a UI's Auth view and `auth.status`. */
+export interface AuthStatus {
+  targetId: string
+  /** A token is held for this target (it may be expired and refreshable). */
+  signedIn: boolean
+  grant?: AuthGrant
+  client?: { clientId: string; registration: ClientRegistrationKind; authMethod?: string }
+  /** A sign-in under way (waiting for the browser, say). */
+  flow?: { flowId: string; state: 'running' | 'waiting'; authorizationUrl?: string }
+  /** The last challenge met, when the target needs a sign-in a person must do. */
+  required?: { why: string; scope?: string }
+  /** Where secrets are kept: the OS keychain (desktop), a 0600 file in the data folder, or memory (nothing persists). */
+  store: 'keychain' | 'file' | 'memory'
+}
+
+/** How `auth.begin` left a sign-in: done already (no person needed), or waiting for the browser at `authorizationUrl`. */
+export interface AuthBeginResult {
+  flowId: string
+  state: 'authorized' | 'waiting'
+  authorizationUrl?: string
+  redirectUri?: string
+}
+
+/** The securitySchemes of an A2A agent card, as Parallax reads them, and which one it satisfies (shown in the A2A handshake). */
+export interface A2aSecuritySummary {
+  schemes: { name: string; type: string; detail: string }[]
+  /** The card's security requirements, each a set of scheme names (any one set suffices). */
+  requirements: string[][]
+  /** What Parallax does about them, and why. */
+  choice: string
+}
