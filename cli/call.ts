@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { callFindings } from '../shared/hooks/callInspector'
 import { applyLogLevel, cliHost, connectOrExplain, listenToServer, logLevelFlag, wholeNumber, type LogLevelOutcome } from './connect'
 import { printJson } from './failure'
+import { AUTH_OPTIONS, withAuthFlags } from './authFlags'
 import { resolveTarget } from './resolveTarget'
 import { CLIENT_OPTIONS, clientFlags, listenToServerRequests, withClientFlags } from './clientFlags'
 import { UsageError } from './usage'
@@ -27,6 +28,7 @@ export async function call(argv: string[]): Promise<number> {
       'protocol-fields': { type: 'string' },
       'log-level': { type: 'string' },
       ...CLIENT_OPTIONS,
+      ...AUTH_OPTIONS,
     },
   })
   if (positionals.length !== 2)
@@ -44,13 +46,16 @@ export async function call(argv: string[]): Promise<number> {
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
   const client = await clientFlags(values)
-  const target = withClientFlags(await resolveTarget(targetText, values.config), client)
+  const target = withAuthFlags(withClientFlags(await resolveTarget(targetText, values.config), client), values)
 
   const protocolFields = values['protocol-fields']
     ?.split(',')
     .map((f) => f.trim())
     .filter(Boolean)
   const host = cliHost({
+    progress: (line) => {
+      if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
+    },
     yes: values.yes,
     configFile: values.config,
     protocolFields,

@@ -14,6 +14,8 @@ import { CliError } from './failure'
 import { UsageError } from './usage'
 import { dataDir } from './web'
 import { cliApprover } from './approve'
+import { FileSecretStore } from '../shared/auth/secretStore'
+import { onDesktop, openSystemBrowser } from './openBrowser'
 
 /**
  * The CLI's host: an engine in this process, driven through the same command API as every other host
@@ -24,16 +26,31 @@ export interface CliHost extends ParallaxApi {
   close(): Promise<void>
 }
 
-/** The CLI's engine: no saved targets, but the approvals the user granted (in the app or an earlier run), and a terminal to ask on. */
-export function cliHost({ yes, configFile, ...options }: Omit<EngineOptions, 'host'> & { yes: boolean; configFile?: string }): CliHost {
+/**
+ * The CLI's engine: no saved targets, but the approvals the user granted (in the app or an earlier run), a
+ * terminal to ask on, the secret store of the data folder (a sign-in lasts beyond one command), the system
+ * browser; each authorization step is said through `progress` (stderr).
+ */
+export function cliHost({
+  yes,
+  configFile,
+  progress,
+  ...options
+}: Omit<EngineOptions, 'host'> & { yes: boolean; configFile?: string; progress?: (line: string) => void }): CliHost {
   const engine = new Engine({
     host: 'cli',
     builtIns: builtInDemos(),
     approvalsFile: join(dataDir(), 'approvals.json'),
     approver: cliApprover({ yes, configFile }),
     recordToFiles: true,
+    secrets: new FileSecretStore(join(dataDir(), 'secrets.json')),
+    openBrowser: openSystemBrowser,
     ...options,
   })
+  if (progress)
+    engine.events.subscribe((event) => {
+      if (event.type === 'auth' && event.step !== 'request') progress(`auth: ${event.summary}`)
+    })
   return {
     invoke: (command, input) => engine.invoke(command, input),
     onEvents: (listener) => engine.events.subscribe((event) => listener([event])),
@@ -58,12 +75,41 @@ export async function connectOrExplain(
   /** The client profile to connect under (`--profile`): a preset's name, or one given whole. */
   profile?: string | ClientProfile,
 ): Promise<string> {
-  const { connectionId } = await host.invoke('connections.open', { ...targetRef(target), purpose, ...(profile && { profile }) })
-  const outcome = await host.invoke('connections.wait', { connectionId })
+  const open = async () => {
+    const { connectionId } = await host.invoke('connections.open', { ...targetRef(target), purpose, ...(profile && { profile }) })
+    return { connectionId, outcome: await host.invoke('connections.wait', { connectionId }) }
+  }
+  let { connectionId, outcome } = await open()
+  // The server wants a sign-in only a person can do: on a desktop, in the browser, then connect again.
+  if (!outcome.connected && outcome.cause?.auth && canAskPerson()) {
+    await signInWithBrowser(host, target, connectionId)
+    ;({ connectionId, outcome } = await open())
+  }
   if (outcome.connected) return connectionId
   // A stdio reason names the whole command line already.
   const what = target.spec.kind === 'mcp-stdio' ? 'cannot connect' : `cannot connect to ${target.name}`
   throw new CliError(`${what}: ${outcome.reason ?? 'unknown error'}`, outcome.approval ? 'approval' : 'connection', outcome.cause)
+}
+
+/** A person can sign in here: a desktop with a browser, and a terminal to say so on. */
+function canAskPerson(): boolean {
+  return onDesktop() && !!process.stderr.isTTY
+}
+
+/** Signs in through the system browser and the loopback redirect, saying where on stderr (whatever --json says: the person needs it). */
+async function signInWithBrowser(host: CliHost, target: SavedTarget, connectionId: string): Promise<void> {
+  const say = (line: string) => process.stderr.write(`${line}\n`)
+  try {
+    const begun = await host.invoke('auth.begin', { connectionId })
+    if (begun.state === 'waiting' && begun.authorizationUrl) {
+      say(`sign in to ${target.name} in your browser (opening it); if it does not open, visit:\n  ${begun.authorizationUrl}`)
+      await openSystemBrowser(begun.authorizationUrl)
+    }
+    await host.invoke('auth.wait', { flowId: begun.flowId })
+    say(`signed in to ${target.name}`)
+  } catch (error) {
+    throw new CliError(`cannot sign in to ${target.name}: ${(error as Error).message}`, 'connection')
+  }
 }
 
 /** What `--log-level` did: asked the server (`logging/setLevel`), or skipped, and why. */

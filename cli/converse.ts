@@ -12,6 +12,7 @@ import {
 } from '../shared/contract'
 import { applyLogLevel, cliHost, connectOrExplain, listenToServer, logLevelFlag, wholeNumber, type LogLevelOutcome } from './connect'
 import { printJson } from './failure'
+import { AUTH_OPTIONS, withAuthFlags } from './authFlags'
 import { resolveTarget } from './resolveTarget'
 import { CLIENT_OPTIONS, clientFlags, listenToServerRequests, withClientFlags } from './clientFlags'
 import { UsageError } from './usage'
@@ -54,6 +55,7 @@ export async function converse(argv: string[]): Promise<number> {
       timeout: { type: 'string', default: '30000' },
       'log-level': { type: 'string' },
       ...CLIENT_OPTIONS,
+      ...AUTH_OPTIONS,
     },
   })
   if (positionals.length !== 1)
@@ -62,11 +64,14 @@ export async function converse(argv: string[]): Promise<number> {
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
   const client = await clientFlags(values)
-  const target = withClientFlags(await resolveTarget(positionals[0], values.config), client)
+  const target = withAuthFlags(withClientFlags(await resolveTarget(positionals[0], values.config), client), values)
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
 
   const host = cliHost({
+    progress: (line) => {
+      if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
+    },
     yes: values.yes,
     configFile: values.config,
     defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },

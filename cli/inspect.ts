@@ -3,6 +3,7 @@ import { describeSpec, visibleText, type EngineEvent } from '../shared/contract'
 import { buildReport, formatReport, redactedSpec } from './inspectReport'
 import { applyLogLevel, cliHost, connectOrExplain, logLevelFlag, wholeNumber, type CliHost, type LogLevelOutcome } from './connect'
 import { printJson } from './failure'
+import { AUTH_OPTIONS, withAuthFlags } from './authFlags'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -20,6 +21,7 @@ export async function inspect(argv: string[]): Promise<number> {
       interval: { type: 'string', default: '1000' },
       timeout: { type: 'string', default: '10000' },
       'log-level': { type: 'string' },
+      ...AUTH_OPTIONS,
     },
   })
   if (positionals.length !== 1) throw new UsageError('inspect takes exactly one target, e.g. parallax inspect demo:prompts')
@@ -27,10 +29,13 @@ export async function inspect(argv: string[]): Promise<number> {
   const intervalMs = wholeNumber(values.interval, '--interval', 100)
   const requestTimeoutMs = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
-  const target = await resolveTarget(positionals[0], values.config)
+  const target = withAuthFlags(await resolveTarget(positionals[0], values.config), values)
 
   // One connection, no reconnects: inspect reports what it saw rather than retrying for minutes.
   const host = cliHost({
+    progress: (line) => {
+      if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
+    },
     yes: values.yes,
     configFile: values.config,
     defaults: { keepaliveIntervalMs: intervalMs, requestTimeoutMs, reconnectAttempts: 0 },

@@ -63,6 +63,10 @@ export function buildReport(
     findings: life.findings,
     ...(life.lost && { lost: life.lost }),
     ...(logLevel && { logLevel }),
+    /** Each authorization step (discovery, registration, the authorization URL, the token exchange, decisions and why), secrets redacted. */
+    ...(ofType(events, 'auth').length && {
+      auth: ofType(events, 'auth').map(({ seq: _seq, type: _type, connectionId: _connection, ...step }) => step),
+    }),
     /** The server's own log messages (MCP notifications/message), as it sent them. */
     serverLog: ofType(events, 'log')
       .filter((e: LogEvent) => e.source === 'server')

@@ -11,6 +11,7 @@ import {
   type LogLevelOutcome,
 } from './connect'
 import { printJson } from './failure'
+import { AUTH_OPTIONS, withAuthFlags } from './authFlags'
 import { resolveTarget } from './resolveTarget'
 import { CLIENT_OPTIONS, clientFlags, listenToServerRequests, withClientFlags } from './clientFlags'
 import { UsageError } from './usage'
@@ -26,6 +27,7 @@ const OPTIONS = {
   timeout: { type: 'string', default: '30000' },
   'log-level': { type: 'string' },
   ...CLIENT_OPTIONS,
+  ...AUTH_OPTIONS,
 } as const
 
 /** One `notifications/progress` the server sent about the request, as it said it. */
@@ -53,10 +55,13 @@ export async function request(argv: string[]): Promise<number> {
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
   const client = await clientFlags(values)
-  const target = withClientFlags(await resolveTarget(targetText, values.config), client)
+  const target = withAuthFlags(withClientFlags(await resolveTarget(targetText, values.config), client), values)
   if (target.spec.kind === 'a2a') throw new UsageError(`${targetText} is an A2A agent: request sends MCP requests (use converse for A2A)`)
 
   const host = cliHost({
+    progress: (line) => {
+      if (!values.json) process.stderr.write(`${visibleText(line)}\n`)
+    },
     yes: values.yes,
     configFile: values.config,
     defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },

@@ -131,7 +131,10 @@ export class AuthManager {
         if (error instanceof PersonNeeded) {
           state.required = { why: error.why, ...(challenge?.scope && { scope: challenge.scope }) }
           steps.decision('authorization', 'sign-in needed', error.why)
-        } else steps.failed('authorization', error)
+        } else {
+          steps.failed('authorization', error)
+          state.required = { why: `authorization failed: ${(error as Error).message}` }
+        }
         return false
       }
     }

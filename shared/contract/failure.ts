@@ -18,6 +18,7 @@ export function causeLines(cause: FailureCause, indent = '  '): string[] {
   if (cause.status !== undefined) add('answer', `HTTP ${cause.status}${cause.statusText ? ` ${cause.statusText}` : ''}`)
   add('challenge', cause.challenge && `WWW-Authenticate: ${cause.challenge}`)
   add('message', cause.message)
+  add('sign-in', cause.auth?.why)
   if (cause.address) add('network', `${cause.code ? `${cause.code} ` : ''}at ${cause.address}`)
   else add('code', cause.code)
   // The library's own wording, when there is no answer or address to say it better.

@@ -24,7 +24,7 @@ export function parseTargetsConfig(text: string, fileName = 'config'): { drafts:
     const draft = TargetDraft.safeParse({
       id: `import:${name}`,
       name,
-      spec: { kind: 'a2a', url: entry.url, headers: entry.headers ?? {}, binding: entry.binding ?? 'auto' },
+      spec: { kind: 'a2a', url: entry.url, headers: entry.headers ?? {}, binding: entry.binding ?? 'auto', oauth: entry.oauth },
     })
     if (draft.success) drafts.push(draft.data)
     else errors.push(`a2aAgents.${name}: ${draft.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
@@ -35,7 +35,13 @@ export function parseTargetsConfig(text: string, fileName = 'config'): { drafts:
       typeof entry.command === 'string'
         ? { kind: 'mcp-stdio', command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, cwd: entry.cwd }
         : typeof entry.url === 'string'
-          ? { kind: 'mcp-http', url: entry.url, headers: entry.headers ?? {}, transport: httpTransport(entry.type ?? entry.transport) }
+          ? {
+              kind: 'mcp-http',
+              url: entry.url,
+              headers: entry.headers ?? {},
+              transport: httpTransport(entry.type ?? entry.transport),
+              oauth: entry.oauth,
+            }
           : undefined
     if (!spec) {
       errors.push(`mcpServers.${name}: needs either "command" (stdio) or "url" (HTTP)`)

@@ -202,7 +202,8 @@ export class McpConnection extends SupervisedConnection {
       // A challenge Parallax could not answer without a person: the failure says a sign-in is needed, and why.
       const required = auth?.required
       const status = failure.failure.status
-      if (required && (status === 401 || status === 403)) failure.failure.auth = required
+      if (required && (status === 401 || status === 403))
+        throw new ConnectFailure(`${failure.message}; sign-in: ${required.why}`, { ...failure.failure, auth: required })
       throw failure
     }
   }

@@ -1,0 +1,52 @@
+import { resolve } from 'node:path'
+import type { OAuthSettings, SavedTarget } from '../shared/contract'
+import { UsageError } from './usage'
+
+/** The flags that give a remote server's OAuth settings (inspect, call, converse, request): they go beside the target's own. */
+export const AUTH_OPTIONS = {
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  'client-key': { type: 'string' },
+  'client-metadata-url': { type: 'string' },
+  scope: { type: 'string' },
+  'oauth-grant': { type: 'string' },
+  'oauth-headless': { type: 'boolean' },
+} as const
+
+export interface AuthFlagValues {
+  'client-id'?: string
+  'client-secret'?: string
+  'client-key'?: string
+  'client-metadata-url'?: string
+  scope?: string
+  'oauth-grant'?: string
+  'oauth-headless'?: boolean
+}
+
+const GRANTS = ['authorization_code', 'client_credentials']
+
+/** The target with the flags' OAuth settings over its own (a config entry's `oauth`); refused for a stdio server. */
+export function withAuthFlags(target: SavedTarget, values: AuthFlagValues): SavedTarget {
+  const flags: OAuthSettings = {
+    ...(values['client-id'] !== undefined && { clientId: values['client-id'] }),
+    ...(values['client-secret'] !== undefined && { clientSecret: values['client-secret'] }),
+    ...(values['client-key'] !== undefined && { clientKeyFile: resolve(values['client-key']) }),
+    ...(values['client-metadata-url'] !== undefined && { clientMetadataUrl: values['client-metadata-url'] }),
+    ...(values.scope !== undefined && { scope: values.scope }),
+    ...(values['oauth-headless'] && { headless: true }),
+  }
+  const grant = values['oauth-grant']
+  if (grant !== undefined) {
+    if (!GRANTS.includes(grant)) throw new UsageError(`--oauth-grant is one of ${GRANTS.join(', ')}`)
+    flags.grant = grant as OAuthSettings['grant']
+  }
+  if (flags.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/./.test(flags.clientMetadataUrl))
+    throw new UsageError('--client-metadata-url must be an https URL with a path (the client metadata document)')
+  if (Object.keys(flags).length === 0) return target
+  const { spec } = target
+  if (spec.kind === 'mcp-stdio')
+    throw new UsageError(
+      'OAuth flags are for remote servers (mcp:<url>, a2a:<url>); a stdio server takes its credentials from its environment',
+    )
+  return { ...target, spec: { ...spec, oauth: { ...spec.oauth, ...flags } } }
+}
