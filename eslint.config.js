@@ -7,7 +7,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', '**/*.d.ts'] },
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,7 +15,17 @@ export default tseslint.config(
       globals: { ...globals.node },
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', '*.cjs', '*.mjs', 'bench/*.mjs', 'cli/*.mjs', 'electron/*.mjs', 'shared/*.mjs', 'test/*.mjs'],
+          allowDefaultProject: [
+            '*.js',
+            '*.cjs',
+            '*.mjs',
+            'bench/*.mjs',
+            'cli/*.mjs',
+            'electron/*.mjs',
+            'shared/*.mjs',
+            'shared/demo/hooks/*.mjs',
+            'test/*.mjs',
+          ],
         },
         tsconfigRootDir: import.meta.dirname,
       },

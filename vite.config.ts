@@ -7,13 +7,14 @@ import { defineConfig, type Plugin } from 'vite'
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
-/** electron/ code runs in Electron's Node: keep Electron, Node built-ins and npm packages external. */
-const electronExternal = (id: string) => id === 'electron' || nodeBuiltins.has(id) || /^[@a-z]/.test(id)
 /**
- * The CLI and the demo servers bundle their packages too: one file loads several times faster than
- * hundreds. tsx stays outside (it loads TypeScript hooks), and so do ws's optional native add-ons.
+ * Every Node-side bundle carries its packages: one file loads several times faster than hundreds, and
+ * the installed package depends on nothing. tsx stays outside (where it is installed, it loads a user's
+ * TypeScript hooks), and so do ws's optional native add-ons.
  */
 const standaloneExternal = (id: string) => nodeBuiltins.has(id) || /^(tsx|bufferutil|utf-8-validate)(\/|$)/.test(id)
+/** The same for electron/ code, which gets Electron from the running app (a sandboxed preload can require nothing else). */
+const electronExternal = (id: string) => id === 'electron' || standaloneExternal(id)
 
 const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs', external = electronExternal) => ({
   consumer: 'server' as const,

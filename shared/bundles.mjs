@@ -1,6 +1,6 @@
 // Prebuilt bundles of Parallax's Node side (the CLI and the demo servers), which `npm run build` writes
-// to dist/: they start several times faster than the same code through tsx. Plain JavaScript, so the
-// `parallax` launcher can use it before any TypeScript loads.
+// to dist/: they start several times faster than the same code through tsx, and they are all an
+// installed package ships. Plain JavaScript, so the `parallax` launcher can use it before any TypeScript loads.
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,13 +12,20 @@ export const APP_ROOT = (() => {
   return dir
 })()
 
+/** Whether `root` is a checkout (sources and the build's config beside dist/), not an installed package. */
+export function isCheckout(root = APP_ROOT) {
+  return existsSync(join(root, 'vite.config.ts'))
+}
+
 /**
- * The bundle at `dist/<name>` when it is newer than every source file under `sourceDirs` (relative to
- * `root`); otherwise undefined, so an edited source is never shadowed by a stale build.
+ * The bundle at `dist/<name>`: in a checkout only when it is newer than every source file under
+ * `sourceDirs` (relative to `root`), so an edited source is never shadowed by a stale build; in an
+ * installed package always, as it is all there is. Otherwise undefined.
  */
 export function freshBundle(name, sourceDirs, root = APP_ROOT) {
   const bundle = join(root, 'dist', name)
   if (!existsSync(bundle)) return undefined
+  if (!isCheckout(root)) return bundle
   const built = statSync(bundle).mtimeMs
   return sourceDirs.every((dir) => newestSource(join(root, dir)) <= built) ? bundle : undefined
 }
@@ -30,7 +37,6 @@ function newestSource(dir) {
   if (time !== undefined) return time
   time = 0
   if (existsSync(dir)) {
-    // a packaged app ships no sources
     for (const file of readdirSync(dir, { recursive: true })) {
       if (/\.(ts|tsx|mjs|js|json)$/.test(file)) time = Math.max(time, statSync(join(dir, file)).mtimeMs)
     }

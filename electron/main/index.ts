@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron'
 import { CommandError, IpcChannels, type CommandReply } from '../../shared/contract'
@@ -11,7 +12,14 @@ import { guardSender, isAppUrl } from './ipcGuard'
 const rendererUrl =
   process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(fileURLToPath(new URL('../../renderer/index.html', import.meta.url))).href
 
-const engine = new Engine({ host: 'electron', dataDir: app.getPath('userData'), builtIns: builtInDemos(app.getAppPath()) })
+// One data folder however Parallax was installed (a checkout, npm, an installer whose app is named
+// "Parallax"), so an upgrade or a second install keeps targets, profiles and recordings.
+app.setPath('userData', join(app.getPath('appData'), 'parallax'))
+// An installer's app lives in an archive; the demo servers it spawns and the hooks a user picks need
+// plain files, which the packaging keeps beside it (asarUnpack).
+const appRoot = app.isPackaged ? app.getAppPath().replace(/\.asar$/, '.asar.unpacked') : app.getAppPath()
+
+const engine = new Engine({ host: 'electron', dataDir: app.getPath('userData'), builtIns: builtInDemos(appRoot) })
 // The data folder (targets, profiles, recordings, and Chromium's own storage) is the user's alone.
 void ensurePrivateDir(app.getPath('userData')).catch(() => {})
 

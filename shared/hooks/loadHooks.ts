@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseDeclarativeHooks } from './declarative'
 import type { Hook, HookSet } from './hooks'
+import { importUserModule } from '../runtime/userModules'
 
 let generation = 0
 
@@ -35,7 +36,7 @@ export async function loadHooks(file: string): Promise<HookSet> {
   try {
     // A query string makes each load a fresh module instance, so edits are picked up on reload.
     const url = `${pathToFileURL(path).href}?reload=${++generation}`
-    module = ext.endsWith('ts') ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
+    module = await importUserModule(url)
   } catch (error) {
     throw new Error(`cannot load hooks module ${path}: ${(error as Error).message}`, { cause: error })
   }

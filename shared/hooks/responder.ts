@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ELICIT_ACTIONS, serverRequestText, type Responder } from '../contract'
 import type { ScriptedAnswer, ScriptedResponder, ServerRequest } from '../mcp/clientRole'
+import { importUserModule } from '../runtime/userModules'
 
 let generation = 0
 
@@ -70,7 +71,7 @@ export async function loadResponderFile(file: string): Promise<ScriptedResponder
   let module: Record<string, unknown>
   try {
     const url = `${pathToFileURL(path).href}?reload=${++generation}`
-    module = ext.endsWith('ts') ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
+    module = await importUserModule(url)
   } catch (error) {
     throw new Error(`cannot load responder module ${path}: ${(error as Error).message}`, { cause: error })
   }

@@ -10,7 +10,7 @@ import { EventRecorder } from '../fixtures/events'
 import { approveAll, fixtureTarget } from '../fixtures/targets'
 
 const FILL_BUYING_MODE = fileURLToPath(new URL('../../shared/demo/hooks/fill-buying-mode.json', import.meta.url))
-const MODULE_HOOKS = fileURLToPath(new URL('../../shared/demo/hooks/media-sales-hooks.ts', import.meta.url))
+const MODULE_HOOKS = fileURLToPath(new URL('../../shared/demo/hooks/media-sales-hooks.mjs', import.meta.url))
 const BUY = { product_id: 'prod_mobile_run', budget: 2000, context: { buyer: 'acme', po: 17 } }
 
 let engine: Engine
@@ -48,7 +48,7 @@ describe('raw vs hooked arguments against real servers', () => {
     expect(recorder.of('hooks', connection.id)[0]).toMatchObject({ targetId: 'demo:tools', tools: ['create_media_buy'] })
   })
 
-  it('a TypeScript hooks module coerces a string budget; the diff shows both changes', async () => {
+  it('a JavaScript hooks module coerces a string budget; the diff shows both changes', async () => {
     const connection = await open('demo:tools')
     await engine.loadHooks(connection.id, MODULE_HOOKS)
     const report = await engine.callTool(connection.id, 'create_media_buy', { ...BUY, budget: '$2,000' })

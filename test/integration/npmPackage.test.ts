@@ -1,0 +1,136 @@
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser } from '@playwright/test'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freshBundle } from '../../shared/bundles.mjs'
+import { CHROMIUM_LAUNCH } from '../../bench/chromium'
+import { installedManifest, packAndInstall, runInstalled, startInstalledWebHost, type PackedInstall } from '../fixtures/packedInstall'
+
+/** What a user's install holds: the launchers, the built app, and the demos' data. */
+const SHIPPED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^cli\/parallax\.mjs$/,
+  /^electron\/launch\.mjs$/,
+  /^shared\/bundles\.mjs$/,
+  /^shared\/demo\/(hooks|recordings)\/[\w.-]+\.(json|jsonl|mjs)$/,
+  /^dist\/(cli\/main|demo\/stdio|electron\/main\/index)\.js$/,
+  /^dist\/electron\/preload\/index\.cjs$/,
+  /^dist\/renderer\/(index\.html|assets\/[\w.-]+\.(js|css))$/,
+]
+
+// One pack and one install for the whole file: the suite's time is shared.
+let install: PackedInstall
+let browser: Browser | undefined
+beforeAll(async () => {
+  // The suite builds before it tests; packing a stale build would test yesterday's code.
+  if (!freshBundle('cli/main.js', ['cli', 'web', 'shared']))
+    throw new Error('dist/ is missing or older than the sources: run `npm run build` first')
+  install = await packAndInstall()
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  if (install) rmSync(install.work, { recursive: true, force: true })
+})
+
+describe('Parallax installed from its npm tarball', () => {
+  it('holds what runs and nothing else, and installs without dependencies or install scripts', () => {
+    expect(install.tarball.files.filter((file) => !SHIPPED.some((shipped) => shipped.test(file)))).toEqual([])
+    expect(install.tarball.files).toContain('dist/renderer/index.html')
+    expect(install.tarball.size).toBeLessThan(3 * 1024 * 1024)
+    const manifest = installedManifest(install)
+    expect(manifest.private).toBeUndefined()
+    expect(manifest.dependencies ?? {}).toEqual({})
+    const scripts = (manifest.scripts ?? {}) as Record<string, string>
+    expect(Object.keys(scripts).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([])
+    // Nothing was installed beside it: every package it uses is in its bundles.
+    expect(existsSync(join(install.installed, 'node_modules'))).toBe(false)
+  })
+
+  it('`parallax inspect demo:prompts --json` runs the installed demo server', async () => {
+    const { code, stdout, stderr } = await runInstalled(install, ['inspect', 'demo:prompts', '--json'])
+    expect(stderr).not.toMatch(/running from source/)
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout) as {
+      format: string
+      target: { spec: { args: string[] } }
+      discovery: { method: string; status: string }[]
+      prompts: { name: string }[]
+    }
+    expect(report.format).toBe('parallax.inspect/1')
+    expect(report.target.spec.args[0]).toBe(join(install.installed, 'dist', 'demo', 'stdio.js'))
+    expect(report.discovery.find((step) => step.method === 'tools/list')?.status).toBe('skipped')
+    expect(report.prompts.map((prompt) => prompt.name)).toContain('media_brief')
+  })
+
+  it('a TypeScript hooks file loads without a compiler where Node strips types, and otherwise says what it needs', async () => {
+    const hooks = join(install.work, 'hooks.ts')
+    writeFileSync(hooks, 'export const create_media_buy = (_tool: string, args: object): object => ({ ...args, buying_mode: "auction" })\n')
+    const buy = JSON.stringify({ product_id: 'prod_mobile_run', budget: 2000 })
+    const { code, stdout } = await runInstalled(install, [
+      'call',
+      'demo:tools',
+      'create_media_buy',
+      '--args',
+      buy,
+      '--hooks',
+      hooks,
+      '--json',
+      '--yes',
+    ])
+    const report = JSON.parse(stdout) as { hooked?: { buying_mode?: string }; error?: { message: string } }
+    if (nodeStripsTypes()) {
+      expect(report.hooked?.buying_mode).toBe('auction')
+      expect(code).toBe(0)
+    } else {
+      expect(report.error?.message).toContain(
+        'TypeScript needs Node 22.18 or later (for a file outside node_modules) or tsx installed beside Parallax',
+      )
+      expect(code).toBe(2)
+    }
+  })
+
+  it('`parallax web` serves the UI to a real browser, with its data in the per-user folder', async () => {
+    const host = await startInstalledWebHost(install, ['web', '--port', '0'])
+    try {
+      browser = await chromium.launch({ ...CHROMIUM_LAUNCH, args: [...CHROMIUM_LAUNCH.args, '--headless'] })
+      const page = await browser.newPage()
+      const errors: string[] = []
+      page.on('pageerror', (error) => errors.push(error.message))
+      await page.goto(host.url)
+      await page.getByRole('heading', { name: 'Inspect an agent' }).waitFor()
+      await page.locator('.welcome-demo', { hasText: 'Demo prompt library' }).getByRole('button', { name: 'Open' }).click()
+      await page
+        .getByTestId('connection-state')
+        .filter({ hasText: /connected · healthy/ })
+        .waitFor({ timeout: 20_000 })
+      await page.getByRole('tab', { name: /Discovery/ }).click()
+      expect(await page.locator('tr[data-method="tools/list"]').getAttribute('data-status')).toBe('skipped')
+      expect(errors).toEqual([])
+
+      const dataDir = join(install.home, '.config', 'parallax')
+      expect(host.stderr()).toContain(`data in ${dataDir}`)
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+    } finally {
+      await host.stop()
+    }
+  })
+
+  it('`parallax` without Electron beside it starts the web host and says why', async () => {
+    const host = await startInstalledWebHost(install, [])
+    try {
+      expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/)
+      expect(host.stderr()).toContain(
+        'desktop host unavailable (Electron is not installed beside Parallax; npm install -g electron adds it)',
+      )
+    } finally {
+      await host.stop()
+    }
+  })
+})
+
+/** Node loads .ts files itself from 22.18 (and 23.6) on. */
+function nodeStripsTypes(): boolean {
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  return major >= 24 || (major === 23 && minor >= 6) || (major === 22 && minor >= 18)
+}
