@@ -1,9 +1,17 @@
 import { useState } from 'react'
-import { DEFAULT_PROFILE, quoteArg, splitCommandLine, type SavedTarget, type TargetDraft } from '../../../shared/contract'
+import {
+  DEFAULT_PROFILE,
+  quoteArg,
+  splitCommandLine,
+  type OAuthSettings,
+  type SavedTarget,
+  type TargetDraft,
+} from '../../../shared/contract'
 import { Modal } from '../components/Modal'
 import { closeEditor, connect, noteEditedWhileConnected, reconnect, reloadTargets } from '../store/actions'
 import { useStore } from '../store/store'
 import { useProfiles } from '../views/connection/serverRequests/ProfilePicker'
+import { OAuthFields, oauthDraft } from './OAuthFields'
 
 type Kind = 'mcp-stdio' | 'mcp-http' | 'a2a'
 
@@ -28,6 +36,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   const [headers, setHeaders] = useState(spec?.kind === 'mcp-http' || spec?.kind === 'a2a' ? pairs(spec.headers, ': ') : '')
   const [binding, setBinding] = useState(spec?.kind === 'a2a' ? spec.binding : 'auto')
   const [transport, setTransport] = useState(spec?.kind === 'mcp-http' ? spec.transport : 'auto')
+  const [oauth, setOauth] = useState<OAuthSettings>(spec?.kind === 'mcp-http' || spec?.kind === 'a2a' ? (spec.oauth ?? {}) : {})
   const defaults = useStore.getState().info?.defaults
   const [interval, setIntervalText] = useState(
     String((target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000) / 1000),
@@ -64,9 +73,19 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
           spec: { kind, command, args, env: parsePairs(env, '=', 'environment'), cwd: cwd || undefined },
         }
       } else if (kind === 'a2a') {
-        draft = { id: target?.id, name: name || url, options, spec: { kind, url, headers: parsePairs(headers, ':', 'headers'), binding } }
+        draft = {
+          id: target?.id,
+          name: name || url,
+          options,
+          spec: { kind, url, headers: parsePairs(headers, ':', 'headers'), binding, oauth: oauthDraft(oauth) },
+        }
       } else {
-        draft = { id: target?.id, name: name || url, options, spec: { kind, url, headers: parsePairs(headers, ':', 'headers'), transport } }
+        draft = {
+          id: target?.id,
+          name: name || url,
+          options,
+          spec: { kind, url, headers: parsePairs(headers, ':', 'headers'), transport, oauth: oauthDraft(oauth) },
+        }
       }
     } catch (e) {
       setError((e as Error).message)
@@ -186,6 +205,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
               <option value="JSONRPC">JSON-RPC</option>
               <option value="HTTP+JSON">HTTP+JSON (REST)</option>
             </select>
+            <OAuthFields value={oauth} onChange={setOauth} />
           </>
         ) : (
           <>
@@ -205,6 +225,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
               <option value="streamable-http">Streamable HTTP only</option>
               <option value="sse">Legacy SSE only</option>
             </select>
+            <OAuthFields value={oauth} onChange={setOauth} />
           </>
         )}
         {kind !== 'a2a' && (

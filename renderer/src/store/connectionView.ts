@@ -1,4 +1,5 @@
 import type {
+  FailureCause,
   ApprovalRequest,
   CallEvent,
   HooksEvent,
@@ -38,6 +39,8 @@ export interface ConnectionView {
   transport?: TransportKind
   pid?: number
   reason?: string
+  /** Why it failed or is reconnecting, whole (the HTTP status and challenge, a sign-in needed, …); gone once connected. */
+  cause?: FailureCause
   /** Why the last attempt failed, when it was for want of the user's approval. */
   approval?: ApprovalRequest
   attempt?: number
@@ -163,6 +166,7 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       view.targetName = event.targetName
       view.transport = event.transport ?? view.transport
       view.reason = event.reason
+      view.cause = event.cause
       view.approval = event.approval
       view.attempt = event.attempt
       view.maxAttempts = event.maxAttempts

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type {
+  AuthEvent,
   ApprovalRequest,
   AppInfo,
   CompareResult,
@@ -14,7 +15,7 @@ import { isApprovalRequired } from '../../../shared/contract'
 import type { LinkState } from '../host'
 import { applyEvent, isSession, newConnectionView, type ConnectionView } from './connectionView'
 
-export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log'
+export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth'
 export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'handshake', label: 'Handshake', a2aLabel: 'Agent card' },
   { id: 'discovery', label: 'Discovery' },
@@ -24,6 +25,7 @@ export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'keepalive', label: 'Keepalive' },
   { id: 'frames', label: 'Frames' },
   { id: 'log', label: 'Log' },
+  { id: 'auth', label: 'Auth' },
 ]
 
 export type MainView =
@@ -129,6 +131,8 @@ interface EngineSlice {
    */
   latestByTarget: Record<string, string>
   replays: Record<string, ReplayState>
+  /** Each target's authorization steps (auth events), in order: a sign-in may run with no connection at all. */
+  authSteps: Record<string, AuthEvent[]>
   lastSeq: number
   /**
    * Folds a batch of events in; work is proportional to the batch, not to history. Live events (not a
@@ -177,6 +181,7 @@ export const useStore = create<Store>()((set, get) => ({
   connections: {},
   latestByTarget: {},
   replays: {},
+  authSteps: {},
   lastSeq: 0,
   applyEvents(events, { live = true } = {}) {
     const { connections, latestByTarget } = get()
@@ -184,6 +189,8 @@ export const useStore = create<Store>()((set, get) => ({
     const touched = new Map<string, ConnectionView>()
     let newTargets: Record<string, string> | undefined
     let replays: Record<string, ReplayState> | undefined
+    let authSteps: Record<string, AuthEvent[]> | undefined
+    const authTouched = new Set<string>()
     let notice: Toast | undefined
     for (const event of events) {
       if (event.seq <= lastSeq) continue // already folded (backlog and live stream overlap)
@@ -191,6 +198,14 @@ export const useStore = create<Store>()((set, get) => ({
       if (event.type === 'replay') {
         replays ??= { ...get().replays }
         replays[event.replayId] = foldReplay(replays[event.replayId], event)
+        continue
+      }
+      if (event.type === 'auth') {
+        // Per target, not per connection: a sign-in asked for before connecting has no connection.
+        authSteps ??= { ...get().authSteps }
+        if (!authTouched.has(event.targetId)) authSteps[event.targetId] = [...(authSteps[event.targetId] ?? [])]
+        authTouched.add(event.targetId)
+        authSteps[event.targetId].push(event)
         continue
       }
       let view = touched.get(event.connectionId) ?? connections[event.connectionId]
@@ -205,7 +220,7 @@ export const useStore = create<Store>()((set, get) => ({
       }
       if (live) notice = noticeOf(view, event) ?? notice
     }
-    if (touched.size === 0 && !replays) return
+    if (touched.size === 0 && !replays && !authSteps) return
     const next = touched.size ? { ...connections } : connections
     for (const [id, view] of touched) next[id] = { ...view, rev: view.rev + 1 }
     set({
@@ -213,6 +228,7 @@ export const useStore = create<Store>()((set, get) => ({
       lastSeq,
       ...(newTargets && { latestByTarget: newTargets }),
       ...(replays && { replays }),
+      ...(authSteps && { authSteps }),
       ...(notice && { toast: notice }),
     })
   },

@@ -29,6 +29,8 @@ import { EditedNotice } from './EditedNotice'
 import { SkillsPanel } from './catalog/SkillsPanel'
 import { ServerRequestPanel } from './serverRequests/ServerRequestPanel'
 import { ProfilePicker } from './serverRequests/ProfilePicker'
+import { AuthPanel } from './auth/AuthPanel'
+import { signIn } from '../../store/authActions'
 
 /**
  * A target's page: the user's own session with it (never a connection Compare or Replay opened for
@@ -41,6 +43,9 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
   const tone = statusTone(view)
   // The client profile to connect under this time; the target's own (or the default) unless the user picks another.
   const [profile, setProfile] = useState<string>()
+  // Authorization is HTTP's: a stdio server has no Auth tab.
+  const tabs = TABS.filter((t) => t.id !== 'auth' || target.spec.kind !== 'mcp-stdio')
+  const shownTab = tabs.some((t) => t.id === tab) ? tab : 'handshake'
   return (
     <section className="main" aria-label={target.name}>
       <header className="page-head">
@@ -116,17 +121,35 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
       <OtherConnections targetId={target.id} />
       {view && <ServerRequestPanel view={view} />}
       {view?.reason && (view.state === 'failed' || view.state === 'reconnecting' || view.state === 'degraded') && (
-        <div className={`reason ${view.state === 'failed' ? 'bad' : ''}`}>{view.reason}</div>
+        <div className={`reason ${view.state === 'failed' ? 'bad' : ''}`}>
+          {view.reason}
+          {view.cause?.auth && view.state === 'failed' && (
+            <span className="reason-actions">
+              <button
+                className="btn primary small"
+                onClick={() => {
+                  openTab('auth')
+                  void signIn(target.id)
+                }}
+              >
+                Sign in
+              </button>
+              <button className="btn small" onClick={() => openTab('auth')}>
+                Show the steps
+              </button>
+            </span>
+          )}
+        </div>
       )}
       {view ? (
         <>
           <nav className="tabs" role="tablist">
-            {TABS.map((t, i) => (
+            {tabs.map((t, i) => (
               <button
                 key={t.id}
                 role="tab"
-                aria-selected={tab === t.id}
-                className={`tab${tab === t.id ? ' active' : ''}`}
+                aria-selected={shownTab === t.id}
+                className={`tab${shownTab === t.id ? ' active' : ''}`}
                 onClick={() => openTab(t.id)}
                 title={`${view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label} (${i + 1})`}
               >
@@ -135,7 +158,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
               </button>
             ))}
           </nav>
-          <TabBody view={view} tab={tab} />
+          <TabBody view={view} tab={shownTab} target={target} />
         </>
       ) : (
         <div className="panel">
@@ -243,6 +266,7 @@ function stateLabel(view: ConnectionView): string {
 }
 
 function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
+  if (tab === 'auth') return view.cause?.auth ? <span className="count warn">sign in</span> : null
   const n =
     tab === 'handshake' && view.handshake?.protocol === 'a2a'
       ? view.handshake.warnings.length
@@ -268,7 +292,7 @@ function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
   return <span className={`count${warn ? ' warn' : ''}`}>{n.toLocaleString()}</span>
 }
 
-function TabBody({ view, tab }: { view: ConnectionView; tab: Tab }) {
+function TabBody({ view, tab, target }: { view: ConnectionView; tab: Tab; target: SavedTarget }) {
   switch (tab) {
     case 'handshake':
       return view.handshake?.protocol === 'a2a' ? <A2aCardPanel handshake={view.handshake} /> : <HandshakePanel view={view} />
@@ -290,5 +314,7 @@ function TabBody({ view, tab }: { view: ConnectionView; tab: Tab }) {
       return <FramesPanel view={view} />
     case 'log':
       return <LogPanel view={view} />
+    case 'auth':
+      return <AuthPanel target={target} view={view} />
   }
 }
