@@ -40,6 +40,7 @@ import type { ConnectionAuth } from '../auth/connectionAuth'
 import { failedAnswer } from '../runtime/httpAnswers'
 import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
 import { createTappedFetch, type WireError } from './httpTap'
+import { readSecurity } from './securitySchemes'
 import { chooseInterface, type InterfaceChoice } from './interfaceChoice'
 import { isTask, plainMessage, plainPart, plainTask, stateName } from './plain'
 
@@ -147,6 +148,8 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     const { generation, reason } = detectGeneration(raw)
     const warnings = checkCard(raw, generation, this.cardUrl)
     const interfaces = listInterfaces(raw, generation)
+    const security = readSecurity(raw, Object.keys({ ...this.spec.headers, ...this.profile?.a2a?.headers }))
+    this.auth?.noteCard(security.authorization)
     const resolver = new DefaultAgentCardResolver({ fetchImpl: this.fetcher, legacyCompat })
     const handshake = {
       type: 'handshake',
@@ -156,6 +159,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       generation,
       generationReason: reason,
       interfaces,
+      security: security.summary,
     } as const
     let card: AgentCard
     let choice: InterfaceChoice

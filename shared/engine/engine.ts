@@ -113,7 +113,14 @@ export class Engine implements CommandContext {
   constructor(private readonly options: EngineOptions) {
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
     this.builtIns = options.builtIns ?? NO_BUILT_INS
-    this.targets = new TargetStore(this.builtIns.targets, options.dataDir && join(options.dataDir, 'targets.json'))
+    this.auth = new AuthManager({
+      store: options.secrets ?? (options.dataDir ? new FileSecretStore(join(options.dataDir, 'secrets.json')) : new MemorySecretStore()),
+      emit: (event) => this.events.emit(event),
+      openBrowser: options.openBrowser,
+    })
+    this.targets = new TargetStore(this.builtIns.targets, options.dataDir && join(options.dataDir, 'targets.json'), (target, secret) =>
+      this.auth.keepClientSecret(authTargetOf(target)!, secret),
+    )
     this.profiles = new ProfileStore(options.dataDir && join(options.dataDir, 'profiles.json'))
     this.approvals = new ApprovalStore(
       options.approvalsFile ?? (options.dataDir && join(options.dataDir, 'approvals.json')),
@@ -123,11 +130,6 @@ export class Engine implements CommandContext {
     this.library = recordings ? new RecordingLibrary(recordings, this.builtIns.recordings) : undefined
     this.recordsToFiles = options.recordToFiles ?? false
     this.recorders = new Recorders(this.events, options.secretKeys)
-    this.auth = new AuthManager({
-      store: options.secrets ?? (options.dataDir ? new FileSecretStore(join(options.dataDir, 'secrets.json')) : new MemorySecretStore()),
-      emit: (event) => this.events.emit(event),
-      openBrowser: options.openBrowser,
-    })
   }
 
   /**

@@ -16,6 +16,8 @@ export class TargetStore {
   constructor(
     private readonly demos: SavedTarget[],
     file?: string,
+    /** Where a target's OAuth client secret goes instead of the targets file (the secret store). */
+    private readonly keepSecret?: (target: SavedTarget, secret: string) => Promise<void>,
   ) {
     this.persisted = new JsonListFile(file, (entry) => {
       const target = SavedTarget.safeParse(entry)
@@ -45,7 +47,14 @@ export class TargetStore {
     const parsed = TargetDraft.parse(draft)
     if (parsed.id && this.demos.some((t) => t.id === parsed.id)) throw new CommandError('demo targets cannot be changed', 'invalid-input')
     const existing = parsed.id ? this.user.get(parsed.id) : undefined
-    const target: SavedTarget = { ...parsed, id: parsed.id ?? `t_${randomUUID().slice(0, 8)}`, origin: existing?.origin ?? origin }
+    let target: SavedTarget = { ...parsed, id: parsed.id ?? `t_${randomUUID().slice(0, 8)}`, origin: existing?.origin ?? origin }
+    const { spec } = target
+    const secret = spec.kind === 'mcp-stdio' ? undefined : spec.oauth?.clientSecret
+    if (secret && spec.kind !== 'mcp-stdio' && this.keepSecret) {
+      // The secret goes to the secret store first, so the targets file never holds it.
+      await this.keepSecret(target, secret)
+      target = { ...target, spec: { ...spec, oauth: { ...spec.oauth, clientSecret: undefined } } }
+    }
     this.user.set(target.id, target)
     await this.persist()
     return target
