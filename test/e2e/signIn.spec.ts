@@ -1,0 +1,78 @@
+import { startOAuthMcpServer, type OAuthMcpServer } from '../fixtures/servers/oauthMcp'
+import { expect, test } from './webHostProcess'
+
+// Signing in to an OAuth-protected MCP server as a person does: the server answers 401, the page says a
+// sign-in is needed, Sign in opens the authorization page (here a popup the test approves), the answer
+// comes back to Parallax's loopback redirect on 127.0.0.1, and the session connects. The Auth tab shows
+// every step; no token ever reaches the page.
+let server: OAuthMcpServer
+test.beforeEach(async () => {
+  server = await startOAuthMcpServer()
+})
+test.afterEach(async () => {
+  await server.stop()
+})
+
+test('sign in through the browser and the loopback redirect, see every step, sign out', async ({ page, host }) => {
+  test.setTimeout(90_000)
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(host.url)
+
+  await test.step('the server answers 401: the page says a sign-in is needed', async () => {
+    await page.getByRole('button', { name: '+ Add server' }).click()
+    await page.locator('#t-name').fill('protected')
+    await page.getByRole('button', { name: 'MCP over HTTP' }).click()
+    await page.locator('#t-url').fill(server.url)
+    await page.getByRole('button', { name: 'Save and connect' }).click()
+    await expect(page.getByTestId('connection-state')).toHaveText(/failed/, { timeout: 30_000 })
+    await expect(page.locator('.reason.bad')).toContainText(/sign.in/i)
+    await page.screenshot({ path: 'test-results/sign-in-needed.png' })
+  })
+
+  await test.step('Sign in opens the authorization page; approving it connects the session', async () => {
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.locator('.reason.bad').getByRole('button', { name: 'Sign in' }).click(),
+    ])
+    await expect(popup.getByRole('heading')).toContainText('Allow')
+    await expect(popup.locator('body')).toContainText('catalog:read')
+    await popup.getByRole('link', { name: 'Approve' }).click()
+    await expect(popup.locator('body')).toContainText(/signed in|you can close/i)
+    await popup.close()
+    await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 30_000 })
+  })
+
+  await test.step('the Auth tab: signed in, the scopes granted, every step of the sign-in, no token', async () => {
+    await page.getByRole('tab', { name: /Auth/ }).click()
+    const status = page.getByTestId('auth-status')
+    await expect(status).toContainText('signed in')
+    await expect(page.getByTestId('auth-scopes')).toContainText('catalog:read')
+    await expect(page.getByTestId('auth-scopes')).toContainText('orders:write')
+    await expect(page.getByTestId('auth-expiry')).toContainText(/in \d+ min|in 1 h/)
+    await expect(status).toContainText('registered dynamically')
+    await page.screenshot({ path: 'test-results/sign-in-status.png' })
+    const flow = page.getByTestId('auth-flow').first()
+    await expect(flow).toHaveAttribute('data-outcome', 'granted')
+    for (const phase of ['resource-metadata', 'authorization-server-metadata', 'registration', 'authorization', 'token'])
+      await expect(flow.locator(`[data-phase="${phase}"]`).first()).toBeVisible()
+    await expect(flow.locator('[data-step="authorize"]')).toHaveCount(1)
+    await expect(flow.locator('[data-step="callback"]')).toHaveCount(1)
+    // The token exchange, opened: its request and response, with the secrets redacted.
+    const token = flow.locator('[data-phase="token"][data-step="request"]').first()
+    await token.locator('summary').click()
+    await expect(token).toContainText('Response 200')
+    await page.getByTestId('auth-panel').screenshot({ path: 'test-results/sign-in-auth-view.png' })
+    const html = await page.content()
+    for (const secret of server.issued) expect(html).not.toContain(secret)
+  })
+
+  await test.step('Sign out forgets the token: a new session needs a sign-in again', async () => {
+    await page.getByTestId('auth-actions').getByRole('button', { name: 'Sign out' }).click()
+    await expect(page.getByTestId('auth-status')).toContainText('not signed in')
+    await expect(page.getByTestId('auth-flow').first()).toHaveAttribute('data-outcome', 'signed out')
+    await page.getByRole('button', { name: 'Reconnect' }).click()
+    await expect(page.getByTestId('connection-state')).toHaveText(/failed/, { timeout: 30_000 })
+  })
+  expect(errors).toEqual([])
+})
