@@ -5,6 +5,7 @@ import { CommandError, IpcChannels, type CommandReply } from '../../shared/contr
 import { EventBatcher } from '../../shared/runtime/batcher'
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine } from '../../shared/engine/engine'
+import { KeychainSecretStore } from './secretStore'
 import { boundForUi, MAX_DEPTH, safeStringify } from '../../shared/runtime/safeJson'
 import { ensurePrivateDir } from '../../shared/runtime/privateFiles'
 import { guardSender, isAppUrl } from './ipcGuard'
@@ -19,7 +20,14 @@ app.setPath('userData', join(app.getPath('appData'), 'parallax'))
 // plain files, which the packaging keeps beside it (asarUnpack).
 const appRoot = app.isPackaged ? app.getAppPath().replace(/\.asar$/, '.asar.unpacked') : app.getAppPath()
 
-const engine = new Engine({ host: 'electron', dataDir: app.getPath('userData'), builtIns: builtInDemos(appRoot) })
+const engine = new Engine({
+  host: 'electron',
+  dataDir: app.getPath('userData'),
+  builtIns: builtInDemos(appRoot),
+  // Sign-ins: secrets encrypted with the OS keychain; the authorization page in the system browser.
+  secrets: new KeychainSecretStore(app.getPath('userData')),
+  openBrowser: (url) => shell.openExternal(url),
+})
 // The data folder (targets, profiles, recordings, and Chromium's own storage) is the user's alone.
 void ensurePrivateDir(app.getPath('userData')).catch(() => {})
 
