@@ -72,13 +72,7 @@ export function ContentBlock({ block, onRead }: { block: Block; onRead?: (uri: s
 function blockBody(block: Block, onRead?: (uri: string) => void) {
   switch (block.type) {
     case 'text':
-      return typeof block.text === 'string' ? (
-        <div className="content-text">
-          <AgentText value={block.text} />
-        </div>
-      ) : (
-        <JsonView value={block} />
-      )
+      return typeof block.text === 'string' ? <LongText text={block.text} /> : <JsonView value={block} />
     case 'image':
       return <Media kind="image" data={block.data} mimeType={block.mimeType} />
     case 'audio':
@@ -96,6 +90,33 @@ function blockBody(block: Block, onRead?: (uri: string) => void) {
       )
   }
 }
+
+/** Text shown whole up to a few screens; longer text folds, and text the engine cut says so at once (the whole is in its frame). */
+function LongText({ text }: { text: string }) {
+  const [whole, setWhole] = useState(false)
+  const cut = CUT.exec(text.slice(-1_000))?.[0]
+  const body = cut ? text.slice(0, text.length - cut.length).replace(/… $/, '') : text
+  const folded = !whole && body.length > FOLD_TEXT_AT
+  return (
+    <div className="content-text">
+      <AgentText value={folded ? body.slice(0, FOLD_TEXT_AT) : body} />
+      {folded && (
+        <button className="more" onClick={() => setWhole(true)}>
+          {' '}
+          … {(body.length - FOLD_TEXT_AT).toLocaleString()} more characters
+        </button>
+      )}
+      {cut && (
+        <div className="muted" data-testid="cut-note">
+          {cut.slice(1, -1)}
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** How much text shows before it folds. */
+const FOLD_TEXT_AT = 20_000
 
 /** An image or audio clip the agent sent as base64: shown or played when its type and data check out, else said why not. */
 function Media({ kind, data, mimeType }: { kind: 'image' | 'audio'; data: unknown; mimeType: unknown }) {
