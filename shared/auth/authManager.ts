@@ -34,6 +34,8 @@ interface TargetState {
   required?: { why: string; scope?: string }
   quiet?: Promise<boolean>
   credentials?: Promise<TargetCredentials>
+  /** The server `credentials` are for: a target pointed elsewhere reads its own. */
+  credentialsUrl?: string
 }
 
 /**
@@ -61,18 +63,20 @@ export class AuthManager {
     return state
   }
 
-  /** The credentials held for a target (read once, then kept in memory beside the store). */
+  /** The credentials held for a target and its server (read once, then kept in memory beside the store). */
   credentialsOf(target: AuthTarget): Promise<TargetCredentials> {
     const state = this.stateOf(target.id)
-    const held = state.credentials
-    const fresh = (held ?? this.vault.read(target.id, target.url)).then((c) => (c.serverUrl === target.url ? c : { serverUrl: target.url }))
-    state.credentials = fresh
-    return fresh
+    if (state.credentialsUrl !== target.url) {
+      state.credentialsUrl = target.url
+      state.credentials = this.vault.read(target.id, target.url)
+    }
+    return state.credentials!
   }
 
   private async keep(target: AuthTarget, credentials: TargetCredentials): Promise<void> {
     const state = this.stateOf(target.id)
     state.credentials = Promise.resolve(credentials)
+    state.credentialsUrl = target.url
     state.required = undefined
     await this.vault.write(target.id, credentials)
   }
@@ -239,6 +243,7 @@ export class AuthManager {
     const kept: TargetCredentials = { serverUrl: target.url, ...(keepClient && held.clientSecret && { clientSecret: held.clientSecret }) }
     const state = this.stateOf(target.id)
     state.credentials = Promise.resolve(kept)
+    state.credentialsUrl = target.url
     state.required = undefined
     if (kept.clientSecret) await this.vault.write(target.id, kept)
     else await this.vault.clear(target.id, target.url)
