@@ -39,8 +39,10 @@ export class ConnectionAuth {
       if (url.origin !== this.authorizedOrigin) return base(input, init)
       const again = input instanceof Request ? input.clone() : input
       const token = await this.manager.accessToken(this.target, this.connectionId)
+      // Plain headers remain possible: a target with its own Authorization header and no OAuth settings is left to it.
+      const ownHeader = !token && !this.target.oauth && new Headers(init?.headers).has('authorization')
       const response = await base(input, withBearer(init, token))
-      if (this.gaveUp || !(await this.authorize(response))) return response
+      if (ownHeader || this.gaveUp || !(await this.authorize(response))) return response
       await response.body?.cancel().catch(() => {})
       const retried = await base(again, withBearer(init, await this.manager.accessToken(this.target, this.connectionId)))
       if (retried.status === 401) this.gaveUp = true

@@ -54,7 +54,7 @@ export function chooseScopes(inputs: ScopeInputs): { scopes: string[]; why: stri
     return {
       scopes: [...scopes, 'offline_access'],
       why,
-      offlineAccess: 'the authorization server lists offline_access: asked for it, for a refresh token',
+      offlineAccess: 'the authorization server lists it: for a refresh token (SEP-2207)',
     }
-  return { scopes, why, offlineAccess: 'offline_access not asked for: the authorization server does not list it' }
+  return { scopes, why, offlineAccess: 'the authorization server does not list it' }
 }

@@ -96,7 +96,7 @@ export class SignIn {
     this.requested = scopes
     steps.decision(request.held ? 'step-up' : 'authorization', scopes.length ? `scope "${scopes.join(' ')}"` : 'no scope', why)
     if (offlineAccess)
-      steps.decision('authorization', scopes.includes('offline_access') ? 'offline_access' : 'no offline_access', offlineAccess)
+      steps.decision('authorization', scopes.includes('offline_access') ? 'offline_access asked for' : 'no offline_access', offlineAccess)
     if (grant === 'authorization_code') {
       const methods = found.metadata?.code_challenge_methods_supported
       if (found.metadata && !methods?.includes('S256')) {
