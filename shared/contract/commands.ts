@@ -16,6 +16,7 @@ import {
 } from './events'
 import type { A2aMessage, A2aPart, A2aTask, McpToolResult } from './agentData'
 import type { AuthBeginResult, AuthStatus } from './auth'
+import { APP_FRAME_TEXT_MAX, type AppViewInfo } from './apps'
 import type { ConnectionPurpose } from './events'
 
 /**
@@ -124,6 +125,9 @@ export type RequestAnswer = {
   | { outcome: 'error'; error: { code: number; message: string; data?: unknown } }
   | { outcome: 'timeout' | 'cancelled' | 'lost'; reason: string }
 )
+
+/** An App view the engine opened (apps.open), by its id. */
+const ViewRef = z.object({ viewId: z.string().regex(/^[0-9a-f]{32}$/, 'a view id as apps.open gave it') })
 
 /** Which target to sign in to: a saved one, an unsaved one given whole, or a connection's; `scope` asks for more than the challenge named. */
 const AuthBeginInput = z
@@ -297,6 +301,39 @@ export const CommandInputs = {
   /** Forgets everything kept to authorize a target: tokens, a dynamic registration, the client secret (unless `keepClient`). */
   'auth.signOut': z.object({ targetId: TargetId, keepClient: z.boolean().default(false) }),
   'auth.status': z.object({ targetId: TargetId }),
+  /**
+   * Opens an MCP App view for a connection: reads its `ui://` resource (`resources/read`, frames only),
+   * checks it is an App's HTML, and builds the policy it runs under from the metadata it declares. The
+   * answer says where the host serves it (on an origin of its own) and everything a UI shows about it.
+   */
+  'apps.open': ConnectionRef.extend({ uri: z.string().min(1).max(4096), tool: z.string().min(1).max(500).optional() }),
+  /** An open view's document and policy, for the host that serves it. */
+  'apps.document': ViewRef,
+  /**
+   * Messages between a view and the UI hosting it, as the UI saw them cross `postMessage` (`in`: from the
+   * view), in order: each becomes a frame (protocol `mcp-app`) on the view's connection. `refused`: the UI
+   * did not hand the message on (too large, too deep, not JSON); `text` is then its beginning and `bytes` its size.
+   */
+  'apps.frames': ViewRef.extend({
+    frames: z
+      .array(
+        z
+          .object({
+            direction: z.enum(['in', 'out']),
+            text: z.string().max(APP_FRAME_TEXT_MAX),
+            ts: z.number().optional(),
+            refused: z.string().max(300).optional(),
+            bytes: z.number().int().min(0).optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(500),
+  }),
+  /** A view's `tools/call`: refused for a tool its visibility keeps from views, else an inspected call like `tools.call`. */
+  'apps.callTool': ViewRef.extend({ tool: z.string().min(1).max(500), arguments: z.record(z.string(), z.unknown()).default({}) }),
+  /** The view is gone (torn down, or stopped for misbehaving: `reason` says why); its frames stay. */
+  'apps.close': ViewRef.extend({ reason: z.string().max(500).optional() }),
   /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`, at most `limit` events (a page: a UI catching up on a long session asks page by page). */
   'events.since': z.object({ afterSeq: z.number().int().min(0), limit: z.number().int().min(1).optional() }),
 } as const
@@ -393,6 +430,11 @@ export interface CommandOutputs {
   'auth.signOut': AuthStatus & { cleared: string[] }
   'auth.status': AuthStatus
   'events.since': EngineEvent[]
+  'apps.open': AppViewInfo
+  'apps.document': { html: string; csp: string; allow: string; sandbox: string }
+  'apps.frames': { recorded: number }
+  'apps.callTool': CallReport
+  'apps.close': { closed: boolean }
 }
 
 /** How a connection's first attempt ended. */

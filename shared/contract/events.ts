@@ -11,6 +11,13 @@ import type { ConversationMessage } from './conversation'
 
 export type Protocol = 'mcp' | 'a2a'
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse' | 'jsonrpc' | 'rest'
+/**
+ * What a frame's message is: a connection's own protocol, or `mcp-app` — a message between an MCP App's
+ * view and Parallax as its host (JSON-RPC over `postMessage`), recorded on the connection whose server
+ * the view came from.
+ */
+export type FrameProtocol = Protocol | 'mcp-app'
+export type FrameTransport = TransportKind | 'postMessage'
 export type FrameKind = 'request' | 'response' | 'notification' | 'error' | 'stream-event'
 export type Health = 'healthy' | 'degraded' | 'down'
 export type ConnectionState = 'connecting' | 'connected' | 'degraded' | 'reconnecting' | 'closed' | 'failed'
@@ -42,9 +49,10 @@ interface EventBase {
 
 export interface FrameEvent extends EventBase {
   type: 'frame'
+  /** `out`: sent by Parallax (to the server, or to an App view); `in`: received by it. */
   direction: 'out' | 'in'
-  protocol: Protocol
-  transport: TransportKind
+  protocol: FrameProtocol
+  transport: FrameTransport
   kind: FrameKind
   method?: string
   id?: string | number
@@ -70,6 +78,8 @@ export interface FrameEvent extends EventBase {
    * frame and the response's on a received one, secrets redacted; `eventId` is an SSE event's own id.
    */
   http?: { method: string; url: string; status?: number; statusText?: string; headers?: Record<string, string>; eventId?: string }
+  /** An App view's message (`protocol: 'mcp-app'`): which view, opened for which `ui://` resource. */
+  view?: { id: string; uri: string }
 }
 
 export type HandshakeEvent = McpHandshakeEvent | A2aHandshakeEvent
@@ -237,6 +247,8 @@ export interface ConversationEvent extends EventBase {
 /** One inspected call: raw vs hooked arguments, both validations, what was sent and what came back. */
 export interface CallEvent extends EventBase, CallReport {
   type: 'call'
+  /** Set when an App view made the call (its `tools/call`), not the user. */
+  view?: { id: string; uri: string }
 }
 
 export interface CallReport {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from './apps'
 import { DEFAULT_PROFILE } from './clientRole'
 
 /**
@@ -27,6 +28,8 @@ export const ClientProfile = z
             sampling: z.record(z.string(), z.unknown()).optional(),
             elicitation: z.record(z.string(), z.unknown()).optional(),
             experimental: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+            /** Extensions the client supports, by identifier (e.g. MCP Apps, `io.modelcontextprotocol/ui`). */
+            extensions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
           })
           .strict()
           .default({}),
@@ -52,14 +55,28 @@ export const PRESET_PROFILES: ClientProfile[] = [
   ClientProfile.parse({
     name: DEFAULT_PROFILE,
     description:
-      'What a normal connection offers: sampling, elicitation (form and URL) and roots, with list_changed — Parallax answers all of them.',
-    mcp: { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } } },
+      'What a normal connection offers: sampling, elicitation (form and URL), roots with list_changed, and MCP Apps (views the UI renders) — Parallax answers all of them.',
+    mcp: {
+      capabilities: {
+        roots: { listChanged: true },
+        sampling: {},
+        elicitation: { form: {}, url: {} },
+        extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
+      },
+    },
   }),
   ClientProfile.parse({ name: 'minimal', description: 'Offers no client capabilities.' }),
   ClientProfile.parse({
     name: 'full',
-    description: 'Offers roots, sampling and elicitation.',
-    mcp: { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: {} } },
+    description: 'Offers roots, sampling, elicitation and MCP Apps.',
+    mcp: {
+      capabilities: {
+        roots: { listChanged: true },
+        sampling: {},
+        elicitation: {},
+        extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
+      },
+    },
   }),
   ClientProfile.parse({
     name: 'hinted',

@@ -45,6 +45,7 @@ import { RecordingLibrary } from '../session/library'
 import { Replay, type ReplayOptions } from '../session/replay'
 import { PARALLAX_VERSION } from '../version'
 import { ApprovalStore, type Approver } from './approvals'
+import { AppViews } from './appViews'
 import { handlers, type CommandContext } from './commands'
 import { ProfileStore } from './profileStore'
 import { Recorders } from './recorders'
@@ -82,6 +83,11 @@ export interface EngineOptions {
   secrets?: SecretStore
   /** Opens a URL in the system browser, for `auth.signIn` (the desktop app's shell, the CLI's opener); UI hosts may open it themselves. */
   openBrowser?: (url: string) => Promise<void>
+  /**
+   * Where the host serves an MCP App view's document (`apps.document`), on an origin that is not the UI's:
+   * the web host's second port, the desktop app's own scheme. Hosts that render no views leave it out.
+   */
+  appViewUrl?: (viewId: string) => string | undefined
 }
 
 /**
@@ -98,6 +104,8 @@ export class Engine implements CommandContext {
   readonly auth: AuthManager
   readonly library: RecordingLibrary | undefined
   readonly recordsToFiles: boolean
+  /** The MCP App views open now: their documents, policies and frame taps. */
+  readonly apps: AppViews
   private readonly connections = new Map<string, SupervisedConnection>()
   private nextConnection = 0
   private readonly defaults: ConnectionOptions
@@ -130,6 +138,7 @@ export class Engine implements CommandContext {
     this.library = recordings ? new RecordingLibrary(recordings, this.builtIns.recordings) : undefined
     this.recordsToFiles = options.recordToFiles ?? false
     this.recorders = new Recorders(this.events, options.secretKeys)
+    this.apps = new AppViews(this.events, options.appViewUrl)
   }
 
   /**
@@ -377,12 +386,20 @@ export class Engine implements CommandContext {
     return this.connection(connectionId).sendTurn(turn, options)
   }
 
-  /** One inspected call — hooks, validation, lint, send, context echo — of a tool (MCP) or a skill (A2A). */
-  async callTool(connectionId: string, tool: string, args: Record<string, unknown>): Promise<CallReport> {
+  /**
+   * One inspected call — hooks, validation, lint, send, context echo — of a tool (MCP) or a skill (A2A);
+   * `view`: the MCP App view that made it, rather than the user.
+   */
+  async callTool(
+    connectionId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    view?: { id: string; uri: string },
+  ): Promise<CallReport> {
     const connection = this.connection(connectionId)
     const endpoint = { protocol: connection.protocol, tool, ...connection.callEndpoint(tool) }
     const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), this.validator, this.options.protocolFields)
-    this.events.emit({ type: 'call', connectionId, ...report })
+    this.events.emit({ type: 'call', connectionId, ...report, ...(view && { view }) })
     return report
   }
 
@@ -514,6 +531,7 @@ export class Engine implements CommandContext {
   /** Closes every connection: no child process or timer outlives the engine. */
   async dispose(): Promise<void> {
     this.recorders.stopAll()
+    this.apps.dispose()
     for (const replay of this.replays.values()) replay.stop()
     await Promise.all([...this.connections.values()].map((c) => c.close()))
     for (const connection of this.connections.values()) connection.spill.dispose()

@@ -521,6 +521,10 @@ export class McpConnection extends SupervisedConnection {
     while (this.refreshing.size) await Promise.all(this.refreshing.values())
   }
 
+  override catalogEntries(method: DiscoveryMethod): unknown[] | undefined {
+    return this.catalog[method]
+  }
+
   /** Runs every discovery step again (the user's "refresh"). */
   async rediscover(): Promise<void> {
     await this.discover('refresh')

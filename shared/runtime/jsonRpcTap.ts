@@ -1,4 +1,4 @@
-import type { FrameEvent, FrameKind, Protocol, TransportKind } from '../contract'
+import type { FrameEvent, FrameKind, FrameProtocol, FrameTransport } from '../contract'
 import { now } from './clock'
 import { SHOWN_BYTES, type FrameSpill } from './frameSpill'
 import { detachedCut, safeStringify } from './safeJson'
@@ -22,8 +22,8 @@ export class JsonRpcTap {
   private probeMethod: string | undefined
 
   constructor(
-    private readonly protocol: Protocol,
-    public transport: TransportKind,
+    private readonly protocol: FrameProtocol,
+    public transport: FrameTransport,
     private readonly sink: FrameSink,
     private readonly spill?: FrameSpill,
   ) {}
@@ -107,7 +107,8 @@ function subjectOf(method: string, params: unknown): string | undefined {
 function classify(msg: JsonRpcLike): FrameKind {
   if (typeof msg.method === 'string') return msg.id === undefined || msg.id === null ? 'notification' : 'request'
   if (msg.error !== undefined) return 'error'
-  return 'response'
+  // Neither a method nor a result: no JSON-RPC message at all (what a peer sent that Parallax refused).
+  return msg.result !== undefined ? 'response' : 'error'
 }
 
 /** A frame's preview when there is no spill to keep the whole text in. */

@@ -8,6 +8,7 @@ import {
   type ConnectionOptions,
   type ConnectionState,
   type ConversationContext,
+  type DiscoveryMethod,
   type EngineEvent,
   type RequestAnswer,
   type EventInput,
@@ -143,6 +144,11 @@ export abstract class SupervisedConnection {
   abstract callEndpoint(tool: string): CallEndpoint
   /** Discovery again, on the user's request; what it found (or why it failed) is discovery events. */
   abstract rediscover(): Promise<void>
+
+  /** What discovery last listed for one of the protocol's lists (MCP `tools/list`, `resources/list`, …); none for the rest. */
+  catalogEntries(_method: DiscoveryMethod): unknown[] | undefined {
+    return undefined
+  }
 
   /** Starts the conversation over: the next turn begins a new context. */
   newContext(): void {

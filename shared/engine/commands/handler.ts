@@ -21,6 +21,7 @@ import type { SupervisedConnection, TurnOptions } from '../../runtime/supervised
 import type { RecordingLibrary } from '../../session/library'
 import type { Replay, ReplayOptions } from '../../session/replay'
 import type { ApprovalStore } from '../approvals'
+import type { AppViews } from '../appViews'
 import type { ProfileStore } from '../profileStore'
 import type { TargetStore } from '../targetStore'
 import type { OperationPairing } from '../../compare/compare'
@@ -37,6 +38,8 @@ export interface CommandContext {
   readonly approvals: ApprovalStore
   /** Sign-ins and the credentials they obtain, per target. */
   readonly auth: AuthManager
+  /** The MCP App views open now. */
+  readonly apps: AppViews
   /** Whether this host's user may name a file to record into (the CLI's --out); UI hosts record into the library. */
   readonly recordsToFiles: boolean
   info(): AppInfo
@@ -62,7 +65,7 @@ export interface CommandContext {
   failureOf(connection: SupervisedConnection): ConnectionEvent | undefined
 
   sendTurn(connectionId: string, turn: Turn, options?: TurnOptions): Promise<TurnResult>
-  callTool(connectionId: string, tool: string, args: Record<string, unknown>): Promise<CallReport>
+  callTool(connectionId: string, tool: string, args: Record<string, unknown>, view?: { id: string; uri: string }): Promise<CallReport>
   loadHooks(connectionId: string, path: string): Promise<{ source: string; kind: HookSet['kind']; tools: string[] }>
   clearHooks(connectionId: string): boolean
   /** A person's answer to what a connection's server asks (sampling, elicitation). */

@@ -1,6 +1,7 @@
 import { approvalCommands } from './approvals'
 import { authCommands } from './auth'
 import { appCommands } from './app'
+import { appViewCommands } from './apps'
 import { callCommands } from './calls'
 import { compareCommands } from './compare'
 import { connectionCommands } from './connections'
@@ -30,4 +31,5 @@ export const handlers: Handlers = {
   ...eventCommands,
   ...serverRequestCommands,
   ...authCommands,
+  ...appViewCommands,
 }
