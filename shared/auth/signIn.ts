@@ -142,7 +142,7 @@ export class SignIn {
     if (!headless && !request.person) {
       await this.loopback?.close()
       throw new PersonNeeded(
-        `a person must sign in at the authorization server (${new URL(this.authorizationUrl).origin}): sign in with a browser, or --oauth-headless for a server that approves without one`,
+        `a person must sign in at the authorization server (${new URL(this.authorizationUrl).origin}): sign in with a browser, or headless for a server that approves without one (--oauth-headless on the command line)`,
       )
     }
     steps.emit({

@@ -1,13 +1,14 @@
-import { startOAuthMcpServer, type OAuthMcpServer } from '../fixtures/servers/oauthMcp'
+import { MediaSalesExecutor } from '../../shared/demo/a2aAgent'
+import { startOAuthA2aAgent, startOAuthMcpServer, type OAuthMcpFixture } from '../fixtures/oauthServers'
 import { expect, test } from './webHostProcess'
 
 // Signing in to an OAuth-protected MCP server as a person does: the server answers 401, the page says a
 // sign-in is needed, Sign in opens the authorization page (here a popup the test approves), the answer
 // comes back to Parallax's loopback redirect on 127.0.0.1, and the session connects. The Auth tab shows
 // every step; no token ever reaches the page.
-let server: OAuthMcpServer
+let server: OAuthMcpFixture
 test.beforeEach(async () => {
-  server = await startOAuthMcpServer()
+  server = await startOAuthMcpServer({ byPerson: true })
 })
 test.afterEach(async () => {
   await server.stop()
@@ -36,7 +37,7 @@ test('sign in through the browser and the loopback redirect, see every step, sig
       page.locator('.reason.bad').getByRole('button', { name: 'Sign in' }).click(),
     ])
     await expect(popup.getByRole('heading')).toContainText('Allow')
-    await expect(popup.locator('body')).toContainText('catalog:read')
+    await expect(popup.locator('body')).toContainText('mcp:read')
     await popup.getByRole('link', { name: 'Approve' }).click()
     await expect(popup.locator('body')).toContainText(/signed in|you can close/i)
     await popup.close()
@@ -46,9 +47,8 @@ test('sign in through the browser and the loopback redirect, see every step, sig
   await test.step('the Auth tab: signed in, the scopes granted, every step of the sign-in, no token', async () => {
     await page.getByRole('tab', { name: /Auth/ }).click()
     const status = page.getByTestId('auth-status')
-    await expect(status).toContainText('signed in')
-    await expect(page.getByTestId('auth-scopes')).toContainText('catalog:read')
-    await expect(page.getByTestId('auth-scopes')).toContainText('orders:write')
+    await expect(status.locator('.badge')).toHaveText('signed in')
+    await expect(page.getByTestId('auth-scopes')).toContainText('mcp:read')
     await expect(page.getByTestId('auth-expiry')).toContainText(/in \d+ min|in 1 h/)
     await expect(status).toContainText('registered dynamically')
     await page.screenshot({ path: 'test-results/sign-in-status.png' })
@@ -64,15 +64,55 @@ test('sign in through the browser and the loopback redirect, see every step, sig
     await expect(token).toContainText('Response 200')
     await page.getByTestId('auth-panel').screenshot({ path: 'test-results/sign-in-auth-view.png' })
     const html = await page.content()
-    for (const secret of server.issued) expect(html).not.toContain(secret)
+    for (const secret of server.provider.issued) expect(html).not.toContain(secret)
   })
 
   await test.step('Sign out forgets the token: a new session needs a sign-in again', async () => {
     await page.getByTestId('auth-actions').getByRole('button', { name: 'Sign out' }).click()
-    await expect(page.getByTestId('auth-status')).toContainText('not signed in')
+    await expect(page.getByTestId('auth-status').locator('.badge')).toHaveText('not signed in')
     await expect(page.getByTestId('auth-flow').first()).toHaveAttribute('data-outcome', 'signed out')
     await page.getByRole('button', { name: 'Reconnect' }).click()
     await expect(page.getByTestId('connection-state')).toHaveText(/failed/, { timeout: 30_000 })
   })
   expect(errors).toEqual([])
+})
+
+test('an A2A agent behind OAuth client credentials: the editor takes the client, the card shows its scheme, the secret stays off the page', async ({
+  page,
+  host,
+}) => {
+  test.setTimeout(60_000)
+  const client = { id: 'partner-client', secret: 'partner-secret-4f9a2c' }
+  const agent = await startOAuthA2aAgent(new MediaSalesExecutor(), client)
+  try {
+    await page.goto(host.url)
+    await page.getByRole('button', { name: '+ Add server' }).click()
+    await page.locator('#t-name').fill('partner agent')
+    await page.getByRole('button', { name: 'A2A agent' }).click()
+    await page.locator('#t-url').fill(agent.url)
+    await page.getByText('OAuth', { exact: false }).first().click()
+    await page.locator('#t-client-id').fill(client.id)
+    await page.locator('#t-client-secret').fill(client.secret)
+    await page.screenshot({ path: 'test-results/sign-in-editor-oauth.png' })
+    await page.getByRole('button', { name: 'Save and connect' }).click()
+    await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 30_000 })
+    const security = page.getByTestId('a2a-security')
+    await expect(security).toContainText('partnerOAuth')
+    await expect(security).toContainText('OAuth 2 (clientCredentials)')
+    // The card is public; the first message meets the agent's 401 and Parallax gets a token without a person.
+    await page.getByRole('tab', { name: /Conversation/ }).click()
+    const message = page.getByLabel('Message')
+    await message.fill('list products')
+    await message.press('Enter')
+    await expect(page.locator('[data-kind="status"][data-state="completed"]').first()).toBeVisible({ timeout: 20_000 })
+    await page.getByRole('tab', { name: /Auth/ }).click()
+    await expect(page.getByTestId('auth-status').locator('.badge')).toHaveText('signed in')
+    await expect(page.getByTestId('auth-status')).toContainText('by client credentials')
+    await expect(page.getByTestId('auth-flow').first()).toHaveAttribute('data-outcome', 'granted')
+    await page.screenshot({ path: 'test-results/sign-in-a2a-client-credentials.png' })
+    const html = await page.content()
+    for (const secret of [client.secret, ...agent.provider.issued]) expect(html).not.toContain(secret)
+  } finally {
+    await agent.stop()
+  }
 })

@@ -5,6 +5,7 @@ import { JsonView } from '../../../components/JsonView'
 import { Name } from '../../../components/Name'
 import { chooseBinding } from '../../../store/actions'
 import { useStore } from '../../../store/store'
+import { SecuritySchemes } from './SecuritySchemes'
 
 /** The agent card as fetched: generation, chosen interface and why, capabilities, warnings, the card itself. */
 export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent }) {
@@ -77,6 +78,8 @@ export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent })
                   ))}
             </dd>
           </dl>
+          <div className="section-title">Security</div>
+          <SecuritySchemes security={h.security} />
           <div className="section-title">Interfaces in the card</div>
           <InterfaceChoice handshake={h} />
         </div>
