@@ -1,39 +1,19 @@
 // The CLI plays the whole client against @modelcontextprotocol/server-everything, as a script would: a file
 // of canned sampling replies, a fixed elicitation answer, roots, and the profile that decides what the
 // server offers. Its tools are always called with arguments of our own (one tool's default is an internet URL).
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
+import { cliRunner, type CliRun } from '../fixtures/cli'
 
-const CLI = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 const require = createRequire(import.meta.url)
 const EVERYTHING = `stdio:${process.execPath} ${join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')} stdio`
 const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-client-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function parallax(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const parallax = cliRunner(join(dir, 'data'))
 
 interface CallObject {
   format: string
@@ -41,7 +21,7 @@ interface CallObject {
   serverRequests: { method: string; state: string; by?: string; source?: string; result?: unknown }[]
 }
 
-async function callJson(...args: string[]): Promise<{ run: Run; object: CallObject; text: string }> {
+async function callJson(...args: string[]): Promise<{ run: CliRun; object: CallObject; text: string }> {
   const run = await parallax('call', EVERYTHING, ...args, '--json')
   const object = JSON.parse(run.stdout) as CallObject
   const text = (object.response?.content ?? []).map((c) => c.text ?? '').join('\n')

@@ -1,30 +1,17 @@
-import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { cliRunner } from '../fixtures/cli'
 
-const CLI = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
 const SERVER = fileURLToPath(new URL('../fixtures/servers/versionedTools.ts', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-consent-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const parallax = cliRunner(join(dir, 'data'))
 
 /** A config file naming a real MCP server, started through a wrapper that leaves a marker behind. */
 function config(name: string, version: 'v1' | 'v2'): { file: string; marker: string } {

@@ -1,38 +1,23 @@
-import { spawn } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cliRunner, type CliRun } from '../fixtures/cli'
 
 // Parity where teams work: a library of recordings replayed in CI (several files, a folder, shards of a
 // matrix), JUnit per recording, one HTML report; compare's vocabulary and renames on the command line.
 // Against the real demo targets, with recordings made by `parallax record` and the shipped demo session.
 
-const CLI = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 const DEMO = fileURLToPath(new URL('../../shared/demo/recordings/media-buying.jsonl', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'parallax-parity-'))
 const library = join(dir, 'library')
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-type Run = { code: number | null; stdout: string; stderr: string }
-
-function parallax(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const parallax = cliRunner(join(dir, 'data'))
 
 /** The one JSON object a --json run prints: exactly one line on stdout. */
-function oneObject(run: Run) {
+function oneObject(run: CliRun) {
   const lines = run.stdout.trim().split('\n')
   expect(lines, run.stdout + run.stderr).toHaveLength(1)
   return JSON.parse(lines[0])

@@ -1,7 +1,6 @@
 // What the CLI says when things go wrong, checked the way a user or a script would check it: the exit
 // code, the one JSON object on stdout, the text on stdout and stderr. Against real servers: the fixture
 // servers over stdio, the demos, and HTTP servers on 127.0.0.1 that answer as broken or guarded ones do.
-import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -12,35 +11,17 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createToolServer } from '../../shared/demo/mcpServers'
 import { startSseServer } from '../../shared/demo/httpServers'
+import { cliRunner, type CliRun } from '../fixtures/cli'
 
-const CLI = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 const TSX = createRequire(import.meta.url).resolve('tsx')
 const DEMO_RECORDING = fileURLToPath(new URL('../../shared/demo/recordings/media-buying.jsonl', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-truth-'))
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function parallax(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const parallax = cliRunner(join(dir, 'data'))
 
 /** The one JSON object a --json run prints: exactly one line on stdout. */
 function oneObject(
-  run: Run,
+  run: CliRun,
 ): Record<string, unknown> & { error?: { kind: string; message: string; cause: Record<string, unknown> | null } } {
   const lines = run.stdout.trim().split('\n')
   expect(lines, run.stdout + run.stderr).toHaveLength(1)

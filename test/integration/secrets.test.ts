@@ -1,20 +1,18 @@
 import { builtInDemos } from '../../shared/demo/builtIns'
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EngineEvent, SavedTarget } from '../../shared/contract'
 import { Engine } from '../../shared/engine/engine'
 import { parseRecording, RECORDING_FORMAT } from '../../shared/session/recording'
 import { EventRecorder } from '../fixtures/events'
 import { approveAll, fixtureTarget } from '../fixtures/targets'
+import { cliRunner } from '../fixtures/cli'
 
 const require = createRequire(import.meta.url)
 const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
-const CLI = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 
 // Every secret a careless user hands a target, each distinctive enough to grep for.
 const SECRETS = {
@@ -256,16 +254,5 @@ describe('secrets stay off the disk', () => {
   }, 90_000)
 })
 
-function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+/** The CLI with this test's data folder (`dir` is made afresh for each test). */
+const parallax = (...args: string[]) => cliRunner(join(dir, 'data'))(...args)
