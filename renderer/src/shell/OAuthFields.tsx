@@ -1,3 +1,4 @@
+import { Fragment } from 'react'
 import type { OAuthSettings } from '../../../shared/contract'
 
 /**
@@ -6,54 +7,26 @@ import type { OAuthSettings } from '../../../shared/contract'
  * the secret store when saved, never into the targets file.
  */
 export function OAuthFields({ value, onChange }: { value: OAuthSettings; onChange: (next: OAuthSettings) => void }) {
-  const set = (field: keyof OAuthSettings, text: string) => onChange({ ...value, [field]: text.trim() || undefined })
+  const set = (field: TextField, text: string) => onChange({ ...value, [field]: text.trim() || undefined })
   const configured = Object.values(value).some((v) => v !== undefined && v !== false)
   return (
     <details className="editor-section" open={configured}>
       <summary>OAuth {configured ? '' : <span className="muted">· optional: discovered and registered when the server asks</span>}</summary>
       <div className="form">
-        <label htmlFor="t-client-id">Client ID</label>
-        <input
-          id="t-client-id"
-          className="input mono"
-          value={value.clientId ?? ''}
-          onChange={(e) => set('clientId', e.target.value)}
-          placeholder="(registered dynamically, or by a metadata document)"
-        />
-        <label htmlFor="t-client-secret">Client secret</label>
-        <input
-          id="t-client-secret"
-          type="password"
-          autoComplete="off"
-          className="input mono"
-          value={value.clientSecret ?? ''}
-          onChange={(e) => set('clientSecret', e.target.value)}
-          placeholder="(none, or kept in the secret store: type to replace)"
-        />
-        <label htmlFor="t-client-key">Private key file</label>
-        <input
-          id="t-client-key"
-          className="input mono"
-          value={value.clientKeyFile ?? ''}
-          onChange={(e) => set('clientKeyFile', e.target.value)}
-          placeholder="(a PEM key: the client signs a JWT instead of sending a secret)"
-        />
-        <label htmlFor="t-client-metadata">Client metadata URL</label>
-        <input
-          id="t-client-metadata"
-          className="input mono"
-          value={value.clientMetadataUrl ?? ''}
-          onChange={(e) => set('clientMetadataUrl', e.target.value)}
-          placeholder="https://… (a Client ID Metadata Document)"
-        />
-        <label htmlFor="t-scope">Scopes</label>
-        <input
-          id="t-scope"
-          className="input mono"
-          value={value.scope ?? ''}
-          onChange={(e) => set('scope', e.target.value)}
-          placeholder="(as the server's challenge or metadata names them)"
-        />
+        {TEXT_FIELDS.map(({ field, id, label, placeholder, secret }) => (
+          <Fragment key={field}>
+            <label htmlFor={id}>{label}</label>
+            <input
+              id={id}
+              className="input mono"
+              type={secret ? 'password' : 'text'}
+              autoComplete="off"
+              value={value[field] ?? ''}
+              onChange={(e) => set(field, e.target.value)}
+              placeholder={placeholder}
+            />
+          </Fragment>
+        ))}
         <label htmlFor="t-grant">Grant</label>
         <select
           id="t-grant"
@@ -80,6 +53,32 @@ export function OAuthFields({ value, onChange }: { value: OAuthSettings; onChang
     </details>
   )
 }
+
+type TextField = 'clientId' | 'clientSecret' | 'clientKeyFile' | 'clientMetadataUrl' | 'scope'
+
+const TEXT_FIELDS: { field: TextField; id: string; label: string; placeholder: string; secret?: true }[] = [
+  { field: 'clientId', id: 't-client-id', label: 'Client ID', placeholder: '(registered dynamically, or by a metadata document)' },
+  {
+    field: 'clientSecret',
+    id: 't-client-secret',
+    label: 'Client secret',
+    placeholder: '(none, or kept in the secret store: type to replace)',
+    secret: true,
+  },
+  {
+    field: 'clientKeyFile',
+    id: 't-client-key',
+    label: 'Private key file',
+    placeholder: '(a PEM key: the client signs a JWT instead of sending a secret)',
+  },
+  {
+    field: 'clientMetadataUrl',
+    id: 't-client-metadata',
+    label: 'Client metadata URL',
+    placeholder: 'https://… (a Client ID Metadata Document)',
+  },
+  { field: 'scope', id: 't-scope', label: 'Scopes', placeholder: "(as the server's challenge or metadata names them)" },
+]
 
 /** The settings as a target keeps them: nothing when every field is empty. */
 export function oauthDraft(value: OAuthSettings): OAuthSettings | undefined {

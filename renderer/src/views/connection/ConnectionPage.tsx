@@ -43,8 +43,8 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
   const tone = statusTone(view)
   // The client profile to connect under this time; the target's own (or the default) unless the user picks another.
   const [profile, setProfile] = useState<string>()
-  // Authorization is HTTP's: a stdio server has no Auth tab.
-  const tabs = TABS.filter((t) => t.id !== 'auth' || target.spec.kind !== 'mcp-stdio')
+  // Authorization is HTTP's: a server or agent over stdio has no Auth tab.
+  const tabs = TABS.filter((t) => t.id !== 'auth' || target.spec.kind === 'mcp-http' || target.spec.kind === 'a2a')
   const shownTab = tabs.some((t) => t.id === tab) ? tab : 'handshake'
   return (
     <section className="main" aria-label={target.name}>
