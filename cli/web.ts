@@ -7,7 +7,7 @@ import { Engine } from '../shared/engine/engine'
 import { builtInDemos } from '../shared/demo/builtIns'
 import { ensurePrivateDir } from '../shared/runtime/privateFiles'
 import { UsageError } from './usage'
-import { startWebHost } from '../web/webHost'
+import { startWebHost, type WebHost } from '../web/webHost'
 
 /** Where the app keeps its saved targets, profiles and recordings. */
 export function dataDir(): string {
@@ -28,7 +28,9 @@ export async function web(argv: string[]): Promise<number> {
   await ensurePrivateDir(dataDir()).catch((error: Error) => {
     throw new UsageError(`cannot use the data folder ${dataDir()}: ${error.message}`)
   })
-  const engine = new Engine({ host: 'web', dataDir: dataDir(), builtIns: builtInDemos() })
+  // MCP App views are served by the web host, on a port of its own, once it is listening.
+  const views: { url?: WebHost['viewUrl'] } = {}
+  const engine = new Engine({ host: 'web', dataDir: dataDir(), builtIns: builtInDemos(), appViewUrl: (id) => views.url?.(id) })
   const host = await startWebHost({
     engine,
     staticDir,
@@ -37,6 +39,7 @@ export async function web(argv: string[]): Promise<number> {
   }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(error.code === 'EADDRINUSE' ? `port ${port} is already in use; pick another with --port` : error.message)
   })
+  views.url = host.viewUrl
   process.stderr.write(`Parallax web host listening on 127.0.0.1:${host.port} (data in ${dataDir()})\n`)
   // The URL (with its token) is the one line on stdout, so scripts and the launcher can read it.
   process.stdout.write(`${host.url}\n`)

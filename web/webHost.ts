@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
@@ -9,6 +9,7 @@ import { CommandError, type ClientMessage, type ServerMessage } from '../shared/
 import { EventBatcher } from '../shared/runtime/batcher'
 import type { Engine } from '../shared/engine/engine'
 import { MAX_DEPTH, safeStringify } from '../shared/runtime/safeJson'
+import { startAppViewServer } from './appViewServer'
 
 export interface WebHostOptions {
   engine: Engine
@@ -24,6 +25,9 @@ export interface WebHost {
   url: string
   port: number
   token: string
+  /** Where MCP App views are served: a port of their own (see ./appViewServer). */
+  viewOrigin: string
+  viewUrl(viewId: string): string
   close(): Promise<void>
 }
 
@@ -46,9 +50,17 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json',
 }
 
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src data:; connect-src 'self'; " +
-  "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+/**
+ * The page's policy: its own files, its socket, and frames only from the origin that serves MCP App views
+ * (nothing else may be framed, and nothing may frame the page). The same as the page's own meta policy,
+ * which names the desktop app's view scheme instead: the web host serves the page with this one in both.
+ */
+function pagePolicy(viewOrigin: string): { header: string; meta: string } {
+  const meta =
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src data:; connect-src 'self'; " +
+    `frame-src ${viewOrigin}; object-src 'none'; base-uri 'none'; form-action 'none'`
+  return { meta, header: `${meta}; frame-ancestors 'none'` }
+}
 
 /**
  * The web host: serves the UI and the engine's contract over one WebSocket, on 127.0.0.1 only.
@@ -74,6 +86,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const localHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`])
   const localOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
   const matches = (presented: string, expected: Buffer) => timingSafeEqual(digest(presented), expected)
+  const views = await startAppViewServer({ engine: options.engine, pageOrigins: () => [...localOrigins()], log })
+  const policy = pagePolicy(views.origin)
 
   /** Host and Origin: an HTTP status to refuse with, or undefined. */
   function foreign(req: IncomingMessage, requireOrigin: boolean): { status: number; why: string } | undefined {
@@ -122,7 +136,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // The first visit carries ?token=…: the page key cookie lets this port's files load again after the
     // page has taken the token out of the address bar. It is not the token and cannot open the socket.
     if (queryToken(req) !== undefined) res.setHeader('Set-Cookie', `${cookieName()}=${pageKey}; Path=/; HttpOnly; SameSite=Strict`)
-    void serveStatic(options.staticDir, pathOf(req), res)
+    void serveStatic(options.staticDir, pathOf(req), res, policy)
   })
 
   const sockets = new WebSocketServer({
@@ -146,17 +160,23 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  }).catch(async (error: unknown) => {
+    await views.close()
+    throw error
   })
   port = (server.address() as AddressInfo).port
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
+    viewOrigin: views.origin,
+    viewUrl: views.urlOf,
     close: async () => {
       for (const ws of sockets.clients) ws.terminate()
       sockets.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      await views.close()
     },
   }
 }
@@ -250,7 +270,7 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(text)
 }
 
-async function serveStatic(root: string, urlPath: string, res: ServerResponse): Promise<void> {
+async function serveStatic(root: string, urlPath: string, res: ServerResponse, policy: { header: string; meta: string }): Promise<void> {
   let decoded: string
   try {
     decoded = decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath)
@@ -263,13 +283,22 @@ async function serveStatic(root: string, urlPath: string, res: ServerResponse): 
   const info = await stat(file).catch(() => undefined)
   if (!info?.isFile()) return sendText(res, 404, 'not found\n')
   const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'
-  res.writeHead(200, {
+  const headers = {
     'Content-Type': type,
-    'Content-Length': info.size,
-    'Content-Security-Policy': CSP,
+    'Content-Security-Policy': policy.header,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': type.startsWith('text/html') ? 'no-store' : 'private, max-age=3600',
-  })
+  }
+  if (type.startsWith('text/html')) {
+    // The page's meta policy names where the desktop app serves views; here they come from this host's view port.
+    const page = Buffer.from((await readFile(file, 'utf8')).replace(META_POLICY, `$1${policy.meta}$2`))
+    res.writeHead(200, { ...headers, 'Content-Length': page.length })
+    res.end(page)
+    return
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': info.size })
   createReadStream(file).pipe(res)
 }
+
+const META_POLICY = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")[^"]*(")/

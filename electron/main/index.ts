@@ -9,6 +9,7 @@ import { KeychainSecretStore } from './secretStore'
 import { boundForUi, MAX_DEPTH, safeStringify } from '../../shared/runtime/safeJson'
 import { ensurePrivateDir } from '../../shared/runtime/privateFiles'
 import { guardSender, isAppUrl } from './ipcGuard'
+import { registerViewScheme, serveViews, viewUrl } from './appViews'
 
 const rendererUrl =
   process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(fileURLToPath(new URL('../../renderer/index.html', import.meta.url))).href
@@ -27,7 +28,10 @@ const engine = new Engine({
   // Sign-ins: secrets encrypted with the OS keychain; the authorization page in the system browser.
   secrets: new KeychainSecretStore(app.getPath('userData')),
   openBrowser: (url) => shell.openExternal(url),
+  // MCP App views: each on its own origin of the parallax-view scheme, never the UI's file:// page.
+  appViewUrl: viewUrl,
 })
+registerViewScheme()
 // The data folder (targets, profiles, recordings, and Chromium's own storage) is the user's alone.
 void ensurePrivateDir(app.getPath('userData')).catch(() => {})
 
@@ -114,6 +118,7 @@ app.on('web-contents-created', (_event, contents) => {
 void app.whenReady().then(() => {
   // Deny every permission request (camera, notifications, …): the UI needs none.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  serveViews(engine, rendererUrl)
   createWindow()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()

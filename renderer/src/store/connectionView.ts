@@ -70,6 +70,8 @@ export interface ConnectionView {
   askedLogLevel?: LogLevel
   /** The user's requests: in flight (with their progress), answered (by method), and the resources subscribed to. */
   requests: RequestsView
+  /** Messages between each MCP App view and Parallax (frames of protocol `mcp-app`), by view id. */
+  appFrames: Record<string, number>
   rev: number
 }
 
@@ -96,6 +98,7 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     oddities: 0,
     logOddities: 0,
     requests: newRequestsView(),
+    appFrames: {},
     rev: 0,
   }
 }
@@ -106,6 +109,7 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
   switch (event.type) {
     case 'frame':
       view.frames.push(event)
+      if (event.view) view.appFrames[event.view.id] = (view.appFrames[event.view.id] ?? 0) + 1
       if (event.method === 'logging/setLevel') noteLogLevel(view, event)
       foldRequestFrame(view.requests, event)
       break

@@ -87,6 +87,19 @@ export interface FramesDrawer {
   title?: string
 }
 
+/**
+ * An MCP App tool call whose view the connection's page shows: the call, then its outcome (the result the
+ * view is sent, or why there is none). One at a time per connection: a new call, a new view (`key`).
+ */
+export interface AppViewRequest {
+  key: number
+  connectionId: string
+  tool: string
+  uri: string
+  arguments: Record<string, unknown>
+  outcome?: { result: Record<string, unknown>; arguments: Record<string, unknown> } | { failed: string }
+}
+
 /** A message for a moment, with at most one action (e.g. open what was just saved). */
 export interface Toast {
   text: string
@@ -163,6 +176,8 @@ interface UiSlice {
   comparePage: ComparePage
   /** Each target's call surface, kept across tabs and reconnects. */
   callSurfaces: Record<string, CallSurface>
+  /** The MCP App view each connection's page shows (above its tabs, so it stays while the user looks at its frames). */
+  appViews: Record<string, AppViewRequest>
 }
 
 export type Store = EngineSlice & UiSlice
@@ -248,6 +263,7 @@ export const useStore = create<Store>()((set, get) => ({
   replayPage: { a: 'demo:tools', b: 'demo:a2a', ignore: '', keep: false, busy: false },
   comparePage: { a: { targetId: 'demo:tools', profile: 'minimal' }, b: { targetId: 'demo:tools', profile: 'hinted' } },
   callSurfaces: {},
+  appViews: {},
 }))
 
 /**

@@ -30,6 +30,7 @@ import { SkillsPanel } from './catalog/SkillsPanel'
 import { ServerRequestPanel } from './serverRequests/ServerRequestPanel'
 import { ProfilePicker } from './serverRequests/ProfilePicker'
 import { AuthPanel } from './auth/AuthPanel'
+import { AppViewDock } from './apps/AppViewDock'
 import { signIn } from '../../store/authActions'
 
 /**
@@ -120,6 +121,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
       {view?.reconnected && live && <RestartNotice view={view} />}
       <OtherConnections targetId={target.id} />
       {view && <ServerRequestPanel view={view} />}
+      {view && <AppViewDock view={view} />}
       {view?.reason && (view.state === 'failed' || view.state === 'reconnecting' || view.state === 'degraded') && (
         <div className={`reason ${view.state === 'failed' ? 'bad' : ''}`}>
           {view.reason}

@@ -1,8 +1,9 @@
 import { useState } from 'react'
-import { visibleName, type CallEvent, type ValidationResult } from '../../../../../shared/contract'
+import { appToolUi, visibleName, type CallEvent, type ValidationResult } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { command, useStore, type CallSurface, type Draft, type EntryKind } from '../../../store/store'
 import { keepDraft, pickEntry, pickEntryKind } from '../../../store/actions'
+import { openAppView, settleAppView } from '../../../store/appActions'
 import { parseObject, readLinked } from './act'
 import { CopyButton } from '../../../components/CopyButton'
 import { DiffList } from '../../../components/DiffList'
@@ -102,7 +103,8 @@ function ToolSurface({ view, surface }: { view: ConnectionView; surface: CallSur
             .reverse()
             .map((c) => (
               <button key={c.seq} className={`btn small${c.seq === call?.seq ? ' on' : ''}`} onClick={() => setSelected(c.seq)}>
-                {clock(c.ts)} {c.tool} <Verdict call={c} />
+                {clock(c.ts)} {c.tool}
+                {c.view && <span className="muted"> · by its view</span>} <Verdict call={c} />
               </button>
             ))}
         </div>
@@ -204,7 +206,11 @@ function Composer({
       }
     }
     setBusy(true)
-    await command((api) => api.invoke('tools.call', { connectionId: view.id, tool: tool.name, arguments: value }))
+    // An MCP App tool: its view opens on the page now, and is given the call's input and result when they come.
+    const app = view.protocol === 'mcp' ? appToolUi(tool) : undefined
+    const key = app && openAppView(view.id, tool.name, app.resourceUri, value)
+    const report = await command((api) => api.invoke('tools.call', { connectionId: view.id, tool: tool.name, arguments: value }))
+    if (key) settleAppView(view.id, key, report)
     setBusy(false)
   }
   return (
@@ -297,6 +303,7 @@ function CallResult({ call, onRead }: { call: CallEvent; onRead?: (uri: string) 
         <span className="mono">{call.tool}</span>
         <span className="muted">
           {clock(call.ts)}
+          {call.view ? ` · called by its App view (${call.view.uri})` : ''}
           {call.hook ? ` · hook "${call.hook.name}" from ${call.hook.source.split('/').pop()}` : ' · no hook'}
           {call.durationMs !== undefined ? ` · ${ms(call.durationMs)}` : ''}
         </span>

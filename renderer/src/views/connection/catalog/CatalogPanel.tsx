@@ -1,9 +1,11 @@
+import { appToolUi } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { actOn } from '../../../store/actions'
 import type { EntryKind } from '../../../store/store'
 import { CopyButton } from '../../../components/CopyButton'
 import { JsonView } from '../../../components/JsonView'
 import { AgentText, Name } from '../../../components/Name'
+import { AppBadge, AppResourceMetadata, AppToolMetadata, isAppResource } from './AppMetadata'
 
 interface Tool {
   name: string
@@ -24,6 +26,7 @@ interface Resource {
   title?: string
   mimeType?: string
   description?: string
+  _meta?: unknown
 }
 interface Template {
   uriTemplate: string
@@ -65,13 +68,31 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
       <Section title="Tools" items={tools}>
         {tools.map((t) => {
           const required = new Set(t.inputSchema?.required ?? [])
+          const app = appToolUi(t)
           return (
             <CatalogItem
               key={t.name}
               name={t.name}
-              description={t.description}
-              action={act('tool', t.name, 'Call', 'Call it from a form of its arguments (Calls)')}
+              description={
+                app ? (
+                  <>
+                    <AppBadge title={`An MCP App tool: calling it shows its view, ${app.resourceUri}`} />{' '}
+                    {t.description && <AgentText value={t.description} />}
+                  </>
+                ) : (
+                  t.description
+                )
+              }
+              action={act(
+                'tool',
+                t.name,
+                'Call',
+                app
+                  ? 'Call it from a form of its arguments (Calls); its view opens above the tabs'
+                  : 'Call it from a form of its arguments (Calls)',
+              )}
             >
+              {app && <AppToolMetadata ui={app} listed={resources} />}
               <Fields fields={Object.keys(t.inputSchema?.properties ?? {}).map((name) => ({ name, required: required.has(name) }))} />
               <JsonView value={t.inputSchema} openDepth={3} />
               {t.outputSchema !== undefined && (
@@ -102,9 +123,19 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
           <CatalogItem
             key={r.uri}
             name={r.uri}
-            description={`${r.title ?? r.name ?? ''}${r.mimeType ? ` · ${r.mimeType}` : ''}`}
+            description={
+              isAppResource(r) ? (
+                <>
+                  <AppBadge title="An MCP App view: a tool that names it renders it" />{' '}
+                  {`${r.title ?? r.name ?? ''}${r.mimeType ? ` · ${r.mimeType}` : ''}`}
+                </>
+              ) : (
+                `${r.title ?? r.name ?? ''}${r.mimeType ? ` · ${r.mimeType}` : ''}`
+              )
+            }
             action={act('resource', r.uri, 'Read', 'Read it (resources/read)')}
           >
+            {isAppResource(r) && <AppResourceMetadata meta={r._meta} />}
             <JsonView value={r} />
           </CatalogItem>
         ))}

@@ -17,6 +17,8 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   const [direction, setDirection] = useState<'' | 'out' | 'in'>('')
   const [kind, setKind] = useState('')
   const [hideProbes, setHideProbes] = useState(false)
+  // Whose messages: the server's wire, or those between an MCP App view and Parallax.
+  const [wire, setWire] = useState<'' | 'server' | 'view'>('')
   // A link from elsewhere (Compare, Replay) may ask for one frame: select it and stop following.
   const focus = useStore((s) => (s.focusFrame?.connectionId === view.id ? s.focusFrame.seq : undefined))
   const focusIndex = focus === undefined ? undefined : sortedIndexBy(view.frames, focus)
@@ -26,15 +28,19 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   const filterInput = useRef<HTMLInputElement>(null)
 
   const needle = text.trim().toLowerCase()
-  const filtered = !needle && !direction && !kind && !hideProbes
+  const filtered = !needle && !direction && !kind && !hideProbes && !wire
   const matches = methodFilter(needle)
   const indices = useIncrementalFilter(
     view.frames,
-    `${needle}|${direction}|${kind}|${hideProbes}`,
+    `${needle}|${direction}|${kind}|${hideProbes}|${wire}`,
     filtered
       ? undefined
       : (f: FrameEvent) =>
-          (!direction || f.direction === direction) && (!kind || f.kind === kind) && !(hideProbes && f.probe) && matches(f),
+          (!direction || f.direction === direction) &&
+          (!kind || f.kind === kind) &&
+          !(hideProbes && f.probe) &&
+          (!wire || (wire === 'view') === (f.protocol === 'mcp-app')) &&
+          matches(f),
   )
   const count = indices.length
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
@@ -105,6 +111,13 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
               <option value="notification">notifications</option>
               <option value="error">errors</option>
             </select>
+            {Object.keys(view.appFrames).length > 0 && (
+              <select value={wire} onChange={(e) => setWire(e.target.value as typeof wire)} aria-label="Whose messages">
+                <option value="">server and App views</option>
+                <option value="server">server only</option>
+                <option value="view">App views only</option>
+              </select>
+            )}
             <label
               className="muted"
               style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}
@@ -184,11 +197,16 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                         {index + 1}
                       </span>
                       <span className="muted">{clock(f.ts)}</span>
-                      <span className={`dir ${f.direction}`} title={f.direction === 'out' ? 'sent' : 'received'}>
+                      <span className={`dir ${f.direction}`} title={directionLabel(f)}>
                         {f.direction === 'out' ? '▲' : '▼'}
                       </span>
                       <span className={`kind ${f.kind}`}>{f.kind}</span>
                       <span className="frame-method">
+                        {f.view && (
+                          <span className="view-mark" title={`MCP App view ${f.view.uri}: a message over postMessage`}>
+                            view
+                          </span>
+                        )}
                         {visibleName(f.method ?? (f.http ? `${f.http.method} ${new URL(f.http.url).pathname}` : ''))}
                         {f.subject && <span className="subject"> · {visibleName(f.subject)}</span>}
                         {f.probe && <span className="probe-mark">probe</span>}
@@ -230,6 +248,15 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                 <CopyButton value={() => frame.payload} />
               </div>
               {frame.http && <HttpExchange http={frame.http} direction={frame.direction} />}
+              {frame.view && (
+                <div className="view-exchange" data-testid="view-exchange">
+                  {frame.direction === 'in' ? 'From the MCP App view of ' : 'To the MCP App view of '}
+                  <span className="mono">{frame.view.uri}</span>{' '}
+                  <span className="muted">
+                    ({frame.protocol} over {frame.transport}, view {frame.view.id.slice(0, 8)})
+                  </span>
+                </div>
+              )}
               {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
               <div className="detail-body">
                 {frame.truncated ? (
@@ -249,6 +276,12 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
       </div>
     </div>
   )
+}
+
+/** Which way a frame went, in words: the server's wire, or between an App view and Parallax. */
+function directionLabel(frame: FrameEvent): string {
+  if (frame.view) return frame.direction === 'out' ? 'to the view' : 'from the view'
+  return frame.direction === 'out' ? 'sent' : 'received'
 }
 
 /** An HTTP-level frame (A2A): the exchange it belongs to — method, URL, status — and its headers (secrets redacted). */
