@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -23,6 +24,19 @@ async function openServer(page: Page, host: RunningWebHost, name: string, args: 
   await page.locator(`[data-target="${saved.id}"]`).click()
   await page.getByRole('button', { name: 'Connect', exact: true }).first().click()
   await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 30_000 })
+}
+
+/** The HTTP status a GET of `url` gets when it names another host (a DNS-rebound name, say). */
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port, pathname } = new URL(url)
+    request({ hostname, port, path: pathname, headers: { Host: `${host}:${port}` } }, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+      .on('error', reject)
+      .end()
+  })
 }
 
 /** Calls a tool from its Catalog entry, with the arguments its form starts with. */
@@ -107,6 +121,7 @@ test('an App from npm renders in a sandboxed frame of its own origin, calls its 
     expect(response?.status()).toBe(403)
     await alone.close()
     expect((await fetch(src.replace(/[0-9a-f]{32}$/, '0'.repeat(32)))).status).toBe(404)
+    expect(await statusWithHost(src, 'rebound.example.com')).toBe(403)
   })
 
   await test.step('a button in the view calls its tool: through Parallax, an inspected call like any other', async () => {
@@ -127,6 +142,12 @@ test('an App from npm renders in a sandboxed frame of its own origin, calls its 
     await page.screenshot({ path: 'test-results/apps-asks.png' })
     await dock.getByRole('button', { name: 'Refuse' }).click()
     await expect(dock.getByTestId('app-view-asks')).not.toContainText('The view asks to open')
+  })
+
+  await test.step('a theme change reaches the view (ui/notifications/host-context-changed), which takes Parallax’s colours', async () => {
+    await page.getByRole('button', { name: '☾ Dark' }).click()
+    await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark')
+    await page.screenshot({ path: 'test-results/apps-dark.png' })
   })
 
   await test.step('Frames: each message between the view and Parallax, beside the server’s own', async () => {

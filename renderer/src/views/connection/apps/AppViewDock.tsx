@@ -131,8 +131,13 @@ function AppViewPanel({ view, request }: { view: ConnectionView; request: AppVie
 
   useEffect(() => {
     if (!session.current || !context.current || context.current.theme === theme) return
-    context.current = { ...context.current, theme }
-    session.current.bridge.setHostContext(context.current) // ui/notifications/host-context-changed
+    // After the page has taken the theme (the app applies it in its own effect, which runs after this one): its colours are read then.
+    const timer = setTimeout(() => {
+      if (!session.current || !context.current) return
+      context.current = { ...context.current, theme, styles: hostStyles() }
+      session.current.bridge.setHostContext(context.current) // ui/notifications/host-context-changed: what changed
+    })
+    return () => clearTimeout(timer)
   }, [theme])
 
   const close = async () => {
@@ -299,8 +304,6 @@ function Asks({ asks, onDone }: { asks: ViewAsk[]; onDone: (id: number) => void 
 
 /** What the view is told about its host: theme and Parallax's colours and fonts, the tool it shows, how it is displayed. */
 function hostContext(theme: 'dark' | 'light', tool: unknown): McpUiHostContext {
-  const style = getComputedStyle(document.documentElement)
-  const v = (name: string) => style.getPropertyValue(name).trim() || undefined
   return {
     theme,
     displayMode: 'inline',
@@ -310,17 +313,24 @@ function hostContext(theme: 'dark' | 'light', tool: unknown): McpUiHostContext {
     locale: navigator.language,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     ...(appToolUi(tool) && { toolInfo: { tool: tool as NonNullable<McpUiHostContext['toolInfo']>['tool'] } }),
-    styles: {
-      variables: {
-        '--color-background-primary': v('--panel'),
-        '--color-background-secondary': v('--panel-2'),
-        '--color-text-primary': v('--text'),
-        '--color-text-secondary': v('--muted'),
-        '--color-border-primary': v('--border'),
-        '--color-ring-primary': v('--accent'),
-        '--font-sans': v('--sans'),
-        '--font-mono': v('--mono'),
-      } as NonNullable<NonNullable<McpUiHostContext['styles']>['variables']>,
-    },
+    styles: hostStyles(),
+  }
+}
+
+/** Parallax's colours and fonts now, as the extension's style variables. */
+function hostStyles(): NonNullable<McpUiHostContext['styles']> {
+  const style = getComputedStyle(document.documentElement)
+  const v = (name: string) => style.getPropertyValue(name).trim() || undefined
+  return {
+    variables: {
+      '--color-background-primary': v('--panel'),
+      '--color-background-secondary': v('--panel-2'),
+      '--color-text-primary': v('--text'),
+      '--color-text-secondary': v('--muted'),
+      '--color-border-primary': v('--border'),
+      '--color-ring-primary': v('--accent'),
+      '--font-sans': v('--sans'),
+      '--font-mono': v('--mono'),
+    } as NonNullable<NonNullable<McpUiHostContext['styles']>['variables']>,
   }
 }
