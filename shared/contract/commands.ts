@@ -18,6 +18,7 @@ import type { A2aMessage, A2aPart, A2aTask, McpToolResult } from './agentData'
 import type { AuthBeginResult, AuthStatus } from './auth'
 import { APP_FRAME_TEXT_MAX, type AppViewInfo } from './apps'
 import type { ConnectionPurpose } from './events'
+import type { RequestCheck } from './resend'
 
 /**
  * Every command a host can send to the engine, with its runtime input schema. The engine validates
@@ -126,6 +127,27 @@ export type RequestAnswer = {
   | { outcome: 'timeout' | 'cancelled' | 'lost'; reason: string }
 )
 
+/** What a resend came to, by what it was: an inspected tool call, any MCP request, an A2A turn, or an A2A task operation. */
+export type ResendResult = (
+  | { kind: 'call'; report: CallReport }
+  | { kind: 'request'; answer: RequestAnswer }
+  | { kind: 'turn'; result: TurnResult }
+  | { kind: 'task'; task: A2aTask | A2aMessage | null }
+  | { kind: 'tasks'; tasks: A2aTask[] }
+) & {
+  /** The frame (seq) this resend repeats; the new frames carry it as `resendOf`. */
+  resendOf: number
+  method: string
+  /** The new request's frame (seq), once it went out (a hook that threw, say, sends nothing). */
+  requestSeq?: number
+}
+
+/** A request frame of a connection, with params to send in place of its own (checked against the protocol's schema for its method). */
+const ResendInput = ConnectionRef.extend({
+  seq: z.number().int().min(1),
+  params: z.record(z.string(), z.unknown()).optional(),
+})
+
 /** An App view the engine opened (apps.open), by its id. */
 const ViewRef = z.object({ viewId: z.string().regex(/^[0-9a-f]{32}$/, 'a view id as apps.open gave it') })
 
@@ -198,6 +220,15 @@ export const CommandInputs = {
     params: z.record(z.string(), z.unknown()).optional(),
     conversation: z.boolean().default(true),
   }),
+  /** Checks a request frame, or params in place of its own, against the protocol's schema for its method, without sending anything. */
+  'requests.check': ResendInput,
+  /**
+   * Sends a request seen in Frames again on the same connection, as it was or with `params` in its place
+   * (checked first: refused with where and why, nothing sent). The new frames carry `resendOf`. A tool call
+   * goes through the inspected call (hooks apply), an A2A message is a turn. One that changes state (a
+   * tool call, a message, a cancel) is refused unless `confirmed`: a host asks its user first.
+   */
+  'requests.resend': ResendInput.extend({ confirmed: z.boolean().default(false) }),
   /** Stops waiting for a request of the user's (by its JSON-RPC id) and tells the server (`notifications/cancelled`). */
   'connections.cancel': ConnectionRef.extend({
     requestId: z.union([z.string().min(1).max(200), z.number().int()]),
@@ -384,6 +415,8 @@ export interface CommandOutputs {
   'connections.setLogLevel': { level: LogLevel }
   'connections.request': RequestAnswer
   'connections.cancel': { cancelled: boolean }
+  'requests.check': RequestCheck
+  'requests.resend': ResendResult
   'serverRequests.answer': { answered: true }
   'conversation.send': TurnResult
   'conversation.newContext': { ok: true }

@@ -59,17 +59,39 @@ const RESULT_SCHEMAS: Readonly<Record<string, Schema>> = {
  * (a method it does not know — an extension, a newer spec's — is sent as given).
  */
 export function checkRequest(method: string, params: Record<string, unknown> | undefined): void {
-  if (method === 'initialize')
-    throw new CommandError('initialize is the handshake, made once per session: reconnect to run it again', 'invalid-input')
-  if (method.startsWith('notifications/'))
-    throw new CommandError(`${method} is a notification, not a request: it has no answer to wait for`, 'invalid-input')
-  if (SERVER_REQUESTS.has(method))
-    throw new CommandError(`${method} is a request a server makes of its client, not one a client sends to a server`, 'invalid-input')
+  const refused = refusal(method)
+  if (refused) throw new CommandError(refused, 'invalid-input')
   const schema = REQUEST_SCHEMAS.get(method)
   if (!schema) return
   const checked = schema.safeParse({ method, ...(params !== undefined && { params }) })
   if (!checked.success)
     throw new CommandError(`invalid params for ${method} (MCP schema): ${issues(checked.error.issues).join('; ')}`, 'invalid-input')
+}
+
+/**
+ * Where params break the MCP SDK's schema for the method, each with its path (for an editor to point at);
+ * what `checkRequest` refuses outright (the handshake, a notification, a server's request) is one problem.
+ */
+export function requestProblems(method: string, params: Record<string, unknown>): { path: string; message: string }[] {
+  const refused = refusal(method)
+  if (refused) return [{ path: '', message: refused }]
+  const checked = REQUEST_SCHEMAS.get(method)?.safeParse({ method, params })
+  if (!checked || checked.success) return []
+  return checked.error.issues.slice(0, 20).map((i) => ({
+    path: i.path
+      .slice(i.path[0] === 'params' ? 1 : 0)
+      .map(String)
+      .join('.'),
+    message: i.message,
+  }))
+}
+
+/** Why a client never sends `method` as a request of the user's (the handshake, a notification, a server's request). */
+function refusal(method: string): string | undefined {
+  if (method === 'initialize') return 'initialize is the handshake, made once per session: reconnect to run it again'
+  if (method.startsWith('notifications/')) return `${method} is a notification, not a request: it has no answer to wait for`
+  if (SERVER_REQUESTS.has(method)) return `${method} is a request a server makes of its client, not one a client sends to a server`
+  return undefined
 }
 
 /** Whether the MCP SDK knows the method (then its params were checked against its schema). */

@@ -9,6 +9,7 @@ import { conversationCommands } from './conversation'
 import { eventCommands } from './events'
 import type { Handlers } from './handler'
 import { recordingCommands } from './recordings'
+import { requestCommands } from './requests'
 import { serverRequestCommands } from './serverRequests'
 import { targetCommands } from './targets'
 
@@ -23,6 +24,7 @@ export const handlers: Handlers = {
   ...appCommands,
   ...targetCommands,
   ...connectionCommands,
+  ...requestCommands,
   ...conversationCommands,
   ...callCommands,
   ...recordingCommands,

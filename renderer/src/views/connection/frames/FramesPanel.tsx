@@ -8,6 +8,7 @@ import { JsonView } from '../../../components/JsonView'
 import { clearFrameFocus } from '../../../store/actions'
 import { command, useStore } from '../../../store/store'
 import { useIncrementalFilter } from './useIncrementalFilter'
+import { ResendRequest } from './ResendRequest'
 
 const ROW = 26
 
@@ -25,6 +26,8 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   const [selected, setSelected] = useState<number | undefined>(focusIndex !== undefined && focusIndex >= 0 ? focusIndex : undefined)
   const [follow, setFollow] = useState(selected === undefined)
   const scroller = useRef<HTMLDivElement>(null)
+  // A resend's request, selected once its frame arrives (the command's answer may come before its events).
+  const [selectSeq, setSelectSeq] = useState<number | undefined>()
   const filterInput = useRef<HTMLInputElement>(null)
 
   const needle = text.trim().toLowerCase()
@@ -66,6 +69,15 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [])
+
+  useEffect(() => {
+    if (selectSeq === undefined) return
+    const index = sortedIndexBy(view.frames, selectSeq)
+    if (index === -1) return
+    setSelectSeq(undefined)
+    select(index)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- when the frame arrives
+  }, [selectSeq, view.frames.length])
 
   const selectedPosition = selected === undefined ? -1 : sortedIndexOf(indices, selected)
   const move = (delta: number) => {
@@ -207,6 +219,11 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                             view
                           </span>
                         )}
+                        {f.resendOf !== undefined && (
+                          <span className="resend-mark" title={`sent again from event #${f.resendOf}`}>
+                            resent
+                          </span>
+                        )}
                         {visibleName(f.method ?? (f.http ? `${f.http.method} ${new URL(f.http.url).pathname}` : ''))}
                         {f.subject && <span className="subject"> · {visibleName(f.subject)}</span>}
                         {f.probe && <span className="probe-mark">probe</span>}
@@ -258,6 +275,13 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                 </div>
               )}
               {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
+              <ResendRequest
+                frame={frame}
+                connectionId={view.id}
+                onSent={setSelectSeq}
+                origin={frame.resendOf === undefined ? -1 : sortedIndexBy(view.frames, frame.resendOf)}
+                onOrigin={select}
+              />
               <div className="detail-body">
                 {frame.truncated ? (
                   <pre className="json">{String(frame.payload)}</pre>
