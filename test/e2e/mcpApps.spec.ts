@@ -219,11 +219,13 @@ test('a view that breaks the rules: a model-only tool refused, garbage and a flo
     await page.screenshot({ path: 'test-results/apps-policy.png' })
   })
 
-  await test.step('the view calls its app-only tool; a model-only one is refused before it reaches the server', async () => {
+  await test.step('the view calls its app-only tool and reads its server’s resource through Parallax; a model-only tool is refused before it reaches the server', async () => {
     await frame.getByRole('button', { name: 'Refresh (app-only tool)' }).click()
     await expect(status).toHaveText(/^refreshed at call \d+$/)
     await frame.getByRole('button', { name: 'Secret plan (model-only tool)' }).click()
     await expect(status).toContainText('secret-plan, which its server lists for the model only')
+    await frame.getByRole('button', { name: 'Read data' }).click()
+    await expect(status).toHaveText('read: {"rows": []}')
   })
 
   await test.step('garbage is refused, said, and kept as frames', async () => {

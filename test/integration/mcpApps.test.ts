@@ -1,9 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appToolUi, CommandError, MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION, type FrameEvent, type UnsavedTarget } from '../../shared/contract'
 import { builtInDemos } from '../../shared/demo/builtIns'
-import { Engine } from '../../shared/engine/engine'
+import { Engine, type EngineOptions } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
 import { approveAll, fixtureTarget } from '../fixtures/targets'
 
@@ -24,12 +26,21 @@ const basicApp: UnsavedTarget = {
 const appViewsServer = { ...fixtureTarget('appViews'), origin: 'user' as const }
 
 let engine: Engine
+let dir: string | undefined
 afterEach(async () => {
   await engine?.dispose()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+  dir = undefined
 })
 
-async function connect(target: UnsavedTarget, profile?: string) {
-  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, appViewUrl: (id) => `http://127.0.0.1:1/view/${id}` })
+async function connect(target: UnsavedTarget, profile?: string, options: Partial<EngineOptions> = {}) {
+  engine = new Engine({
+    host: 'cli',
+    builtIns: builtInDemos(),
+    approver: approveAll,
+    appViewUrl: (id) => `http://127.0.0.1:1/view/${id}`,
+    ...options,
+  })
   const recorder = new EventRecorder(engine)
   const { connectionId } = await engine.invoke('connections.open', { target, ...(profile && { profile }) })
   expect(await engine.invoke('connections.wait', { connectionId })).toMatchObject({ connected: true })
@@ -185,5 +196,39 @@ describe('MCP Apps: what a server and its view get wrong', () => {
       expect.stringMatching(/not a JSON-RPC 2\.0 message/),
       expect.stringMatching(/larger than 4 MB/),
     ])
+  })
+})
+
+describe('a view’s tool call is a call like the user’s', () => {
+  it('runs through the target’s hooks, is recorded with the view’s frames, and replays', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parallax-apps-'))
+    const { recorder, connectionId } = await connect(basicApp, undefined, { recordingsDir: join(dir, 'recordings') })
+    const hooks = join(dir, 'hooks.json')
+    writeFileSync(hooks, JSON.stringify({ 'get-time': { set: { asked_by: 'view' } } }))
+    await engine.invoke('hooks.load', { connectionId, path: hooks })
+    const { name } = await engine.invoke('recordings.start', { connectionId, name: 'app session' })
+
+    const view = await engine.invoke('apps.open', { connectionId, uri: 'ui://get-time/mcp-app.html', tool: 'get-time' })
+    const ask = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get-time', arguments: {} } }
+    await engine.invoke('apps.frames', { viewId: view.viewId, frames: [wire('in', ask)] })
+    const report = await engine.invoke('apps.callTool', { viewId: view.viewId, tool: 'get-time' })
+    expect(report.raw).toEqual({})
+    expect(report.hooked).toEqual({ asked_by: 'view' })
+    expect(report.diff).toEqual([{ op: 'add', path: '/asked_by', to: 'view' }])
+    const sent = recorder.of('frame', connectionId).find((f) => f.protocol === 'mcp' && f.method === 'tools/call' && f.kind === 'request')!
+    expect((sent.payload as { params: { arguments: unknown } }).params.arguments).toEqual({ asked_by: 'view' })
+    await engine.invoke('apps.frames', { viewId: view.viewId, frames: [wire('out', { jsonrpc: '2.0', id: 7, result: report.response })] })
+
+    const saved = await engine.invoke('recordings.stop', { connectionId })
+    expect(saved.turns).toBe(1)
+    const text = readFileSync(join(dir, 'recordings', `${name}.jsonl`), 'utf8')
+    expect(text.split('\n').filter((line) => line.includes('"protocol":"mcp-app"'))).toHaveLength(2)
+    const loaded = await engine.invoke('recordings.load', { name })
+    expect(loaded.turns.map((t) => t.turn)).toEqual([{ kind: 'call', tool: 'get-time', arguments: { asked_by: 'view' } }])
+
+    // Replayed against the server again: the same but for the time it tells.
+    const { replayId } = await engine.invoke('replay.start', { recording: name, targets: [{ target: basicApp }], ignore: ['/data/time'] })
+    const summary = await engine.invoke('replay.run', { replayId })
+    expect(summary).toMatchObject({ total: 1, same: 1 })
   })
 })
