@@ -2,6 +2,7 @@ import type { ApprovalRequest } from './approvals'
 import type { A2aSecuritySummary, AuthStep } from './auth'
 import type { TurnOutcome } from './conversation'
 import type { ConversationMessage } from './conversation'
+import type { McpEra, McpEraRules, McpNegotiation } from './mcpEra'
 
 /**
  * The event model (docs/architecture.md, "The event model"): everything Parallax knows is an append-only stream of these.
@@ -67,8 +68,6 @@ export interface FrameEvent extends EventBase {
   subject?: string
   /** Part of a keepalive probe (the request and its answer), not of the user's session. */
   probe?: true
-  /** A request sent again from Frames (and its answer): the `seq` of the request it repeats. */
-  resendOf?: number
   /**
    * Set when the frame was over the size limit: `payload` then holds the beginning of its JSON text,
    * `bytes` the full size, and `file` the whole payload (see the `frames.export` command). Also set on a
@@ -102,6 +101,12 @@ export interface McpHandshakeEvent extends EventBase {
   fallback?: { from: 'streamable-http'; why: string; first: FailureCause }
   /** The client profile the connection was made under (its capabilities are `clientCapabilities`). */
   profile?: string
+  /** The protocol era reached (absent in recordings made before eras were shown: read it from `protocolVersion`). */
+  era?: McpEra
+  /** How the era was reached: what the profile asked, each offer made and what the server answered. */
+  negotiation?: McpNegotiation
+  /** The era's rules this connection keeps: discovery, list changes, keepalive. */
+  rules?: McpEraRules
 }
 
 /** A2A generations in the wild: v1.0 (`supportedInterfaces`, `SendMessage`) and v0.3 (`url`, `message/send`). */
@@ -174,6 +179,8 @@ export interface KeepaliveEvent extends EventBase {
   consecutiveFailures: number
   error?: string
   note?: string
+  /** Why this probe method (the protocol era's rule: never `ping` where the era has none). */
+  rule?: string
 }
 
 /**

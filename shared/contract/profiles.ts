@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from './apps'
 import { DEFAULT_PROFILE } from './clientRole'
+import { MCP_2026_VERSION } from './mcpEra'
 
 /**
  * A client profile: what Parallax says about itself when it connects. For MCP, the capabilities it
@@ -14,6 +15,7 @@ export const ClientProfile = z
     description: z.string().max(500).optional(),
     mcp: z
       .object({
+        /** None: negotiate the era; a 2026 version: that era only; a 2025 version: the 2025 handshake only (./mcpEra.ts). */
         protocolVersion: z
           .string()
           .regex(/^\d{4}-\d{2}-\d{2}$/, 'an MCP protocol version looks like 2025-06-18')
@@ -83,7 +85,30 @@ export const PRESET_PROFILES: ClientProfile[] = [
     description: `Asks for the "forecasting" and "creative" tool categories through experimental["${TOOL_CATEGORIES_HINT}"].`,
     mcp: { capabilities: { experimental: { [TOOL_CATEGORIES_HINT]: { categories: ['forecasting', 'creative'] } } } },
   }),
+  // The MCP eras side by side (Compare): the default profile's capabilities, one era each.
+  ClientProfile.parse({
+    name: 'mcp-2025',
+    description:
+      'MCP 2025 era only: initialize asking for 2025-11-25, no server/discover first (a server that speaks only 2026-07-28 refuses it). Offers what the default profile offers.',
+    mcp: { protocolVersion: '2025-11-25', capabilities: eraPresetCapabilities() },
+  }),
+  ClientProfile.parse({
+    name: 'mcp-2026',
+    description: `MCP 2026 era only: server/discover offering ${MCP_2026_VERSION}, no fallback to initialize. Offers what the default profile offers.`,
+    mcp: { protocolVersion: MCP_2026_VERSION, capabilities: eraPresetCapabilities() },
+  }),
 ]
+
+/** The default profile's MCP capabilities (the era presets differ from it in the version alone). */
+function eraPresetCapabilities() {
+  return {
+    roots: { listChanged: true },
+    sampling: {},
+    elicitation: { form: {}, url: {} },
+    extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
+  }
+}
+
 
 /** Validates a profile with a message that names each problem; nothing is sent under an invalid one. */
 export function parseProfile(input: unknown, source = 'profile'): ClientProfile {

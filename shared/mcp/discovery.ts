@@ -6,8 +6,7 @@ import {
   ListToolsResultSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import type { McpSession, SessionRequestOptions } from './session'
 import type { DiscoveryEvent, DiscoveryMethod, DiscoveryTrigger } from '../contract'
 import { errorMessage } from '../runtime/errors'
 import { now } from '../runtime/clock'
@@ -50,11 +49,11 @@ type DiscoveryResult = Omit<DiscoveryEvent, 'seq' | 'ts' | 'connectionId' | 'typ
  * a failed connection, so this never throws.
  */
 export async function runDiscoveryStep(
-  client: Client,
+  session: McpSession,
   step: DiscoveryStep,
   serverCapabilities: Record<string, unknown>,
   trigger: DiscoveryTrigger,
-  options: RequestOptions,
+  options: SessionRequestOptions,
 ): Promise<DiscoveryResult> {
   if (!serverCapabilities[step.capability]) {
     return {
@@ -71,11 +70,11 @@ export async function runDiscoveryStep(
   let cursor: string | undefined
   try {
     do {
-      const result = await client.request({ method: step.method, params: cursor ? { cursor } : {} }, step.schema, options)
-      const page = (result as Record<string, unknown>)[step.key]
+      const result = await session.request(step.method, cursor ? { cursor } : {}, options, step.schema)
+      const page = result[step.key]
       if (Array.isArray(page)) items.push(...page)
       pages++
-      cursor = result.nextCursor
+      cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined
       if (cursor !== undefined) {
         if (seen.has(cursor)) throw new Error(`server repeated pagination cursor ${JSON.stringify(cursor)} after ${pages} pages`)
         seen.add(cursor)

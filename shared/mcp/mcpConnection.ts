@@ -4,7 +4,6 @@ import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/s
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CallToolResultSchema,
@@ -12,14 +11,16 @@ import {
   ErrorCode,
   ListToolsResultSchema,
   McpError,
-  ResultSchema,
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
+import { SdkHttpError, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client'
 import {
   CommandError,
   LOG_LEVELS,
+  MCP_2026_VERSION,
   describeSpec,
+  mcpVersionAsk,
   redactArgs,
   redactText,
   type ClientProfile,
@@ -61,6 +62,10 @@ import { checkRequest, mcpAnswerMessage, mcpRequestErrorMessage, mcpRequestMessa
 import { ProgressTokens, serverLogLine } from './serverVoice'
 import { TapTransport } from './tapTransport'
 import { ClientRole, type ClientRoleSettings } from './clientRole'
+import { LegacySession, ModernSession, type McpSession, type SessionRequestOptions } from './session'
+import { probe2026, probeAnswerText, probeFailureText } from './eraProbe'
+import { discoveryRule, keepaliveRule, LIST_CHANGED_2025, NegotiationRecord } from './negotiation'
+import { ChangeStream } from './changeStream'
 
 export const CLIENT_INFO = { name: 'parallax', version: PARALLAX_VERSION }
 
@@ -75,17 +80,30 @@ export interface McpConnectionSettings {
 type Catalog = Partial<Record<DiscoveryMethod, unknown[]>>
 
 /**
- * One MCP server: transport (stdio, streamable HTTP, or SSE as fallback), frame tap, handshake,
- * capability-gated discovery, list_changed handling and keepalive probing.
+ * One MCP server: transport (stdio, streamable HTTP, or SSE as fallback), frame tap, the protocol era
+ * (2026-07-28 negotiated through server/discover, else the 2025 initialize), capability-gated discovery,
+ * list_changed handling and keepalive probing, each by the era's rules.
  */
 export class McpConnection extends SupervisedConnection {
-  private client: Client | undefined
+  /** The negotiated session: the 1.x SDK's client in the 2025 era, the 2.x SDK's in the 2026 era (./session.ts). */
+  private session: McpSession | undefined
   private stdio: StdioClientTransport | undefined
   private readonly tap: JsonRpcTap
   private serverCapabilities: Record<string, unknown> = {}
   private initializeRequest: Record<string, unknown> | undefined
   private initializeResult: Record<string, unknown> | undefined
-  private probeMethod: 'tools/list' | 'ping' = 'ping'
+  private initializeFrame: number | undefined
+  /** The server/discover probe as sent, and its answer (with the frame that brought it). */
+  private discoverRequest: Record<string, unknown> | undefined
+  private discoverAnswer: { message: { result?: unknown; error?: unknown }; seq?: number } | undefined
+  /** How this session's era was reached: what the profile asked, each offer and answer. */
+  private negotiation = new NegotiationRecord({ mode: 'negotiate' }, undefined)
+  private known2025: string | undefined
+  /** The 2026 era's list changes (a subscriptions/listen stream), and the list-change rule in force. */
+  private changes: ChangeStream | undefined
+  private probeMethod: 'tools/list' | 'ping' | 'server/discover' = 'ping'
+  /** Why the probe changed from the era's first choice, once it did. */
+  private probeChange: string | undefined
   /** The latest catalog, per list method (for hosts such as the CLI that print it). */
   readonly catalog: Catalog = {}
   private readonly refreshing = new Map<DiscoveryMethod, Promise<void>>()
@@ -140,7 +158,7 @@ export class McpConnection extends SupervisedConnection {
    * Every request carries a progress token, so a slow server can report progress, and each progress
    * notification (visible as a frame) restarts the request's timeout.
    */
-  private get requestOptions(): RequestOptions {
+  private get requestOptions(): SessionRequestOptions {
     return { timeout: this.options.requestTimeoutMs, resetTimeoutOnProgress: true, onprogress: () => {} }
   }
 
@@ -151,16 +169,40 @@ export class McpConnection extends SupervisedConnection {
   protected async establish(): Promise<void> {
     const spec = this.target.spec
     this.tap.reset()
-    this.initializeRequest = this.initializeResult = undefined
+    this.initializeRequest = this.initializeResult = this.discoverRequest = this.discoverAnswer = undefined
+    // A server that answered as a 2025 server when this connection was first made is not probed again on each reconnect.
+    this.known2025 ??= this.negotiation.declined2026
+    this.negotiation = new NegotiationRecord(
+      mcpVersionAsk(this.settings.profile?.mcp.protocolVersion),
+      this.settings.profile?.name,
+      this.known2025,
+    )
     if (spec.kind === 'a2a') throw new Error('an A2A target cannot be opened as an MCP connection')
     if (spec.kind === 'mcp-stdio') {
       try {
-        return await this.connectWith('stdio', () => this.stdioTransport(spec))
+        return await this.connectStdio(spec)
       } catch (error) {
         throw await this.stdioFailure(spec, error)
       }
     }
     this.fallback = undefined
+    if (this.negotiation.tries2026) {
+      if (spec.transport === 'sse') {
+        if (this.negotiation.only2026)
+          throw new ConnectFailure(
+            `MCP ${this.negotiation.version2026} has no HTTP+SSE transport, and this target is set to legacy SSE: set its transport to "auto" or "streamable-http", or connect under a profile that asks for the 2025 era`,
+            { transport: 'sse' },
+          )
+      } else {
+        let probeFailure: ConnectFailure | undefined
+        try {
+          if (await this.connectHttp2026(spec)) return
+        } catch (error) {
+          probeFailure = error as ConnectFailure
+        }
+        if (probeFailure) throw spec.transport === 'auto' ? sseNotTried(probeFailure) : probeFailure
+      }
+    }
     if (spec.transport !== 'auto') return this.connectHttp(spec.transport, spec)
     let first: ConnectFailure
     try {
@@ -171,10 +213,7 @@ export class McpConnection extends SupervisedConnection {
     // Legacy SSE only where the MCP spec's backwards compatibility points to it (docs/architecture.md): a
     // 404 or 405 to the first POST. Any other answer is the server's own word on this request, shown as it is.
     const status = first.failure.status
-    if (status !== 404 && status !== 405) {
-      const why = noFallback(status)
-      throw new ConnectFailure(`${first.message} (legacy SSE not tried: ${why})`, { ...first.failure, fallback: { tried: false, why } })
-    }
+    if (status !== 404 && status !== 405) throw sseNotTried(first)
     const why = `the first POST answered HTTP ${status}, which the MCP spec (backwards compatibility) takes as a server that may speak only legacy HTTP+SSE`
     this.logLine('info', `streamable HTTP answered initialize with HTTP ${status}; falling back to legacy SSE: ${why}`, 'transport')
     await this.closeClient()
@@ -190,22 +229,80 @@ export class McpConnection extends SupervisedConnection {
     }
   }
 
-  /** Connects over one HTTP transport; a failure says what the server answered (status, its words, its challenge) or where it could not be reached. */
+  /** Connects over one HTTP transport in the 2025 era; a failure says what the server answered (status, its words, its challenge) or where it could not be reached. */
   private async connectHttp(kind: 'streamable-http' | 'sse', spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Promise<void> {
     const answers = new AnswerWatch()
-    const auth = this.settings.auth
-    const fetch = auth ? auth.wrap(answers.fetch) : answers.fetch
+    const fetch = this.httpFetch(answers)
     try {
-      await this.connectWith(kind, () => (kind === 'sse' ? sseTransport(spec, fetch) : streamableTransport(spec, fetch)))
+      await this.connect2025(kind, this.tapped(kind, kind === 'sse' ? sseTransport(spec, fetch) : streamableTransport(spec, fetch)))
     } catch (error) {
-      const failure = await httpFailure(kind, spec.url, error, answers)
-      // A challenge Parallax could not answer without a person: the failure says a sign-in is needed, and why.
-      const required = auth?.required
-      const status = failure.failure.status
-      if (required && (status === 401 || status === 403))
-        throw new ConnectFailure(`${failure.message}; sign-in: ${required.why}`, { ...failure.failure, auth: required })
-      throw failure
+      throw await this.httpConnectFailure(kind, spec.url, error, answers)
     }
+  }
+
+  /**
+   * Offers the 2026 era over HTTP: a POST of `server/discover` through the 2.x transport (the era's headers,
+   * no session). True when the server took it; false when it gave no 2026 evidence (a 2025 server, met
+   * next by the 2025 path, which says what it answers); a failure that says nothing about the era (a
+   * sign-in wall, an outage) is the connection's failure.
+   */
+  private async connectHttp2026(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Promise<boolean> {
+    const answers = new AnswerWatch()
+    const transport = new ModernHttpTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: this.httpFetch(answers) })
+    const tapped = this.tapped('streamable-http', transport as unknown as Transport)
+    let taken: boolean
+    try {
+      taken = await this.connect2026('streamable-http', tapped, answers)
+    } catch (error) {
+      throw error instanceof ConnectFailure && error.failure.transport
+        ? error
+        : await this.httpConnectFailure('streamable-http', spec.url, error, answers)
+    }
+    if (!taken) await tapped.close().catch(() => {})
+    return taken
+  }
+
+  private httpFetch(answers: AnswerWatch): typeof globalThis.fetch {
+    const auth = this.settings.auth
+    return auth ? auth.wrap(answers.fetch) : answers.fetch
+  }
+
+  /** What an HTTP attempt met, and a sign-in where a challenge needs a person. */
+  private async httpConnectFailure(
+    kind: 'streamable-http' | 'sse',
+    url: string,
+    error: unknown,
+    answers: AnswerWatch,
+  ): Promise<ConnectFailure> {
+    const failure = await httpFailure(kind, url, error, answers)
+    const refused = only2026HintInBody(failure.failure.body)
+    if (refused) return new ConnectFailure(`${failure.message}${refused}`, failure.failure)
+    // A challenge Parallax could not answer without a person: the failure says a sign-in is needed, and why.
+    const required = this.settings.auth?.required
+    const status = failure.failure.status
+    if (required && (status === 401 || status === 403))
+      return new ConnectFailure(`${failure.message}; sign-in: ${required.why}`, { ...failure.failure, auth: required })
+    return failure
+  }
+
+  /**
+   * Over stdio the 2026 probe runs in place, on the pipe the session then uses, so its frames are tapped
+   * like any other; a server that exits on it (some stop at any request before initialize) is started
+   * again for the 2025 era.
+   */
+  private async connectStdio(spec: Extract<TargetSpec, { kind: 'mcp-stdio' }>): Promise<void> {
+    if (this.negotiation.tries2026) {
+      const tapped = this.tapped('stdio', this.stdioTransport(spec))
+      if (await this.connect2026('stdio', tapped)) return
+      if (!this.exited) return this.connect2025('stdio', tapped)
+      this.logLine(
+        'info',
+        `the server process ${exitPhrase(this.exited)} on server/discover; starting it again for the 2025 era`,
+        'transport',
+      )
+      await tapped.close().catch(() => {})
+    }
+    await this.connect2025('stdio', this.tapped('stdio', this.stdioTransport(spec)))
   }
 
   /** Why a stdio server could not be reached: the whole command line, how its process ended, its last words on stderr. */
@@ -234,77 +331,222 @@ export class McpConnection extends SupervisedConnection {
     }
   }
 
-  private async connectWith(kind: TransportKind, makeTransport: () => Transport): Promise<void> {
+  /** A transport with the frame tap around it, for this generation of the connection. */
+  private tapped(kind: TransportKind, transport: Transport): TapTransport {
     const generation = this.generation
     this.transport = this.tap.transport = kind
     this.progressTokens.reset()
     this.flagged.clear()
     this.agreedLogLevel = undefined
-    const profile = this.settings.profile?.mcp
-    const asked = profile?.protocolVersion
-    const tapped = new TapTransport(
-      makeTransport(),
+    return new TapTransport(
+      transport,
       (direction, message, ts, refused) => this.onFrame(generation, direction, message, ts, refused),
-      asked ? (message) => askForVersion(message, asked) : undefined,
+      (message) => this.rewrite(message),
       (note) => {
         if (generation === this.generation) this.logLine('warn', note, 'transport')
       },
     )
+  }
+
+  /** What Parallax changes in a message it sends: initialize's version (a profile of the 2025 era); a 2026 request's log level. */
+  private rewrite(message: JSONRPCMessage): JSONRPCMessage {
+    const ask = this.negotiation.ask
+    if (ask.mode === '2025-only') return askForVersion(message, ask.version)
+    if (this.session?.era === '2026' && this.logLevel) return withLogLevel(message, this.logLevel)
+    return message
+  }
+
+  /**
+   * Offers the 2026 era (`server/discover`, through the 2.x client) on a tapped transport. True when the
+   * server took it (the session is settled); false when it gave no 2026 evidence (the 2025 era is next,
+   * unless the profile asks for 2026 alone: then that is the failure). Anything else is thrown.
+   */
+  private async connect2026(kind: TransportKind, tapped: TapTransport, answers?: AnswerWatch): Promise<boolean> {
+    const generation = this.generation
+    const profile = this.settings.profile?.mcp
+    const offered = [this.negotiation.version2026]
+    // On a pipe, silence means a 2025 server (the SDK's rule); waiting out the whole connect timeout for it would stall every such server.
+    const timeoutMs =
+      kind === 'stdio' && !this.negotiation.only2026
+        ? Math.min(STDIO_PROBE_MS, this.options.connectTimeoutMs)
+        : this.options.connectTimeoutMs
+    const started = now()
+    const probe = await probe2026(tapped, {
+      clientInfo: profile?.clientInfo ?? CLIENT_INFO,
+      capabilities: profile?.capabilities ?? {},
+      timeoutMs,
+      stdio: kind === 'stdio',
+    })
+    if (probe.kind === 'failed') throw probe.error
+    if (probe.kind === 'declined') {
+      const answer = await this.declinedAnswer(probe.verdict, timeoutMs, answers)
+      this.negotiation.add({ method: 'server/discover', offered, accepted: false, answer, ...this.discoverFrame() })
+      if (this.negotiation.only2026)
+        throw new ConnectFailure(
+          `the server did not take MCP ${offered[0]} (server/discover: ${answer}), and this profile asks for the 2026 era only (no fallback to initialize)`,
+          kind === 'stdio' ? { transport: kind } : { transport: kind, error: answer },
+        )
+      this.logLine('info', `server/discover offered ${offered[0]}: ${answer}; falling back to the 2025 era (initialize)`, 'transport')
+      return false
+    }
+    const client = probe.client
+    client.onerror = (error) => {
+      if (generation !== this.generation || error.message.startsWith(SDK_UNKNOWN_PROGRESS)) return
+      this.logLine('error', describeTransportError(error), 'transport')
+    }
+    client.onclose = () => this.onSessionClosed(generation, kind)
+    this.session = new ModernSession(client)
+    this.negotiation.add({
+      method: 'server/discover',
+      offered,
+      accepted: true,
+      answer: probeAnswerText(this.discoverAnswer?.message) ?? `supports ${this.session.protocolVersion}`,
+      ...this.discoverFrame(),
+    })
+    await this.settle(kind, started)
+    return true
+  }
+
+  /** What a server that did not take the 2026 era answered: its JSON-RPC answer, else its HTTP answer, else its silence or exit. */
+  private async declinedAnswer(verdict: string, timeoutMs: number, answers?: AnswerWatch): Promise<string> {
+    const answered = probeAnswerText(this.discoverAnswer?.message)
+    if (answered) return answered
+    const http = await answers?.lastFailure()
+    if (http) return `HTTP ${http.status}${http.statusText ? ` ${http.statusText}` : ''}${http.message ? `: ${http.message}` : ''}`
+    if (this.exited) return `the server process ${exitPhrase(this.exited)}`
+    if (/closed/.test(verdict)) return 'the connection closed'
+    return /timed out|time/i.test(verdict) || !verdict ? `no answer within ${timeoutMs} ms` : probeFailureText(verdict)
+  }
+
+  private discoverFrame(): { frameSeq?: number } {
+    return this.discoverAnswer?.seq !== undefined ? { frameSeq: this.discoverAnswer.seq } : {}
+  }
+
+  /** The 2025 era on the 1.x client: `initialize` on the tapped transport (the pipe a declined probe used, or a fresh one). */
+  private async connect2025(kind: TransportKind, tapped: TapTransport): Promise<void> {
+    const generation = this.generation
+    const profile = this.settings.profile?.mcp
     const clientInfo = profile?.clientInfo ?? CLIENT_INFO
     const client = new Client(clientInfo, { capabilities: profile?.capabilities ?? {} })
     this.role.install(client, profile?.capabilities ?? {})
     client.onerror = (error) => {
       // Progress the SDK no longer waits for was already judged at the tap (see onProgress): late is plumbing, never given is an oddity.
       if (generation !== this.generation || error.message.startsWith(SDK_UNKNOWN_PROGRESS)) return
+      if (error.message.includes(PROBE_ID_PREFIX))
+        return this.logLine(
+          'info',
+          'server/discover was answered after Parallax had fallen back to initialize (the server was slow to start?): connect again, or under the "mcp-2026" profile, to see it in the 2026 era',
+          'transport',
+        )
       this.logLine('error', describeTransportError(error), 'transport')
     }
-    client.onclose = () => {
-      const spec = this.target.spec
-      if (kind !== 'stdio' || spec.kind !== 'mcp-stdio') return this.onTransportClosed(generation, 'server closed the connection')
-      const exited = this.exited ? `server process ${exitPhrase(this.exited)}` : 'server process exited'
-      this.onTransportClosed(generation, exited, this.stdioCause(spec))
-    }
-    this.client = client
+    client.onclose = () => this.onSessionClosed(generation, kind)
+    this.session = new LegacySession(client, undefined)
     const started = now()
-    await client.connect(tapped, { ...this.requestOptions, timeout: this.options.connectTimeoutMs })
-    this.serverCapabilities = (client.getServerCapabilities() ?? {}) as Record<string, unknown>
-    this.probeMethod = this.serverCapabilities.tools ? 'tools/list' : 'ping'
+    try {
+      await client.connect(tapped, { ...this.requestOptions, timeout: this.options.connectTimeoutMs })
+    } catch (error) {
+      throw only2026Refusal(error) ?? error
+    }
+    const asked = this.initializeRequest?.protocolVersion as string | undefined
+    const answered = this.initializeResult?.protocolVersion as string | undefined
+    this.session = new LegacySession(client, answered)
+    this.negotiation.add({
+      method: 'initialize',
+      offered: asked ? [asked] : [],
+      accepted: true,
+      answer: answered ? `answered ${answered}` : 'answered',
+      ...(this.initializeFrame !== undefined && { frameSeq: this.initializeFrame }),
+    })
+    await this.settle(kind, started)
+  }
+
+  /** The transport closed under a session: over stdio, say how the process ended. */
+  private onSessionClosed(generation: number, kind: TransportKind): void {
+    const spec = this.target.spec
+    if (kind !== 'stdio' || spec.kind !== 'mcp-stdio') return this.onTransportClosed(generation, 'server closed the connection')
+    const exited = this.exited ? `server process ${exitPhrase(this.exited)}` : 'server process exited'
+    this.onTransportClosed(generation, exited, this.stdioCause(spec))
+  }
+
+  /** The session is negotiated: the handshake (with the era and how it was reached), then what the era asks after it, then discovery. */
+  private async settle(kind: TransportKind, started: number): Promise<void> {
+    const session = this.session!
+    const era = session.era
+    this.serverCapabilities = session.serverCapabilities
+    this.probeMethod = this.serverCapabilities.tools ? 'tools/list' : era === '2026' ? 'server/discover' : 'ping'
+    this.probeChange = undefined
+    let listChanged = LIST_CHANGED_2025
+    if (session instanceof ModernSession) {
+      // Opened before the handshake is told, so the rules say what the server acknowledged.
+      this.changes = new ChangeStream(
+        session.client,
+        this.serverCapabilities,
+        (level, text) => this.logLine(level, text),
+        this.options.requestTimeoutMs,
+      )
+      listChanged = await this.changes.open()
+    }
+    const envelope = (this.discoverRequest?._meta ?? {}) as Record<string, unknown>
+    const modern = era === '2026'
+    const clientInfo = this.settings.profile?.mcp.clientInfo ?? CLIENT_INFO
     this.emit({
       type: 'handshake',
       protocol: 'mcp',
       transport: kind,
-      requestedProtocolVersion: this.initializeRequest?.protocolVersion as string | undefined,
-      protocolVersion: this.initializeResult?.protocolVersion as string | undefined,
+      requestedProtocolVersion: modern
+        ? ((envelope['io.modelcontextprotocol/protocolVersion'] as string | undefined) ?? MCP_2026_VERSION)
+        : (this.initializeRequest?.protocolVersion as string | undefined),
+      protocolVersion: session.protocolVersion,
       clientInfo,
-      clientCapabilities: (this.initializeRequest?.capabilities as Record<string, unknown>) ?? {},
+      clientCapabilities: modern
+        ? ((envelope['io.modelcontextprotocol/clientCapabilities'] as Record<string, unknown> | undefined) ?? {})
+        : ((this.initializeRequest?.capabilities as Record<string, unknown>) ?? {}),
       serverCapabilities: this.serverCapabilities,
-      serverInfo: client.getServerVersion(),
-      instructions: client.getInstructions(),
+      serverInfo: session.serverInfo,
+      instructions: session.instructions,
       durationMs: now() - started,
       ...(kind === 'sse' && this.fallback && { fallback: this.fallback }),
       ...(this.settings.profile && { profile: this.settings.profile.name }),
+      era,
+      negotiation: this.negotiation.result(era, session.protocolVersion),
+      rules: { discovery: discoveryRule(era), listChanged, keepalive: keepaliveRule(era, this.probeMethod) },
     })
-    await this.subscribeAgain(client)
-    if (this.logLevel && this.serverCapabilities.logging) {
-      // A new session starts at the server's default: ask again for what the user chose.
-      await this.askLogLevel(client, this.logLevel, ' again, as before reconnecting,').catch((error: unknown) =>
-        this.logLine('warn', `could not ask the server again for log level "${this.logLevel}": ${errorMessage(error)}`),
-      )
+    if (modern) {
+      if (this.logLevel)
+        this.logLine('info', `asking for log messages at "${this.logLevel}" and above on each request, as before reconnecting (2026 era)`)
+    } else {
+      await this.subscribeAgain()
+      if (this.logLevel && this.serverCapabilities.logging) {
+        // A new session starts at the server's default: ask again for what the user chose.
+        await this.askLogLevel(this.logLevel, ' again, as before reconnecting,').catch((error: unknown) =>
+          this.logLine('warn', `could not ask the server again for log level "${this.logLevel}": ${errorMessage(error)}`),
+        )
+      }
     }
     await this.discover('initial')
   }
 
   /** Asks the server for its log messages at `level` and above (`logging/setLevel`); kept for reconnects. */
   override async setLogLevel(level: LogLevel): Promise<void> {
-    const client = this.client
-    if (!client || !this.isLive) throw new CommandError(`not connected (${this.state})`, 'failed')
+    const session = this.session
+    if (!session || !this.isLive) throw new CommandError(`not connected (${this.state})`, 'failed')
+    if (session.era === '2026') {
+      // The 2026 era has no logging/setLevel: the level rides each request, and a request without one gets no log messages.
+      this.logLevel = this.agreedLogLevel = level
+      this.logLine(
+        'info',
+        `asking for log messages at "${level}" and above on each request from now on (_meta ${LOG_LEVEL_KEY}: the 2026 era has no logging/setLevel)`,
+      )
+      return
+    }
     if (!this.serverCapabilities.logging)
       throw new CommandError(
         'this server did not advertise the "logging" capability, so it offers no logging/setLevel (its log messages, if any, still show)',
         'invalid-input',
       )
     try {
-      await this.askLogLevel(client, level)
+      await this.askLogLevel(level)
     } catch (error) {
       throw new CommandError(`the server refused logging/setLevel "${level}": ${errorMessage(error)}`, 'failed', undefined)
     }
@@ -312,7 +554,7 @@ export class McpConnection extends SupervisedConnection {
   }
 
   /** After a reconnect: the user's subscriptions again (a new session, a new process over stdio, starts with none). */
-  private async subscribeAgain(client: Client): Promise<void> {
+  private async subscribeAgain(): Promise<void> {
     if (this.subscriptions.size === 0) return
     const uris = [...this.subscriptions]
     if (!(this.serverCapabilities.resources as { subscribe?: unknown } | undefined)?.subscribe) {
@@ -325,7 +567,7 @@ export class McpConnection extends SupervisedConnection {
     }
     for (const uri of uris) {
       try {
-        await client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, this.requestOptions)
+        await this.session!.request('resources/subscribe', { uri }, this.requestOptions, EmptyResultSchema)
       } catch (error) {
         this.subscriptions.delete(uri)
         this.logLine('warn', `could not subscribe again to ${uri}: ${errorMessage(error)}`)
@@ -335,8 +577,8 @@ export class McpConnection extends SupervisedConnection {
       this.logLine('info', `subscribed again, as before reconnecting, to ${[...this.subscriptions].join(', ')} (resources/subscribe)`)
   }
 
-  private async askLogLevel(client: Client, level: LogLevel, how = ''): Promise<void> {
-    await client.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, this.requestOptions)
+  private async askLogLevel(level: LogLevel, how = ''): Promise<void> {
+    await this.session!.request('logging/setLevel', { level }, this.requestOptions, EmptyResultSchema)
     this.agreedLogLevel = level
     this.logLine('info', `asked the server${how} for log messages at "${level}" and above (logging/setLevel)`)
   }
@@ -410,10 +652,17 @@ export class McpConnection extends SupervisedConnection {
     const msg = message as { params?: Record<string, unknown>; result?: Record<string, unknown> }
     if (frame.method === 'initialize') {
       if (frame.kind === 'request') this.initializeRequest = msg.params
-      else if (frame.kind === 'response') this.initializeResult = msg.result
+      else if (frame.kind === 'response') {
+        this.initializeResult = msg.result
+        this.initializeFrame = frame.seq
+      }
+    } else if (typeof frame.id === 'string' && frame.id.startsWith(PROBE_ID_PREFIX)) {
+      // The 2.x client's era probe (server/discover): what was offered and what came back, for the handshake.
+      if (direction === 'out') this.discoverRequest = msg.params
+      else this.discoverAnswer = { message: message as { result?: unknown; error?: unknown }, seq: frame.seq }
     }
     if (direction === 'in' && frame.kind === 'notification') {
-      if (frame.method! in LIST_CHANGED) this.onListChanged(frame.method!)
+      if (frame.method! in LIST_CHANGED) this.onListChanged(frame.method!, msg.params)
       else if (frame.method === 'notifications/message') this.onServerLog(msg.params, frame.seq)
       else if (frame.method === 'notifications/progress') this.onProgress(msg.params)
       else if (frame.method === 'notifications/resources/updated') this.onResourceUpdated(msg.params)
@@ -480,9 +729,30 @@ export class McpConnection extends SupervisedConnection {
     this.emit({ type: 'log', source: 'engine', level: 'warn', text: `protocol oddity: ${text}`, oddity: true })
   }
 
-  private onListChanged(notification: string): void {
+  private onListChanged(notification: string, params: Record<string, unknown> | undefined): void {
     const { capability, methods } = LIST_CHANGED[notification]
-    if (!this.serverCapabilities[capability]) {
+    if (this.session?.era === '2026') {
+      // The 2026 era sends list changes only on a subscriptions/listen stream that asked for them.
+      const subscription = (params?._meta as Record<string, unknown> | undefined)?.[SUBSCRIPTION_ID_KEY]
+      const why =
+        subscription === undefined
+          ? 'it came outside any subscriptions/listen stream, and the 2026 era sends list changes only on one'
+          : this.changes?.honors(capability)
+            ? undefined
+            : `the subscriptions/listen stream did not ask for ${capability} changes (or the server did not acknowledge them)`
+      if (why) {
+        for (const method of methods)
+          this.emit({
+            type: 'discovery',
+            method,
+            status: 'skipped',
+            trigger: 'list_changed',
+            oddity: true,
+            reason: `ignored ${notification}: ${why}`,
+          })
+        return
+      }
+    } else if (!this.serverCapabilities[capability]) {
       for (const method of methods) {
         this.emit({
           type: 'discovery',
@@ -531,12 +801,12 @@ export class McpConnection extends SupervisedConnection {
   }
 
   private async discover(trigger: DiscoveryTrigger, only?: DiscoveryMethod): Promise<void> {
-    const client = this.client
-    if (!client) return
+    const session = this.session
+    if (!session) return
     const generation = this.generation
     for (const step of DISCOVERY_STEPS) {
       if (only && step.method !== only) continue
-      const result = await runDiscoveryStep(client, step, this.serverCapabilities, trigger, this.requestOptions)
+      const result = await runDiscoveryStep(session, step, this.serverCapabilities, trigger, this.requestOptions)
       if (generation !== this.generation) return
       if (result.items) this.catalog[step.method] = result.items
       this.emit({ type: 'discovery', ...result })
@@ -595,18 +865,20 @@ export class McpConnection extends SupervisedConnection {
     tool: string,
     args: Record<string, unknown>,
   ): Promise<{ turn: number; answer: RequestAnswer; error?: unknown }> {
-    const client = this.client
-    if (!client || !this.isLive) throw new Error(`not connected (${this.state})`)
+    const session = this.session
+    if (!session || !this.isLive) throw new Error(`not connected (${this.state})`)
     const turn = ++this.turn
     const askedAt = now()
     const controller = new AbortController()
     // The call is on its way (over stdio, already written) before the turn is recorded: the server starts
     // at once and the recording overlaps its work. (Its frame is recorded first, then this message.)
     this.lastRequestId = undefined
-    const answer = client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, {
-      ...this.requestOptions,
-      signal: controller.signal,
-    })
+    const answer = session.request(
+      'tools/call',
+      { name: tool, arguments: args },
+      { ...this.requestOptions, signal: controller.signal },
+      CallToolResultSchema,
+    )
     const ids = this.track(controller)
     this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, askedAt, turn, ids) })
     try {
@@ -648,8 +920,8 @@ export class McpConnection extends SupervisedConnection {
     options: ExchangeOptions = {},
   ): Promise<RequestAnswer> {
     checkRequest(method, params)
-    const client = this.client
-    if (!client || !this.isLive) throw new CommandError(`not connected (${this.state})`, 'failed')
+    const session = this.session
+    if (!session || !this.isLive) throw new CommandError(`not connected (${this.state})`, 'failed')
     if (method === 'tools/call') {
       const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> }
       return (await this.toolExchange(name, args ?? {})).answer
@@ -658,10 +930,7 @@ export class McpConnection extends SupervisedConnection {
     const askedAt = now()
     const controller = new AbortController()
     this.lastRequestId = undefined
-    const answer = client.request({ method, ...(params !== undefined && { params }) } as Parameters<Client['request']>[0], ResultSchema, {
-      ...this.requestOptions,
-      signal: controller.signal,
-    })
+    const answer = session.request(method, params, { ...this.requestOptions, signal: controller.signal })
     const ids = this.track(controller)
     if (conversation) this.emit({ type: 'conversation', message: mcpRequestMessage(method, params, askedAt, ids) })
     try {
@@ -793,25 +1062,35 @@ export class McpConnection extends SupervisedConnection {
       this.logLine('info', `roots are now ${list}; the server was not told (this profile does not offer roots.listChanged)`)
   }
 
+  /** The era's keepalive rule (docs/architecture.md): tools/list for a tool server; else ping in the 2025 era and server/discover in the 2026 era, which has no ping. */
   protected async probeOnce(): Promise<ProbeOutcome> {
-    const client = this.client
-    if (!client) throw new ProbeError(this.probeMethod, 'not connected')
+    const session = this.session
+    if (!session) throw new ProbeError(this.probeMethod, 'not connected')
     const probe = this.probeMethod
     // A probe is a plain request: no progress token, just the timeout.
     const options = { timeout: this.options.requestTimeoutMs }
     this.tap.expectProbe(probe) // its frames are marked, so the Frames view can set probes apart
     try {
-      if (probe === 'tools/list') await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema, options)
-      else await client.ping(options)
+      await session.request(
+        probe,
+        probe === 'tools/list' ? {} : undefined,
+        options,
+        probe === 'tools/list' ? ListToolsResultSchema : EmptyResultSchema,
+      )
       return { probe }
     } catch (error) {
       if (probe === 'tools/list' && error instanceof McpError && error.code === ErrorCode.MethodNotFound) {
         // The server is alive (it answered); it just lied about `tools`. Never tear it down for that.
-        this.probeMethod = 'ping'
-        return { probe, note: 'server advertises tools but answered -32601; probing with ping from now on' }
+        this.probeMethod = session.era === '2026' ? 'server/discover' : 'ping'
+        this.probeChange = `the server advertises tools but answered tools/list -32601, so ${this.probeMethod} (${session.era === '2026' ? 'the 2026 era has no ping' : '2025 era'})`
+        return { probe, note: `server advertises tools but answered -32601; probing with ${this.probeMethod} from now on` }
       }
       throw new ProbeError(probe, errorMessage(error))
     }
+  }
+
+  protected override probeRule(): string | undefined {
+    return keepaliveRule(this.session?.era ?? '2025', this.probeMethod, this.probeChange)
   }
 
   protected async teardown(): Promise<void> {
@@ -819,12 +1098,14 @@ export class McpConnection extends SupervisedConnection {
   }
 
   private async closeClient(): Promise<void> {
-    const client = this.client
-    this.client = undefined
+    const session = this.session
+    const changes = this.changes
+    this.session = this.changes = undefined
     this.stdio = undefined
     this.role.close('the connection closed')
     this.serverRequestFrames.clear()
-    if (client) await client.close()
+    await changes?.close()
+    if (session) await session.close()
   }
 }
 
@@ -845,6 +1126,59 @@ function describeTransportError(error: Error): string {
   if (error.name === 'ZodError' || error.message.trimStart().startsWith('['))
     return 'the server sent a message that is not valid JSON-RPC (it is JSON, but has neither a method nor a result/error for an id)'
   return errorMessage(error)
+}
+
+/** Ids the 2.x client gives its era probe (server/discover) — strings, so they never meet a session's numeric ids. */
+const PROBE_ID_PREFIX = 'server-discover-probe-'
+
+/** How long a stdio server has to answer server/discover before it counts as a 2025 server (silent on the unknown request). */
+const STDIO_PROBE_MS = 10_000
+
+/** The 2026 era's `_meta` keys: the log level a request asks for, and the stream a notification belongs to. */
+const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel'
+const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId'
+
+/** A 2026 request asks for log messages at `level` and above (the era's replacement for logging/setLevel). */
+function withLogLevel(message: JSONRPCMessage, level: LogLevel): JSONRPCMessage {
+  const request = message as { id?: unknown; method?: string; params?: Record<string, unknown> }
+  if (request.id === undefined || typeof request.method !== 'string') return message
+  const meta = (request.params?._meta ?? {}) as Record<string, unknown>
+  return { ...message, params: { ...request.params, _meta: { ...meta, [LOG_LEVEL_KEY]: level } } } as JSONRPCMessage
+}
+
+/** A 2025 `initialize` refused over stdio because the server speaks only the 2026 era: said so, with what to do. */
+function only2026Refusal(error: unknown): Error | undefined {
+  if (!(error instanceof McpError)) return undefined
+  const hint = only2026Hint(error.code, error.data)
+  return hint ? new Error(`${error.message.replace(/^MCP error -?\d+: /, '')}${hint}`) : undefined
+}
+
+/** What to say when a server refused the 2025 era (-32022 naming only 2026 versions); undefined for any other refusal. */
+function only2026Hint(code: unknown, data: unknown): string | undefined {
+  if (code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined
+  const supported = (data as { supported?: unknown } | undefined)?.supported
+  const versions = Array.isArray(supported) ? supported.map(String) : []
+  if (!versions.length || !versions.every((v) => v >= MCP_2026_VERSION)) return undefined
+  return `: the server speaks only ${versions.join(', ')} (the 2026 era) and this profile asks for the 2025 era only; connect under the default profile (it negotiates) or "mcp-2026"`
+}
+
+/** The same, read from an HTTP answer's JSON-RPC error body. */
+function only2026HintInBody(body: string | undefined): string | undefined {
+  try {
+    const error = (JSON.parse(body ?? '') as { error?: { code?: unknown; data?: unknown } }).error
+    return only2026Hint(error?.code, error?.data)
+  } catch {
+    return undefined
+  }
+}
+
+/** JSON-RPC's "unsupported protocol version", with the versions the server does support in its data. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+/** An HTTP failure where `auto` did not try legacy SSE, with why. */
+function sseNotTried(failure: ConnectFailure): ConnectFailure {
+  const why = noFallback(failure.failure.status)
+  return new ConnectFailure(`${failure.message} (legacy SSE not tried: ${why})`, { ...failure.failure, fallback: { tried: false, why } })
 }
 
 /** The profile's protocol version goes into `initialize` (the SDK always asks for its newest). */
@@ -880,7 +1214,12 @@ function noFallback(status: number | undefined): string {
 
 /** What an HTTP transport met: the server's answer (status, its words, its challenge), else the network's (refused host:port), else the error. */
 async function httpFailure(kind: 'streamable-http' | 'sse', url: string, error: unknown, answers: AnswerWatch): Promise<ConnectFailure> {
-  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined
+  const status =
+    error instanceof StreamableHTTPError || error instanceof SseError
+      ? error.code
+      : error instanceof SdkHttpError
+        ? (error.data as { status?: number } | undefined)?.status
+        : undefined
   const answer = status !== undefined && status > 0 ? await answers.lastFailure() : undefined
   const seen = answer?.status === status ? answer : undefined
   const request = { method: seen?.request.method ?? (kind === 'sse' ? 'GET' : 'POST'), url: redactText(seen?.request.url ?? url) }

@@ -36,7 +36,15 @@ export class TapTransport implements Transport {
     private readonly onRefused: (note: string) => void = () => {},
   ) {}
 
-  async start(): Promise<void> {
+  private starting: Promise<void> | undefined
+
+  /** Starts the transport once: the 2025 client may take over a pipe the 2026 probe already started (shared/mcp/eraProbe.ts). */
+  start(): Promise<void> {
+    this.starting ??= this.begin()
+    return this.starting
+  }
+
+  private async begin(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
       if (deeperThan(message, MAX_DEPTH)) return this.refuse(message)
       this.observe('in', message, now())
@@ -94,5 +102,10 @@ export class TapTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.inner.setProtocolVersion?.(version)
+  }
+
+  /** The 2.x HTTP transport's: a request is cancelled by closing its own response stream (2026 era). */
+  get hasPerRequestStream(): boolean | undefined {
+    return (this.inner as { hasPerRequestStream?: boolean }).hasPerRequestStream
   }
 }

@@ -28,7 +28,6 @@ import type { EventLog } from './eventLog'
 import { FrameSpill } from './frameSpill'
 import { now } from './clock'
 import { ConnectFailure, errorMessage } from './errors'
-import { ResendMarks } from './resendMarks'
 
 export interface ProbeOutcome {
   probe: string
@@ -120,8 +119,6 @@ export abstract class SupervisedConnection {
   protected closed = false
   /** Bumped on every teardown so callbacks from a previous transport are ignored. */
   protected generation = 0
-  /** Requests sent again from Frames: their frames and answers are linked to the frame they repeat. */
-  readonly resends = new ResendMarks()
 
   constructor(
     readonly id: string,
@@ -138,6 +135,11 @@ export abstract class SupervisedConnection {
   protected abstract establish(): Promise<void>
   /** One keepalive probe; resolves when the agent answered, throws `ProbeError` otherwise. */
   protected abstract probeOnce(): Promise<ProbeOutcome>
+
+  /** Why the probe is what it is (the protocol era's rule), carried on each keepalive event. */
+  protected probeRule(): string | undefined {
+    return undefined
+  }
   /** Release the transport (and any child process). Must not throw. */
   protected abstract teardown(): Promise<void>
 
@@ -193,10 +195,7 @@ export abstract class SupervisedConnection {
   }
 
   protected emit(input: OwnEventInput): void {
-    this.resends.before(input)
-    const resent = this.resends.mark(input)
-    const event = this.log.emit(Object.assign(input, { connectionId: this.id }) as EventInput)
-    if (resent && event.type === 'frame') this.resends.sentAs(event.seq, event.resendOf!)
+    this.log.emit(Object.assign(input, { connectionId: this.id }) as EventInput)
   }
 
   protected setState(state: ConnectionState, extras: ConnectionExtras = {}): void {
@@ -310,6 +309,7 @@ export abstract class SupervisedConnection {
   private async runProbe(): Promise<boolean> {
     const generation = this.generation
     const started = now()
+    const rule = this.probeRule()
     let outcome: ProbeOutcome | undefined
     let failure: { probe: string; message: string } | undefined
     try {
@@ -323,20 +323,21 @@ export abstract class SupervisedConnection {
       this.consecutiveFailures = 0
       this.attemptsUsed = 0
       this.health = 'healthy'
-      this.emitProbe(outcome.probe, true, rttMs, { note: outcome.note })
+      this.emitProbe(outcome.probe, true, rttMs, { note: outcome.note, rule })
       if (this.state === 'degraded') this.setState('connected', { reason: 'probe answered again' })
       return true
     }
     this.consecutiveFailures++
     const down = this.consecutiveFailures >= this.options.failuresToDown
     this.health = down ? 'down' : 'degraded'
-    this.emitProbe(failure!.probe, false, rttMs, { error: failure!.message })
+    this.emitProbe(failure!.probe, false, rttMs, { error: failure!.message, rule })
     if (down) this.goDown(`${this.consecutiveFailures} consecutive probes failed: ${failure!.message}`)
     else this.setState('degraded', { reason: failure!.message })
     return false
   }
 
-  private emitProbe(probe: string, ok: boolean, rttMs: number, extra: { note?: string; error?: string }): void {
+  private emitProbe(probe: string, ok: boolean, rttMs: number, extra: { note?: string; error?: string; rule?: string }): void {
+    const { rule, ...rest } = extra
     this.emit({
       type: 'keepalive',
       probe,
@@ -345,7 +346,8 @@ export abstract class SupervisedConnection {
       health: this.health,
       intervalMs: this.intervalMs,
       consecutiveFailures: this.consecutiveFailures,
-      ...extra,
+      ...rest,
+      ...(rule && { rule }),
     })
   }
 

@@ -5,6 +5,7 @@ import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from '../../s
 import { chooseInterface } from '../../shared/a2a/interfaceChoice'
 import { schemaChanges } from '../../shared/compare/schemaChanges'
 import { DISCOVERY_STEPS, runDiscoveryStep } from '../../shared/mcp/discovery'
+import { LegacySession } from '../../shared/mcp/session'
 
 describe('schema changes are classified as a caller sees them', () => {
   const before = {
@@ -158,19 +159,17 @@ describe('agent cards are checked as a careful client would', () => {
 
 describe('discovery is gated by what the server advertised', () => {
   /** A client that answers every list with one item, or with the given error, and counts its calls. */
-  function client(answer: (method: string) => unknown): { client: Client; calls: string[] } {
+  function client(answer: (method: string) => unknown): { client: LegacySession; calls: string[] } {
     const calls: string[] = []
-    return {
-      calls,
-      client: {
-        request: async ({ method }: { method: string }) => {
-          calls.push(method)
-          const result = answer(method)
-          if (result instanceof Error) throw result
-          return result
-        },
-      } as unknown as Client,
-    }
+    const sdkClient = {
+      request: async ({ method }: { method: string }) => {
+        calls.push(method)
+        const result = answer(method)
+        if (result instanceof Error) throw result
+        return result
+      },
+    } as unknown as Client
+    return { calls, client: new LegacySession(sdkClient, undefined) }
   }
   const tools = DISCOVERY_STEPS.find((s) => s.method === 'tools/list')!
 

@@ -1,0 +1,201 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { PRESET_PROFILES, type McpHandshakeEvent, type SavedTarget } from '../../shared/contract'
+import { builtInDemos } from '../../shared/demo/builtIns'
+import { Engine } from '../../shared/engine/engine'
+import { EventRecorder } from '../fixtures/events'
+import { startModernHttpServer, type RunningModernServer } from '../fixtures/modernServers'
+import { approveAll, fixtureTarget, httpTarget } from '../fixtures/targets'
+
+// The MCP eras against servers built with the 2.x SDK (@modelcontextprotocol/server 2.4.0), over stdio and
+// streamable HTTP, each serving 2025 clients too or refusing them (a 2026-only server).
+
+let engine: Engine
+let recorder: EventRecorder
+let server: RunningModernServer | undefined
+
+function start() {
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
+  recorder = new EventRecorder(engine)
+}
+
+afterEach(async () => {
+  await engine?.dispose()
+  await server?.close()
+  server = undefined
+})
+
+const profile = (name: string) => PRESET_PROFILES.find((p) => p.name === name)!
+
+async function connect(target: SavedTarget, profileName?: string) {
+  const connection = await engine.createConnection(target, profileName ? profile(profileName) : undefined)
+  const opened = await connection.open()
+  const handshake = recorder.of('handshake', connection.id).at(-1) as McpHandshakeEvent | undefined
+  return { connection, opened, handshake }
+}
+
+const frames = (id: string) => recorder.of('frame', id)
+
+describe.each([
+  ['stdio', () => fixtureTarget('modern'), () => fixtureTarget('modern', ['--modern-only'])],
+  [
+    'streamable HTTP',
+    async () => httpTarget((server = await startModernHttpServer('stateless')).url),
+    async () => httpTarget((server = await startModernHttpServer('reject')).url),
+  ],
+] as const)('a 2.x server over %s', (_transport, both, only2026) => {
+  it('that also serves 2025 clients: the default profile negotiates 2026-07-28 through server/discover, and the keepalive works without ping', async () => {
+    start()
+    const { connection, opened, handshake } = await connect(await both())
+    expect(opened).toBe(true)
+    expect(handshake).toMatchObject({
+      era: '2026',
+      protocolVersion: '2026-07-28',
+      requestedProtocolVersion: '2026-07-28',
+      serverInfo: { name: 'fixture-modern' },
+      serverCapabilities: { tools: { listChanged: true } },
+      negotiation: {
+        ask: 'negotiate',
+        steps: [{ method: 'server/discover', offered: ['2026-07-28'], accepted: true, answer: 'supports 2026-07-28' }],
+        summary: expect.stringContaining('negotiated 2026-07-28'),
+      },
+      rules: { discovery: expect.stringContaining('server/discover') },
+    })
+    const sent = frames(connection.id).filter((f) => f.direction === 'out')
+    expect(sent.map((f) => f.method)).not.toContain('initialize')
+    expect(sent[0].method).toBe('server/discover')
+    const tools = recorder.of('discovery', connection.id).find((d) => d.method === 'tools/list')
+    expect(tools).toMatchObject({ status: 'called', count: 1 })
+    expect(await connection.probeNow()).toBe(true)
+    const probe = recorder.of('keepalive', connection.id).at(-1)!
+    expect(probe).toMatchObject({ probe: 'tools/list', ok: true, rule: expect.stringContaining('no ping') })
+    expect(sent.map((f) => f.method)).not.toContain('ping')
+  })
+
+  it('that also serves 2025 clients: the mcp-2025 profile speaks the 2025 era to it', async () => {
+    start()
+    const { opened, handshake, connection } = await connect(await both(), 'mcp-2025')
+    expect(opened).toBe(true)
+    expect(handshake).toMatchObject({ era: '2025', protocolVersion: '2025-11-25', negotiation: { ask: '2025-only' } })
+    expect(frames(connection.id).filter((f) => f.method === 'server/discover')).toHaveLength(0)
+    expect(await connection.probeNow()).toBe(true)
+  })
+
+  it('that refuses 2025 clients: negotiated in the 2026 era, and the mcp-2025 profile fails saying why', async () => {
+    start()
+    const modern = await connect(await only2026())
+    expect(modern.opened).toBe(true)
+    expect(modern.handshake).toMatchObject({ era: '2026', protocolVersion: '2026-07-28' })
+    expect(await modern.connection.probeNow()).toBe(true)
+
+    const old = await connect(modern.connection.target, 'mcp-2025')
+    expect(old.opened).toBe(false)
+    const failed = recorder.of('connection', old.connection.id).at(-1)!
+    expect(failed.reason).toMatch(/2026-07-28/)
+  })
+})
+
+describe('the 2026 era, session by session', () => {
+  it('a tool call is a turn with its answer; a method the era does not have is refused before anything is sent', async () => {
+    start()
+    const { connection } = await connect(fixtureTarget('modern', ['--modern-only']))
+    const answer = await connection.request('tools/call', { name: 'echo', arguments: { text: 'hi' } })
+    expect(answer).toMatchObject({ outcome: 'result', requestId: expect.anything(), result: { content: [{ text: 'hi (modern era)' }] } })
+    // The server's JSON-RPC error reads as in the 2025 era: its code and its own words.
+    expect(await connection.request('prompts/get', { name: 'none' })).toMatchObject({
+      outcome: 'error',
+      error: { code: -32601, message: expect.not.stringMatching(/^MCP error/) },
+    })
+    const sentBefore = frames(connection.id).filter((f) => f.direction === 'out').length
+    await expect(connection.request('ping', undefined)).rejects.toThrow(/ping is not a method of MCP 2026-07-28/)
+    expect(frames(connection.id).filter((f) => f.direction === 'out')).toHaveLength(sentBefore)
+  })
+
+  it('list changes come on the subscriptions/listen stream the server acknowledged, and refresh the list', async () => {
+    start()
+    const { connection, handshake } = await connect(fixtureTarget('modern', ['--modern-only', '--grow']))
+    expect(handshake?.rules?.listChanged).toMatch(/subscriptions\/listen stream: asked for tools; the server acknowledged tools/)
+    const refreshed = await recorder.waitFor(
+      (e) => e.type === 'discovery' && e.connectionId === connection.id && e.trigger === 'list_changed',
+    )
+    expect(refreshed).toMatchObject({ method: 'tools/list', status: 'called', count: 2 })
+    const notice = frames(connection.id).find((f) => f.method === 'notifications/tools/list_changed')!
+    expect(notice.payload).toMatchObject({ params: { _meta: { 'io.modelcontextprotocol/subscriptionId': expect.any(String) } } })
+  })
+
+  it('over HTTP too: a tool added on the server reaches the open listen stream', async () => {
+    server = await startModernHttpServer('reject')
+    start()
+    const { connection } = await connect(httpTarget(server.url))
+    server.addTool('reverse')
+    const refreshed = await recorder.waitFor(
+      (e) => e.type === 'discovery' && e.connectionId === connection.id && e.trigger === 'list_changed',
+    )
+    expect(refreshed).toMatchObject({ method: 'tools/list', status: 'called', count: 2 })
+  })
+
+  it('a server without tools is kept alive with server/discover, never ping', async () => {
+    start()
+    const { connection, handshake } = await connect(fixtureTarget('modern', ['--modern-only', '--prompts-only']))
+    expect(handshake?.rules?.keepalive).toMatch(/^server\/discover: the 2026 era has no ping/)
+    expect(await connection.probeNow()).toBe(true)
+    expect(await connection.probeNow()).toBe(true)
+    expect(recorder.of('keepalive', connection.id).map((p) => [p.probe, p.ok])).toEqual([
+      ['server/discover', true],
+      ['server/discover', true],
+    ])
+    const probes = frames(connection.id).filter((f) => f.probe)
+    expect(probes.map((f) => `${f.direction} ${f.method}`)).toEqual([
+      'out server/discover',
+      'in server/discover',
+      'out server/discover',
+      'in server/discover',
+    ])
+    expect(frames(connection.id).some((f) => f.method === 'ping')).toBe(false)
+  })
+
+  it('a log level rides each request (the era has no logging/setLevel)', async () => {
+    start()
+    const { connection } = await connect(fixtureTarget('modern', ['--modern-only']))
+    await connection.setLogLevel('debug')
+    await connection.request('tools/list', {})
+    const sent = frames(connection.id).findLast((f) => f.direction === 'out' && f.method === 'tools/list')!
+    expect(sent.payload).toMatchObject({ params: { _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } } })
+    expect(frames(connection.id).some((f) => f.method === 'logging/setLevel')).toBe(false)
+  })
+})
+
+describe('a 2025 server (the 1.x SDK)', () => {
+  it('the default profile offers 2026-07-28 first, then falls back to initialize, and says what was answered', async () => {
+    start()
+    const { opened, handshake, connection } = await connect(fixtureTarget('growingTools'))
+    expect(opened).toBe(true)
+    expect(handshake).toMatchObject({
+      era: '2025',
+      protocolVersion: '2025-11-25',
+      negotiation: {
+        ask: 'negotiate',
+        steps: [
+          { method: 'server/discover', offered: ['2026-07-28'], accepted: false, answer: 'error -32601 Method not found' },
+          { method: 'initialize', offered: ['2025-11-25'], accepted: true, answer: 'answered 2025-11-25' },
+        ],
+        summary: expect.stringMatching(/^fell back to the 2025 era/),
+      },
+      rules: { keepalive: expect.stringMatching(/^tools\/list/) },
+    })
+    expect(
+      frames(connection.id)
+        .map((f) => `${f.direction} ${f.method}`)
+        .slice(0, 4),
+    ).toEqual(['out server/discover', 'in server/discover', 'out initialize', 'in initialize'])
+  })
+
+  it('the mcp-2026 profile fails, saying the server did not take 2026-07-28', async () => {
+    start()
+    const { opened, connection } = await connect(fixtureTarget('growingTools'), 'mcp-2026')
+    expect(opened).toBe(false)
+    expect(recorder.of('connection', connection.id).at(-1)?.reason).toMatch(
+      /did not take MCP 2026-07-28 \(server\/discover: error -32601 Method not found\), and this profile asks for the 2026 era only/,
+    )
+    expect(frames(connection.id).some((f) => f.method === 'initialize')).toBe(false)
+  })
+})
