@@ -34,7 +34,7 @@ export function cliApprover(options: { yes: boolean; configFile?: string }): App
 }
 
 /** Asks a yes/no question when a person is at the terminal; false when nobody can answer. */
-async function askOnTerminal(question: string): Promise<boolean> {
+export async function askOnTerminal(question: string): Promise<boolean> {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return false
   const rl = createInterface({ input: process.stdin, output: process.stderr })
   try {

@@ -15,12 +15,14 @@ import { AUTH_OPTIONS, withAuthFlags } from './authFlags'
 import { resolveTarget } from './resolveTarget'
 import { CLIENT_OPTIONS, clientFlags, listenToServerRequests, withClientFlags } from './clientFlags'
 import { UsageError } from './usage'
+import { confirmSavedRequest, savedRequest } from './fromFrame'
 
 export const REQUEST_FORMAT = 'parallax.request/1'
 
 /** The flags of `request`: its own, and those that let a script play the rest of the client (what the server asks of it). */
 const OPTIONS = {
   params: { type: 'string' },
+  'from-frame': { type: 'string' },
   json: { type: 'boolean', default: false },
   config: { type: 'string' },
   yes: { type: 'boolean', short: 'y', default: false },
@@ -43,15 +45,23 @@ interface ProgressLine {
  * and the answer as it came. Exit 0 for a result, 1 for a JSON-RPC error answer, no answer (a timeout, or
  * Ctrl+C: the request is cancelled, notifications/cancelled sent) or a tool result with isError (a failed
  * turn); 2 for a usage mistake (params the MCP schema refuses) or a connection that could not be made.
+ * `--from-frame FILE#SEQ` takes the method and params from a saved frame (`--params` replaces the params).
  */
 export async function request(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS })
-  if (positionals.length !== 2)
+  const saved = values['from-frame'] !== undefined ? savedRequest(values['from-frame']) : undefined
+  if (positionals.length !== 2 && !(saved && positionals.length === 1))
     throw new UsageError(
-      'request takes a target and a method, e.g. parallax request demo:prompts prompts/get --params \'{"name": "media_brief", "arguments": {"product": "a phone"}}\'',
+      'request takes a target and a method, e.g. parallax request demo:prompts prompts/get --params \'{"name": "media_brief", "arguments": {"product": "a phone"}}\' (or a target and --from-frame FILE#SEQ)',
     )
-  const [targetText, method] = positionals
-  const params = paramsFlag(values.params)
+  const [targetText, asked] = positionals
+  if (saved && asked !== undefined && asked !== saved.method)
+    throw new UsageError(
+      `the method given (${asked}) is not the saved frame's (${saved.method} in ${saved.source}); leave it out to send the frame's`,
+    )
+  const method = saved?.method ?? asked
+  const params = paramsFlag(values.params) ?? saved?.params
+  if (saved) await confirmSavedRequest(saved, values.yes)
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
   const client = await clientFlags(values)

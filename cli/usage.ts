@@ -16,6 +16,11 @@ Usage:
                                    completion/complete, logging/setLevel, …) and print the answer;
                                    progress on stderr, Ctrl+C cancels it (notifications/cancelled);
                                    exit 1 for a JSON-RPC error answer or no answer
+  parallax request <target> --from-frame FILE#SEQ [--params JSON] [--yes]
+                                   send again a request a recording holds (SEQ: its event number,
+                                   as Frames shows it; FILE: a path or a library recording's name)
+                                   or a file holding one request as JSON; --params replaces its
+                                   params; a tool call or a cancel asks first (or needs --yes)
   parallax record <target> --turn T [--turn T …] --out FILE [--secret-key NAME …] [--json]
                                    record a conversation (turns as in converse) as JSON Lines
   parallax replay FILE|FOLDER … --target A [--target B] [--ignore POINTER …] [--shard i/n]
