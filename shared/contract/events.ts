@@ -68,6 +68,8 @@ export interface FrameEvent extends EventBase {
   subject?: string
   /** Part of a keepalive probe (the request and its answer), not of the user's session. */
   probe?: true
+  /** A request sent again from Frames (and its answer): the `seq` of the request it repeats. */
+  resendOf?: number
   /**
    * Set when the frame was over the size limit: `payload` then holds the beginning of its JSON text,
    * `bytes` the full size, and `file` the whole payload (see the `frames.export` command). Also set on a

@@ -28,6 +28,7 @@ import type { EventLog } from './eventLog'
 import { FrameSpill } from './frameSpill'
 import { now } from './clock'
 import { ConnectFailure, errorMessage } from './errors'
+import { ResendMarks } from './resendMarks'
 
 export interface ProbeOutcome {
   probe: string
@@ -119,6 +120,8 @@ export abstract class SupervisedConnection {
   protected closed = false
   /** Bumped on every teardown so callbacks from a previous transport are ignored. */
   protected generation = 0
+  /** Requests sent again from Frames: their frames and answers are linked to the frame they repeat. */
+  readonly resends = new ResendMarks()
 
   constructor(
     readonly id: string,
@@ -195,7 +198,10 @@ export abstract class SupervisedConnection {
   }
 
   protected emit(input: OwnEventInput): void {
-    this.log.emit(Object.assign(input, { connectionId: this.id }) as EventInput)
+    this.resends.before(input)
+    const resent = this.resends.mark(input)
+    const event = this.log.emit(Object.assign(input, { connectionId: this.id }) as EventInput)
+    if (resent && event.type === 'frame') this.resends.sentAs(event.seq, event.resendOf!)
   }
 
   protected setState(state: ConnectionState, extras: ConnectionExtras = {}): void {
