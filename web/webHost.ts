@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
-import { CommandError, type ClientMessage, type ServerMessage } from '../shared/contract'
+import { CommandError, forUi, type ClientMessage, type ServerMessage } from '../shared/contract'
 import { EventBatcher } from '../shared/runtime/batcher'
 import type { Engine } from '../shared/engine/engine'
 import { MAX_DEPTH, safeStringify } from '../shared/runtime/safeJson'
@@ -194,7 +194,7 @@ function attach(ws: WebSocket, engine: Engine, log: (line: string) => void): voi
     undefined,
     (error) => log(`could not deliver events: ${(error as Error)?.message ?? String(error)}`),
   )
-  const unsubscribe = engine.events.subscribe((event) => batcher.push(event))
+  const unsubscribe = engine.events.subscribe((event) => batcher.push(forUi(event)))
   ws.on('close', () => {
     unsubscribe()
     batcher.dispose()

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron'
-import { CommandError, IpcChannels, type CommandReply } from '../../shared/contract'
+import { CommandError, forUi, IpcChannels, type CommandReply } from '../../shared/contract'
 import { EventBatcher } from '../../shared/runtime/batcher'
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine } from '../../shared/engine/engine'
@@ -79,7 +79,7 @@ function createWindow(): BrowserWindow {
     undefined,
     (error) => console.error(`[parallax] could not deliver events: ${(error as Error)?.message ?? String(error)}`),
   )
-  const unsubscribe = engine.events.subscribe((event) => batcher.push(event))
+  const unsubscribe = engine.events.subscribe((event) => batcher.push(forUi(event)))
   win.on('closed', () => {
     unsubscribe()
     batcher.dispose()

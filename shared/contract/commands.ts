@@ -299,6 +299,8 @@ export const CommandInputs = {
   'replay.report': z.object({ replayId: z.string().min(1).max(100) }),
   /** The whole payload of a frame that was kept truncated for its size. */
   'frames.export': ConnectionRef.extend({ seq: z.number().int().min(1) }),
+  /** Frames' payloads as the engine keeps them, in the order asked, for a UI that got the frames without them (`deferred`). */
+  'frames.payloads': ConnectionRef.extend({ seqs: z.array(z.number().int().min(1)).min(1).max(100_000) }),
   'approvals.list': z.object({}),
   /** Approves exactly what an `approval-required` refusal asked about (its fingerprint). */
   'approvals.grant': z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'a fingerprint from an approval request') }),
@@ -448,6 +450,7 @@ export interface CommandOutputs {
   'replay.stop': { stopped: boolean }
   'replay.report': { html: string }
   'frames.export': { text: string; bytes: number }
+  'frames.payloads': { payloads: unknown[] }
   'approvals.list': ApprovalRecord[]
   'approvals.grant': ApprovalRecord
   'approvals.revoke': { revoked: boolean }

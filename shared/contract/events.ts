@@ -57,8 +57,10 @@ export interface FrameEvent extends EventBase {
   kind: FrameKind
   method?: string
   id?: string | number
-  /** The parsed JSON exactly as it crossed the wire. */
+  /** The parsed JSON exactly as it crossed the wire (absent when `deferred`). */
   payload: unknown
+  /** A UI's copy: the payload stays in the engine until the frame is opened or copied (`frames.payloads`; see framePayload.ts). */
+  deferred?: true
   bytes: number
   /** On responses and errors: time since the request with the same id went the other way. */
   latencyMs?: number

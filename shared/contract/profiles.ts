@@ -109,7 +109,6 @@ function eraPresetCapabilities() {
   }
 }
 
-
 /** Validates a profile with a message that names each problem; nothing is sent under an invalid one. */
 export function parseProfile(input: unknown, source = 'profile'): ClientProfile {
   const result = ClientProfile.safeParse(input)

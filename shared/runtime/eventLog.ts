@@ -51,6 +51,11 @@ export class EventLog {
     return this.events.slice(lo, lo + limit)
   }
 
+  /** The event numbered `seq` (events are numbered 1, 2, 3, … in the order kept). */
+  at(seq: number): EngineEvent | undefined {
+    return this.events[seq - 1]
+  }
+
   get lastSeq(): number {
     return this.seq
   }

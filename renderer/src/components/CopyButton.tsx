@@ -6,13 +6,19 @@ export function CopyButton({
   label = 'Copy JSON',
   className = 'btn small',
 }: {
+  /** What to copy: a value, or one still to be fetched (a frame's payload kept in the engine). */
   value: () => unknown
   label?: string
   className?: string
 }) {
   const [copied, setCopied] = useState(false)
   const copy = async () => {
-    const v = value()
+    let v: unknown
+    try {
+      v = await value()
+    } catch (error) {
+      v = `(could not be fetched: ${(error as Error).message})`
+    }
     let text: string
     try {
       text = typeof v === 'string' ? v : JSON.stringify(v, null, 2)

@@ -1,14 +1,13 @@
-import { CommandError } from '../../contract'
-import type { DomainHandlers } from './handler'
+import { CommandError, forUi, type FrameEvent } from '../../contract'
+import type { CommandContext, DomainHandlers } from './handler'
 
-/** The event log as a UI catches up on it, and the whole payload of a frame kept truncated. */
+/** The event log as a UI catches up on it (payloads of big frames left behind), and frames' payloads on demand. */
 export const eventCommands: DomainHandlers<'events' | 'frames'> = {
-  'events.since': ({ afterSeq, limit }, engine) => engine.events.since(afterSeq, limit),
+  'events.since': ({ afterSeq, limit }, engine) => engine.events.since(afterSeq, limit).map(forUi),
+  'frames.payloads': ({ connectionId, seqs }, engine) => ({ payloads: seqs.map((seq) => frameOf(engine, connectionId, seq).payload) }),
   'frames.export': ({ connectionId, seq }, engine) => {
     const connection = engine.connection(connectionId)
-    const frame = engine.events.since(seq - 1)[0]
-    if (!frame || frame.seq !== seq || frame.type !== 'frame' || frame.connectionId !== connectionId)
-      throw new CommandError(`no frame #${seq} on this connection`, 'not-found')
+    const frame = frameOf(engine, connectionId, seq)
     if (!frame.truncated?.file)
       throw new CommandError(
         frame.truncated ? 'the whole payload could not be kept (the disk refused it)' : 'this frame is shown whole already',
@@ -16,4 +15,11 @@ export const eventCommands: DomainHandlers<'events' | 'frames'> = {
       )
     return { text: connection.spill.read(frame.truncated.file), bytes: frame.bytes }
   },
+}
+
+function frameOf(engine: CommandContext, connectionId: string, seq: number): FrameEvent {
+  const frame = engine.events.at(seq)
+  if (frame?.type !== 'frame' || frame.connectionId !== connectionId)
+    throw new CommandError(`no frame #${seq} on this connection`, 'not-found')
+  return frame
 }

@@ -9,6 +9,7 @@ import { clearFrameFocus } from '../../../store/actions'
 import { command, useStore } from '../../../store/store'
 import { useIncrementalFilter } from './useIncrementalFilter'
 import { ResendRequest } from './ResendRequest'
+import { framePayloads, useWholeFrame } from '../../../store/framePayloads'
 
 const ROW = 26
 
@@ -88,6 +89,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
     virtualizer.scrollToIndex(next, { align: 'auto' })
   }
   const frame = selected !== undefined ? view.frames[selected] : undefined
+  const whole = useWholeFrame(view.id, frame)
   const pair = frame ? pairOf(view.frames, selected!) : undefined
   /** Selects a frame by its position in the connection, showing it even if the filter hides it. */
   const select = (index: number) => {
@@ -152,7 +154,16 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                 ? `${view.frames.length.toLocaleString()} frames`
                 : `${count.toLocaleString()} of ${view.frames.length.toLocaleString()} frames`}
             </span>
-            <CopyButton label="Copy" className="btn small ghost" value={() => indices.map((i) => view.frames[i].payload)} />
+            <CopyButton
+              label="Copy"
+              className="btn small ghost"
+              value={() =>
+                framePayloads(
+                  view.id,
+                  indices.map((i) => view.frames[i]),
+                )
+              }
+            />
           </div>
           <div className="row head">
             <span>#</span>
@@ -262,7 +273,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                     {pair.role === 'answer' ? `answer #${pair.index + 1} →` : `← request #${pair.index + 1}`}
                   </button>
                 )}
-                <CopyButton value={() => frame.payload} />
+                <CopyButton value={async () => (await framePayloads(view.id, [frame]))[0]} />
               </div>
               {frame.http && <HttpExchange http={frame.http} direction={frame.direction} />}
               {frame.view && (
@@ -275,18 +286,24 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                 </div>
               )}
               {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
-              <ResendRequest
-                frame={frame}
-                connectionId={view.id}
-                onSent={setSelectSeq}
-                origin={frame.resendOf === undefined ? -1 : sortedIndexBy(view.frames, frame.resendOf)}
-                onOrigin={select}
-              />
+              {whole.frame && (
+                <ResendRequest
+                  frame={whole.frame}
+                  connectionId={view.id}
+                  onSent={setSelectSeq}
+                  origin={frame.resendOf === undefined ? -1 : sortedIndexBy(view.frames, frame.resendOf)}
+                  onOrigin={select}
+                />
+              )}
               <div className="detail-body">
-                {frame.truncated ? (
-                  <pre className="json">{String(frame.payload)}</pre>
+                {!whole.frame ? (
+                  <div className={whole.error ? 'error-text' : 'muted'}>
+                    {whole.error ? `The payload could not be fetched: ${whole.error}` : 'Fetching the payload…'}
+                  </div>
+                ) : frame.truncated ? (
+                  <pre className="json">{String(whole.frame.payload)}</pre>
                 ) : (
-                  <JsonView key={frame.seq} value={frame.payload} openDepth={4} />
+                  <JsonView key={frame.seq} value={whole.frame.payload} openDepth={4} />
                 )}
               </div>
             </>
