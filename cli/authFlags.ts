@@ -44,9 +44,9 @@ export function withAuthFlags(target: SavedTarget, values: AuthFlagValues): Save
     throw new UsageError('--client-metadata-url must be an https URL with a path (the client metadata document)')
   if (Object.keys(flags).length === 0) return target
   const { spec } = target
-  if (spec.kind === 'mcp-stdio')
+  if (spec.kind === 'mcp-stdio' || spec.kind === 'acp')
     throw new UsageError(
-      'OAuth flags are for remote servers (mcp:<url>, a2a:<url>); a stdio server takes its credentials from its environment',
+      'OAuth flags are for remote servers (mcp:<url>, a2a:<url>); a stdio server or an ACP agent takes its credentials from its environment',
     )
   return { ...target, spec: { ...spec, oauth: { ...spec.oauth, ...flags } } }
 }

@@ -132,7 +132,7 @@ export function buildReport(
 
 /** A target's spec as reports show it: secret-looking arguments, environment values, URL parts and headers redacted. */
 export function redactedSpec(spec: TargetSpec): TargetSpec {
-  return spec.kind === 'mcp-stdio'
+  return spec.kind === 'mcp-stdio' || spec.kind === 'acp'
     ? { ...spec, args: redactArgs(spec.args), env: redactMap(spec.env) }
     : { ...spec, url: redactText(spec.url), headers: redactMap(spec.headers) }
 }
@@ -170,6 +170,7 @@ function liveness(lifecycle: ConnectionEvent[], probes: KeepaliveEvent[], reques
 function defaultProbe(handshake: EngineEvent | undefined): string {
   if (!handshake || handshake.type !== 'handshake') return 'ping'
   if (handshake.protocol === 'a2a') return 'agent-card'
+  if (handshake.protocol === 'acp') return 'process'
   return handshake.serverCapabilities.tools ? 'tools/list' : 'ping'
 }
 

@@ -16,15 +16,23 @@ export async function resolveTarget(text: string, configFile?: string): Promise<
       )
     return demo
   }
-  if (text.startsWith('stdio:')) {
+  if (text.startsWith('stdio:') || text.startsWith('acp:')) {
+    const acp = text.startsWith('acp:')
     let words: string[]
     try {
-      words = splitCommandLine(text.slice('stdio:'.length))
+      words = splitCommandLine(text.slice(acp ? 'acp:'.length : 'stdio:'.length))
     } catch (error) {
       throw new UsageError(`${text}: ${(error as Error).message}`)
     }
-    if (words.length === 0) throw new UsageError('stdio: needs a command line, e.g. stdio:"npx my-server --flag"')
+    if (words.length === 0)
+      throw new UsageError(
+        acp ? 'acp: needs a command line, e.g. acp:"npx my-agent --acp"' : 'stdio: needs a command line, e.g. stdio:"npx my-server --flag"',
+      )
     const [command, ...args] = words
+    if (acp) {
+      const spec = { kind: 'acp' as const, command, args, env: {}, mcpServers: [] }
+      return { id: 'cli', name: describeSpec({ ...spec, args: redactArgs(args) }), origin: 'user', options: {}, spec }
+    }
     const spec = { kind: 'mcp-stdio' as const, command, args, env: {} }
     // Named by the whole command line, as typed (secret-looking arguments redacted): never by its first word alone.
     return { id: 'cli', name: describeSpec({ ...spec, args: redactArgs(args) }), origin: 'user', options: {}, spec }
@@ -41,7 +49,7 @@ export async function resolveTarget(text: string, configFile?: string): Promise<
   }
   if (!configFile)
     throw new UsageError(
-      `unknown target "${text}": use demo:<name>, stdio:<command line>, mcp:<url>, a2a:<url>, or a name with --config FILE`,
+      `unknown target "${text}": use demo:<name>, stdio:<command line>, mcp:<url>, a2a:<url>, acp:<command line>, or a name with --config FILE`,
     )
   let config: string
   try {
@@ -52,7 +60,9 @@ export async function resolveTarget(text: string, configFile?: string): Promise<
   const { drafts, errors } = parseTargetsConfig(config, configFile)
   const draft = drafts.find((d) => d.name === text)
   if (!draft) {
-    const problem = errors.find((e) => e.startsWith(`mcpServers.${text}:`) || e.startsWith(`a2aAgents.${text}:`)) ?? errors[0]
+    const problem =
+      errors.find((e) => e.startsWith(`mcpServers.${text}:`) || e.startsWith(`a2aAgents.${text}:`) || e.startsWith(`acpAgents.${text}:`)) ??
+      errors[0]
     throw new UsageError(
       problem ?? `no server or agent named "${text}" in ${configFile} (it has: ${drafts.map((d) => d.name).join(', ') || 'none'})`,
     )

@@ -48,6 +48,10 @@ export const Responder = z
     file: z.string().min(1).max(4096).optional(),
     elicit: z.enum(ELICIT_ACTIONS).optional(),
     elicitContent: z.record(z.string(), z.unknown()).optional(),
+    /** ACP: answers every permission request (allow: the agent's allow option; reject: its reject option) before a person is asked. */
+    permission: z.enum(['allow', 'reject']).optional(),
+    /** ACP: runs or refuses every command the agent asks to run, before a person is asked. */
+    terminal: z.enum(['allow', 'reject']).optional(),
   })
   .strict()
 export type Responder = z.infer<typeof Responder>

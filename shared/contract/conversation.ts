@@ -20,9 +20,10 @@ export interface ConversationMetadata {
    * ask/answer: a request the server sent its client (sampling, elicitation) and the client's answer;
    * message: a chat message; status: a task state change; artifact: a result; call/result: an MCP tool call
    * and its result; request/result: any other MCP request (`method` names it) and its answer; error: a
-   * failed turn or request.
+   * failed turn or request; thought/tool/plan: an ACP agent's thinking, one of its tool calls (as it stands
+   * now: `toolCallId`, `status`), its plan.
    */
-  kind: 'message' | 'status' | 'artifact' | 'call' | 'request' | 'result' | 'error' | 'ask' | 'answer'
+  kind: 'message' | 'status' | 'artifact' | 'call' | 'request' | 'result' | 'error' | 'ask' | 'answer' | 'thought' | 'tool' | 'plan'
   timestampSource: TimestampSource
   messageId?: string
   taskId?: string
@@ -64,10 +65,18 @@ export type Turn = { text: string } | { data: Record<string, unknown> } | { tool
 
 /**
  * Turn states that make a turn a failed one: the agent answered, but with a failure (an MCP tool result
- * with `isError`, an A2A task that ended `failed` or `rejected`), or no answer came at all (`error`).
+ * with `isError`, an A2A task that ended `failed` or `rejected`, an ACP turn the agent stopped short of
+ * finishing: `refusal`, `max_tokens`, `max_turn_requests`), or no answer came at all (`error`).
  * The one definition every command, report and view uses (`isFailedTurn`, `turnFailure`).
  */
-export const FAILED_TURN_STATES: ReadonlySet<string> = new Set(['error', 'failed', 'rejected'])
+export const FAILED_TURN_STATES: ReadonlySet<string> = new Set([
+  'error',
+  'failed',
+  'rejected',
+  'refusal',
+  'max_tokens',
+  'max_turn_requests',
+])
 
 /**
  * How a turn ended, in one vocabulary for every protocol: parity compares this, and the protocol's own
@@ -78,7 +87,8 @@ export type TurnOutcome = 'completed' | 'failed' | 'input-required' | 'auth-requ
 
 /** A protocol's word for how a turn ended, in the one vocabulary. */
 export function turnOutcome(state: string): TurnOutcome {
-  if (state === 'completed' || state === 'message') return 'completed'
+  // ACP's `end_turn` is a finished turn; its `cancelled` is A2A's `canceled`.
+  if (state === 'completed' || state === 'message' || state === 'end_turn') return 'completed'
   if (FAILED_TURN_STATES.has(state)) return 'failed'
   if (state === 'input-required' || state === 'auth-required') return state
   if (state === 'canceled' || state === 'cancelled') return 'canceled'
@@ -101,7 +111,8 @@ export function toolResultState(result: { isError?: unknown; [field: string]: un
  */
 export function answerState(response: unknown): string {
   if (!response || typeof response !== 'object') return 'unknown'
-  const answer = response as { content?: unknown; isError?: unknown; status?: { state?: unknown }; parts?: unknown }
+  const answer = response as { content?: unknown; isError?: unknown; status?: { state?: unknown }; parts?: unknown; stopReason?: unknown }
+  if (typeof answer.stopReason === 'string') return answer.stopReason
   if (Array.isArray(answer.content) || 'isError' in answer) return toolResultState(answer)
   if (typeof answer.status?.state === 'string') return answer.status.state
   return Array.isArray(answer.parts) ? 'message' : 'unknown'
@@ -111,12 +122,23 @@ export function answerState(response: unknown): string {
 export function turnFailure(response: unknown): string | undefined {
   const state = answerState(response)
   if (!isFailedTurn(state)) return undefined
-  const answer = response as { content?: { text?: unknown }[]; status?: { message?: { parts?: { text?: unknown }[] } } }
-  const said = (answer.content ?? answer.status?.message?.parts ?? [])
+  const answer = response as {
+    content?: { text?: unknown }[]
+    status?: { message?: { parts?: { text?: unknown }[] } }
+    text?: unknown
+    error?: { message?: unknown }
+  }
+  const acpSaid = typeof answer.error?.message === 'string' ? answer.error.message : typeof answer.text === 'string' ? answer.text : ''
+  const said = (answer.content ?? answer.status?.message?.parts ?? [{ text: acpSaid }])
     .map((part) => (typeof part.text === 'string' ? part.text : ''))
     .filter(Boolean)
     .join(' ')
   const brief = said.length > 300 ? `${said.slice(0, 299)}…` : said
-  const what = state === 'error' ? 'the tool answered with an error (isError)' : `the task ended ${state}`
+  const what =
+    'stopReason' in (response as object)
+      ? `the prompt turn ended ${state}`
+      : state === 'error'
+        ? 'the tool answered with an error (isError)'
+        : `the task ended ${state}`
   return brief ? `${what}: ${brief}` : what
 }

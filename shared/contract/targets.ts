@@ -32,7 +32,22 @@ export const A2aSpec = z.object({
   oauth: OAuthSettings.optional(),
 })
 
-export const TargetSpec = z.discriminatedUnion('kind', [StdioSpec, McpHttpSpec, A2aSpec])
+/**
+ * An ACP agent: a command Parallax runs and speaks ACP with over stdio (consent as for an MCP command).
+ * `workspace` is the folder its `fs/*` and `terminal/*` requests are confined to (without one, Parallax
+ * offers no `fs`); `mcpServers` names saved MCP targets handed to the agent in `session/new`.
+ */
+export const AcpSpec = z.object({
+  kind: z.literal('acp'),
+  command: z.string().min(1, 'command is required'),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+  workspace: z.string().max(4096).optional(),
+  mcpServers: z.array(z.string().min(1).max(200)).max(100).default([]),
+})
+
+export const TargetSpec = z.discriminatedUnion('kind', [StdioSpec, McpHttpSpec, A2aSpec, AcpSpec])
 export type TargetSpec = z.infer<typeof TargetSpec>
 
 export const ConnectionOptions = z.object({
@@ -90,12 +105,18 @@ export type TargetDraft = z.input<typeof TargetDraft>
 /** A human-readable one-liner for a target, used in the sidebar, the CLI and confirmations. */
 export function describeSpec(spec: TargetSpec): string {
   if (spec.kind === 'mcp-stdio') return [spec.command, ...spec.args].map(quoteArg).join(' ')
+  if (spec.kind === 'acp') return `ACP ${[spec.command, ...spec.args].map(quoteArg).join(' ')}`
   if (spec.kind === 'a2a') return spec.binding === 'auto' ? `A2A ${spec.url}` : `A2A ${spec.url} (${spec.binding})`
   return spec.transport === 'auto' ? spec.url : `${spec.url} (${spec.transport})`
 }
 
-export function protocolOf(spec: TargetSpec): 'mcp' | 'a2a' {
-  return spec.kind === 'a2a' ? 'a2a' : 'mcp'
+export function protocolOf(spec: TargetSpec): 'mcp' | 'a2a' | 'acp' {
+  return spec.kind === 'a2a' ? 'a2a' : spec.kind === 'acp' ? 'acp' : 'mcp'
+}
+
+/** A spec whose command Parallax runs (an MCP stdio server, an ACP agent): what consent is about. */
+export function runsCommand(spec: TargetSpec): spec is Extract<TargetSpec, { kind: 'mcp-stdio' | 'acp' }> {
+  return spec.kind === 'mcp-stdio' || spec.kind === 'acp'
 }
 
 export function quoteArg(arg: string): string {

@@ -45,8 +45,19 @@ export function demoTargets(appRoot = APP_ROOT): SavedTarget[] {
     options: {},
     spec: { kind: 'mcp-stdio', command: process.execPath, args: [...start, name], env },
   }))
-  return [...mcp, DEMO_A2A_TARGET]
+  const acp: SavedTarget = {
+    id: DEMO_ACP_ID,
+    name: 'Demo media-sales agent (ACP)',
+    description:
+      'The same agent over ACP: its tools are slash commands, a plain prompt is a plan it carries out (asking before it books), and it honours the requested tool categories hint.',
+    origin: 'demo',
+    options: {},
+    spec: { kind: 'acp', command: process.execPath, args: [...start, 'acp'], env, mcpServers: [] },
+  }
+  return [...mcp, DEMO_A2A_TARGET, acp]
 }
+
+export const DEMO_ACP_ID = 'demo:acp'
 
 /** The recordings that ship with the app (a multi-turn media-buying session), for the library's first start. */
 export function demoRecordings(appRoot = APP_ROOT): string[] {

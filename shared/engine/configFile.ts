@@ -2,8 +2,9 @@ import { RootInput, TargetDraft } from '../contract'
 
 /**
  * Reads the config format MCP clients already use (`{"mcpServers": {name: {command,args,env} | {url,headers}}}`),
- * extended with `{"a2aAgents": {name: {url, headers}}}`, into target drafts. Each entry that cannot be used
- * becomes one readable error; the rest still import.
+ * extended with `{"a2aAgents": {name: {url, headers}}}` and `{"acpAgents": {name: {command, args, env, cwd,
+ * workspace, mcpServers}}}` (ACP agents run as stdio MCP servers are), into target drafts. Each entry that
+ * cannot be used becomes one readable error; the rest still import.
  */
 export function parseTargetsConfig(text: string, fileName = 'config'): { drafts: TargetDraft[]; errors: string[] } {
   let json: unknown
@@ -12,13 +13,44 @@ export function parseTargetsConfig(text: string, fileName = 'config'): { drafts:
   } catch (error) {
     return { drafts: [], errors: [`${fileName} is not valid JSON: ${(error as Error).message}`] }
   }
-  const { mcpServers: servers, a2aAgents: agents } = (json ?? {}) as { mcpServers?: unknown; a2aAgents?: unknown }
+  const {
+    mcpServers: servers,
+    a2aAgents: agents,
+    acpAgents,
+  } = (json ?? {}) as { mcpServers?: unknown; a2aAgents?: unknown; acpAgents?: unknown }
   const isMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v)
-  if (!isMap(servers) && !isMap(agents)) {
-    return { drafts: [], errors: [`${fileName} has no "mcpServers" (or "a2aAgents") object`] }
+  if (!isMap(servers) && !isMap(agents) && !isMap(acpAgents)) {
+    return { drafts: [], errors: [`${fileName} has no "mcpServers" (or "a2aAgents", or "acpAgents") object`] }
   }
   const drafts: TargetDraft[] = []
   const errors: string[] = []
+  for (const [name, raw] of Object.entries(isMap(acpAgents) ? (acpAgents as Record<string, unknown>) : {})) {
+    const entry = (raw ?? {}) as Record<string, unknown>
+    if (typeof entry.command !== 'string') {
+      errors.push(`acpAgents.${name}: needs "command" (an ACP agent runs over stdio)`)
+      continue
+    }
+    // `mcpServers` names other entries of this file (their import ids), or saved targets by id.
+    const mcp = Array.isArray(entry.mcpServers)
+      ? entry.mcpServers.map((s) => (typeof s === 'string' && isMap(servers) && Object.hasOwn(servers as object, s) ? `import:${s}` : s))
+      : []
+    const draft = TargetDraft.safeParse({
+      id: `import:${name}`,
+      name,
+      spec: {
+        kind: 'acp',
+        command: entry.command,
+        args: entry.args ?? [],
+        env: entry.env ?? {},
+        cwd: entry.cwd,
+        workspace: entry.workspace,
+        mcpServers: mcp,
+      },
+      ...(typeof entry.profile === 'string' && { profile: entry.profile }),
+    })
+    if (draft.success) drafts.push(draft.data)
+    else errors.push(`acpAgents.${name}: ${draft.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+  }
   for (const [name, raw] of Object.entries(isMap(agents) ? (agents as Record<string, unknown>) : {})) {
     const entry = (raw ?? {}) as Record<string, unknown>
     const draft = TargetDraft.safeParse({

@@ -7,6 +7,7 @@ import {
   DEFAULT_PROFILE,
   isApprovalRequired,
   isCommandName,
+  runsCommand,
   parseCommandInput,
   type AppInfo,
   type CallReport,
@@ -26,8 +27,10 @@ import {
   type TurnResult,
 } from '../contract'
 import { A2aConnection, type OriginGate } from '../a2a/a2aConnection'
+import { AcpConnection } from '../acp/acpConnection'
 import { AuthManager, authTargetOf } from '../auth/authManager'
 import { ConnectionAuth } from '../auth/connectionAuth'
+import type { McpServer } from '@agentclientprotocol/sdk'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from '../auth/secretStore'
 import type { ScriptedResponder } from '../mcp/clientRole'
 import { McpConnection } from '../mcp/mcpConnection'
@@ -248,7 +251,8 @@ export class Engine implements CommandContext {
     profile?: ClientProfile,
     owner: Omit<ConnectionOwner, 'startedAt'> = { purpose: 'session' },
   ): Promise<SupervisedConnection> {
-    if (target.origin !== 'demo' && target.spec.kind === 'mcp-stdio') await this.approvals.requireCommand(target.spec, target)
+    if (target.origin !== 'demo' && runsCommand(target.spec))
+      await this.approvals.requireCommand({ ...target.spec, kind: 'mcp-stdio' }, target)
     const underProfile = profile ?? (await this.profileOf(target))
     const resolved = await this.builtIns.resolve(target)
     const id = `${target.id}#${++this.nextConnection}`
@@ -256,21 +260,49 @@ export class Engine implements CommandContext {
     // Tokens are the target's (the user's id for it), sent only to the server they were obtained for.
     const authTarget = authTargetOf({ ...resolved, id: target.id })
     const auth = authTarget && new ConnectionAuth(this.auth, authTarget, id)
+    const askUser = this.options.askUser ?? this.options.host !== 'cli'
     const connection =
       resolved.spec.kind === 'a2a'
         ? new A2aConnection(id, resolved, this.events, options, underProfile, this.originGate(target, resolved.spec.url), auth)
-        : new McpConnection(id, resolved, this.events, options, {
-            auth,
-            profile: underProfile,
-            client: {
-              roots: target.roots,
-              responder: await this.responderOf(target),
-              askUser: this.options.askUser ?? this.options.host !== 'cli',
-            },
-          })
+        : resolved.spec.kind === 'acp'
+          ? new AcpConnection(id, resolved, this.events, options, {
+              profile: underProfile,
+              client: { askUser, policy: { permission: target.responder?.permission, terminal: target.responder?.terminal } },
+              mcpServers: await this.mcpServersFor(target, resolved.spec.mcpServers),
+            })
+          : new McpConnection(id, resolved, this.events, options, {
+              auth,
+              profile: underProfile,
+              client: {
+                roots: target.roots,
+                responder: await this.responderOf(target),
+                askUser,
+              },
+            })
     connection.owner = { ...owner, startedAt: Date.now() }
     this.connections.set(id, connection)
     return connection
+  }
+
+  /**
+   * The MCP servers an ACP agent is handed in `session/new`, from the user's saved targets. The agent will run
+   * a stdio server's command, so that command needs the user's approval as if Parallax ran it.
+   */
+  private async mcpServersFor(agent: SavedTarget, ids: string[]): Promise<McpServer[]> {
+    const servers: McpServer[] = []
+    for (const id of ids) {
+      const saved = await this.targets.get(id)
+      if (!saved) throw new CommandError(`${agent.name} is to be handed the MCP server "${id}", which is no saved target`, 'not-found')
+      const { spec } = await this.builtIns.resolve(saved)
+      const pairs = (map: Record<string, string>) => Object.entries(map).map(([name, value]) => ({ name, value }))
+      if (spec.kind === 'mcp-stdio') {
+        if (saved.origin !== 'demo') await this.approvals.requireCommand(spec, saved)
+        servers.push({ name: saved.name, command: spec.command, args: spec.args, env: pairs(spec.env) })
+      } else if (spec.kind === 'mcp-http')
+        servers.push({ type: spec.transport === 'sse' ? 'sse' : 'http', name: saved.name, url: spec.url, headers: pairs(spec.headers) })
+      else throw new CommandError(`${saved.name} is no MCP server: an ACP agent is handed MCP servers only`, 'invalid-input')
+    }
+    return servers
   }
 
   /** The client profile a target connects under when the caller names none: its own, or the default one (docs/architecture.md, "Answering what servers ask"). */
@@ -341,8 +373,8 @@ export class Engine implements CommandContext {
 
   /** Approves a target's command as it is now (the user typed or reviewed it); nothing to approve for the rest. */
   async approveTarget(target: SavedTarget, options: { persist?: boolean } = {}): Promise<void> {
-    if (target.spec.kind !== 'mcp-stdio') return
-    await this.approvals.requireCommand(target.spec, target).catch(async (error) => {
+    if (!runsCommand(target.spec)) return
+    await this.approvals.requireCommand({ ...target.spec, kind: 'mcp-stdio' }, target).catch(async (error) => {
       if (!(error instanceof CommandError) || !isApprovalRequired(error.details)) throw error
       await this.approvals.grant(error.details.approval.fingerprint, options)
     })

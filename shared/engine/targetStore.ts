@@ -49,8 +49,8 @@ export class TargetStore {
     const existing = parsed.id ? this.user.get(parsed.id) : undefined
     let target: SavedTarget = { ...parsed, id: parsed.id ?? `t_${randomUUID().slice(0, 8)}`, origin: existing?.origin ?? origin }
     const { spec } = target
-    const secret = spec.kind === 'mcp-stdio' ? undefined : spec.oauth?.clientSecret
-    if (secret && spec.kind !== 'mcp-stdio' && this.keepSecret) {
+    const secret = spec.kind === 'mcp-stdio' || spec.kind === 'acp' ? undefined : spec.oauth?.clientSecret
+    if (secret && spec.kind !== 'mcp-stdio' && spec.kind !== 'acp' && this.keepSecret) {
       // The secret goes to the secret store first, so the targets file never holds it.
       await this.keepSecret(target, secret)
       target = { ...target, spec: { ...spec, oauth: { ...spec.oauth, clientSecret: undefined } } }
@@ -89,7 +89,7 @@ export class TargetStore {
       return {
         id: draft.id!,
         name: draft.name,
-        section: spec.kind === 'a2a' ? 'a2aAgents' : 'mcpServers',
+        section: spec.kind === 'a2a' ? 'a2aAgents' : spec.kind === 'acp' ? 'acpAgents' : 'mcpServers',
         spec,
         ...(existing && { replaces: existing.name }),
       }

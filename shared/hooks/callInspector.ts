@@ -1,4 +1,4 @@
-import { turnFailure, type CallReport } from '../contract'
+import { turnFailure, type CallReport, type Protocol } from '../contract'
 import { errorMessage } from '../runtime/errors'
 import { now } from '../runtime/clock'
 import type { CallEndpoint } from '../runtime/supervisedConnection'
@@ -10,7 +10,7 @@ import type { SchemaValidator } from './validator'
 
 /** A tool or skill as a connection offers it for an inspected call (see CallEndpoint), named, with its protocol. */
 export interface CallTarget extends CallEndpoint {
-  protocol: 'mcp' | 'a2a'
+  protocol: Protocol
   tool: string
 }
 

@@ -177,7 +177,8 @@ export class McpConnection extends SupervisedConnection {
       this.settings.profile?.name,
       this.known2025,
     )
-    if (spec.kind === 'a2a') throw new Error('an A2A target cannot be opened as an MCP connection')
+    if (spec.kind === 'a2a' || spec.kind === 'acp')
+      throw new Error(`an ${spec.kind.toUpperCase()} target cannot be opened as an MCP connection`)
     if (spec.kind === 'mcp-stdio') {
       try {
         return await this.connectStdio(spec)

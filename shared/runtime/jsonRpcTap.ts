@@ -26,6 +26,8 @@ export class JsonRpcTap {
     public transport: FrameTransport,
     private readonly sink: FrameSink,
     private readonly spill?: FrameSpill,
+    /** What a protocol's own requests and notifications are about (ACP: the kind of a session update); MCP's are built in. */
+    private readonly subjectFor: (method: string, params: unknown) => string | undefined = subjectOf,
   ) {}
 
   /**
@@ -38,7 +40,7 @@ export class JsonRpcTap {
     const kind = classify(msg)
     const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined
     let method = typeof msg.method === 'string' ? msg.method : undefined
-    let subject = method ? subjectOf(method, msg.params) : undefined
+    let subject = method ? this.subjectFor(method, msg.params) : undefined
     let latencyMs: number | undefined
     let requestSeq: number | undefined
     let probe: true | undefined

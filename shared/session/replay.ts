@@ -1,5 +1,7 @@
 import {
   outcomeDifferences,
+  type AcpPromptAnswer,
+  type Protocol,
   toolResultState,
   type ReplayEvent,
   type ReplaySummary,
@@ -170,8 +172,16 @@ interface Run {
   frames?: { from: number; to: number }
 }
 
-/** The same turn, said the way each protocol says it. */
-function forProtocol(turn: ReplayTurn, protocol: 'mcp' | 'a2a', mapping: TurnMapping): { turn: Turn } | { skipped: string } {
+/**
+ * The same turn, said the way each protocol says it. ACP is prompts: a call goes as its slash command
+ * (`/tool {json}`, how an MCP tool or an A2A skill maps onto an ACP agent's commands), text as it is.
+ */
+function forProtocol(turn: ReplayTurn, protocol: Protocol, mapping: TurnMapping): { turn: Turn } | { skipped: string } {
+  if (protocol === 'acp') {
+    if (turn.kind === 'call') return { turn: { tool: turn.tool, arguments: turn.arguments } }
+    if (turn.kind === 'text') return { turn: { text: turn.text } }
+    return { skipped: 'this A2A data part names no skill, so it maps to no ACP prompt' }
+  }
   if (protocol === 'a2a') {
     if (turn.kind === 'call') return { turn: { data: { [mapping.skillField]: turn.tool, [mapping.inputField]: turn.arguments } } }
     return { turn: turn.kind === 'data' ? { data: turn.data } : { text: turn.text } }
@@ -183,7 +193,12 @@ function forProtocol(turn: ReplayTurn, protocol: 'mcp' | 'a2a', mapping: TurnMap
 }
 
 /** Reduces what a target answered to the outcome parity compares. */
-export function outcomeOfResult(protocol: 'mcp' | 'a2a', result: TurnResult): Outcome {
+export function outcomeOfResult(protocol: Protocol, result: TurnResult): Outcome {
+  if (protocol === 'acp') {
+    // The stop reason is how it ended; the last completed tool call's output is its data (else what the agent said).
+    const answer = result.response as AcpPromptAnswer
+    return compact({ state: answer.stopReason, data: answer.data, text: answer.error?.message ?? answer.text })
+  }
   if (protocol === 'mcp') {
     const response = result.response as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] }
     const text = (response.content ?? []).map((c) => c.text ?? '').join('\n')

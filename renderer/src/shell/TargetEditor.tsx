@@ -13,10 +13,11 @@ import { useStore } from '../store/store'
 import { useProfiles } from '../views/connection/serverRequests/ProfilePicker'
 import { OAuthFields, oauthDraft } from './OAuthFields'
 
-type Kind = 'mcp-stdio' | 'mcp-http' | 'a2a'
+type Kind = 'mcp-stdio' | 'mcp-http' | 'a2a' | 'acp'
 
 /**
- * Add or edit a server: a stdio command with its environment, or a URL with headers. Save, or save and
+ * Add or edit a server or agent: a stdio command with its environment (an MCP server, or an ACP agent with
+ * its workspace folder and the MCP servers handed to it), or a URL with headers. Save, or save and
  * connect at once. A target may be edited while connected: the live connection keeps what it was opened
  * with, and the edit applies when it reconnects (Save and reconnect does that now).
  */
@@ -29,9 +30,16 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
   })
   const [name, setName] = useState(target?.name ?? '')
   const [kind, setKind] = useState<Kind>(spec?.kind ?? 'mcp-stdio')
-  const [commandLine, setCommandLine] = useState(spec?.kind === 'mcp-stdio' ? [spec.command, ...spec.args].map(quoteArg).join(' ') : '')
-  const [env, setEnv] = useState(spec?.kind === 'mcp-stdio' ? pairs(spec.env, '=') : '')
-  const [cwd, setCwd] = useState(spec?.kind === 'mcp-stdio' ? (spec.cwd ?? '') : '')
+  const runs = spec?.kind === 'mcp-stdio' || spec?.kind === 'acp' ? spec : undefined
+  const [commandLine, setCommandLine] = useState(runs ? [runs.command, ...runs.args].map(quoteArg).join(' ') : '')
+  const [env, setEnv] = useState(runs ? pairs(runs.env, '=') : '')
+  const [cwd, setCwd] = useState(runs?.cwd ?? '')
+  const [workspace, setWorkspace] = useState(spec?.kind === 'acp' ? (spec.workspace ?? '') : '')
+  const [mcpServers, setMcpServers] = useState<string[]>(spec?.kind === 'acp' ? spec.mcpServers : [])
+  const [permission, setPermission] = useState<'ask' | 'allow' | 'reject'>(target?.responder?.permission ?? 'ask')
+  const mcpTargets = useStore((s) => s.targets).filter(
+    (t) => (t.spec.kind === 'mcp-stdio' || t.spec.kind === 'mcp-http') && t.id !== target?.id,
+  )
   const [url, setUrl] = useState(spec?.kind === 'mcp-http' || spec?.kind === 'a2a' ? spec.url : '')
   const [headers, setHeaders] = useState(spec?.kind === 'mcp-http' || spec?.kind === 'a2a' ? pairs(spec.headers, ': ') : '')
   const [binding, setBinding] = useState(spec?.kind === 'a2a' ? spec.binding : 'auto')
@@ -72,6 +80,25 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
           options,
           spec: { kind, command, args, env: parsePairs(env, '=', 'environment'), cwd: cwd || undefined },
         }
+      } else if (kind === 'acp') {
+        const [command, ...args] = splitCommandLine(commandLine)
+        if (!command) throw new Error('enter the command that starts the agent in ACP mode, e.g. npx my-agent --acp')
+        draft = {
+          id: target?.id,
+          name: name || command,
+          options,
+          profile: profile === DEFAULT_PROFILE ? undefined : profile,
+          ...(permission !== 'ask' && { responder: { ...target?.responder, permission } }),
+          spec: {
+            kind,
+            command,
+            args,
+            env: parsePairs(env, '=', 'environment'),
+            cwd: cwd || undefined,
+            workspace: workspace.trim() || undefined,
+            mcpServers,
+          },
+        }
       } else if (kind === 'a2a') {
         draft = {
           id: target?.id,
@@ -91,7 +118,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
       setError((e as Error).message)
       return
     }
-    if (kind !== 'a2a') {
+    if (kind === 'mcp-stdio' || kind === 'mcp-http') {
       try {
         draft = { ...draft, ...clientRole(profile, roots, responderFile, target?.responder) }
       } catch (e) {
@@ -102,7 +129,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
     const api = useStore.getState().api
     try {
       // The user wrote (or reviewed) this command here, so saving it approves it; any later change to it asks again.
-      const saved = await api!.invoke('targets.save', { ...draft, approve: draft.spec.kind === 'mcp-stdio' })
+      const saved = await api!.invoke('targets.save', { ...draft, approve: draft.spec.kind === 'mcp-stdio' || draft.spec.kind === 'acp' })
       await reloadTargets()
       closeEditor({ select: saved.id })
       if (then === 'connect') await (liveId ? reconnect(liveId) : connect(saved))
@@ -166,8 +193,70 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
           <button className={kind === 'a2a' ? 'on' : ''} onClick={() => setKind('a2a')}>
             A2A agent
           </button>
+          <button className={kind === 'acp' ? 'on' : ''} onClick={() => setKind('acp')}>
+            ACP agent
+          </button>
         </div>
-        {kind === 'mcp-stdio' ? (
+        {kind === 'acp' ? (
+          <>
+            <label htmlFor="t-cmd">Command</label>
+            <input
+              id="t-cmd"
+              className="input mono"
+              value={commandLine}
+              onChange={(e) => setCommandLine(e.target.value)}
+              placeholder="npx my-coding-agent --acp"
+            />
+            <div className="hint">
+              The agent speaks ACP on its stdin and stdout. Run directly, never through a shell; saving approves running exactly this
+              command, with the environment and folder below.
+            </div>
+            <label htmlFor="t-env">Environment</label>
+            <textarea id="t-env" value={env} onChange={(e) => setEnv(e.target.value)} placeholder={'API_KEY=…'} />
+            <label htmlFor="t-cwd">Working folder</label>
+            <input id="t-cwd" className="input mono" value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="(Parallax's own)" />
+            <label htmlFor="t-workspace">Workspace</label>
+            <input
+              id="t-workspace"
+              className="input mono"
+              value={workspace}
+              onChange={(e) => setWorkspace(e.target.value)}
+              placeholder="(none: the agent may not read or write files)"
+            />
+            <div className="hint">
+              The folder the agent&apos;s file reads and writes and its terminals are confined to (links and “..” never lead out), and the
+              session&apos;s working directory.
+            </div>
+            <label>MCP servers</label>
+            <div className="checks" data-testid="acp-mcp-servers">
+              {mcpTargets.length === 0 && <span className="muted">No saved MCP servers to hand the agent.</span>}
+              {mcpTargets.map((t) => (
+                <label key={t.id} className="check">
+                  <input
+                    type="checkbox"
+                    checked={mcpServers.includes(t.id)}
+                    onChange={(e) => setMcpServers(e.target.checked ? [...mcpServers, t.id] : mcpServers.filter((id) => id !== t.id))}
+                  />{' '}
+                  {t.name}
+                </label>
+              ))}
+            </div>
+            <div className="hint">
+              Handed to the agent in session/new, for it to use (a stdio server&apos;s command needs your approval too).
+            </div>
+            <label htmlFor="t-permission">Permission requests</label>
+            <select
+              id="t-permission"
+              className="input"
+              value={permission}
+              onChange={(e) => setPermission(e.target.value as typeof permission)}
+            >
+              <option value="ask">Ask me</option>
+              <option value="allow">Allow every one</option>
+              <option value="reject">Reject every one</option>
+            </select>
+          </>
+        ) : kind === 'mcp-stdio' ? (
           <>
             <label htmlFor="t-cmd">Command</label>
             <input
@@ -228,7 +317,23 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
             <OAuthFields value={oauth} onChange={setOauth} />
           </>
         )}
-        {kind !== 'a2a' && (
+        {kind === 'acp' && (
+          <>
+            <label htmlFor="t-profile">Client profile</label>
+            <select id="t-profile" className="input" value={profile} onChange={(e) => setProfile(e.target.value)}>
+              {(profiles.some((p) => p.name === profile) ? profiles : [...profiles, { name: profile, description: undefined }]).map((p) => (
+                <option key={p.name} value={p.name} title={p.description}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+            <div className="hint">
+              What Parallax offers the agent (files, a terminal, the tool categories hint).{' '}
+              {profiles.find((p) => p.name === profile)?.description ?? ''}
+            </div>
+          </>
+        )}
+        {(kind === 'mcp-stdio' || kind === 'mcp-http') && (
           <>
             <label htmlFor="t-profile">Client profile</label>
             <select id="t-profile" className="input" value={profile} onChange={(e) => setProfile(e.target.value)}>

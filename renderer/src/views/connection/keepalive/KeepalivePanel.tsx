@@ -16,7 +16,15 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
   const intervalMs = interval ?? last?.intervalMs ?? target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000
   const [draft, setDraft] = useState('')
   const h = view.handshake
-  const expectedProbe = !h ? '—' : h.protocol === 'a2a' ? 'agent-card' : h.serverCapabilities.tools ? 'tools/list' : 'ping'
+  const expectedProbe = !h
+    ? '—'
+    : h.protocol === 'a2a'
+      ? 'agent-card'
+      : h.protocol === 'acp'
+        ? 'process'
+        : h.serverCapabilities.tools
+          ? 'tools/list'
+          : 'ping'
   const rtts = view.probes.filter((p) => p.ok).map((p) => p.rttMs)
   const median = rtts.length ? [...rtts].sort((a, b) => a - b)[Math.floor(rtts.length / 2)] : undefined
   const attempts = view.lifecycle.filter((e) => e.state === 'reconnecting' || e.attempt !== undefined || e.state === 'failed')

@@ -1,0 +1,208 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AcpHandshakeEvent, AcpPromptAnswer, ConnectionEvent, SavedTarget } from '../../shared/contract'
+import { builtInDemos } from '../../shared/demo/builtIns'
+import { Engine } from '../../shared/engine/engine'
+import { acpTarget } from '../fixtures/acp/targets'
+import { EventRecorder } from '../fixtures/events'
+import { approveAll } from '../fixtures/targets'
+
+let engine: Engine | undefined
+const folders: string[] = []
+afterEach(async () => {
+  await engine?.dispose()
+  engine = undefined
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true })
+})
+
+async function open(target: SavedTarget & { origin: 'user' }, profile?: string, askUser = false) {
+  engine = new Engine({
+    host: 'cli',
+    askUser,
+    builtIns: builtInDemos(),
+    approver: approveAll,
+    defaults: { keepaliveIntervalMs: 3_600_000 },
+  })
+  const recorder = new EventRecorder(engine)
+  const { connectionId } = await engine.invoke('connections.open', { target, ...(profile && { profile }) })
+  const waited = await engine.invoke('connections.wait', { connectionId })
+  return { e: engine, recorder, connectionId, waited }
+}
+
+async function workspace(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'parallax-acp-'))
+  folders.push(folder)
+  return folder
+}
+
+describe('ACP agents over stdio (SDK v1 stable)', () => {
+  it('shows the handshake, the session and every message as a frame, and folds a prompt turn into the conversation', async () => {
+    const { e, recorder, connectionId, waited } = await open(acpTarget('stableAgent', 'basic'))
+    expect(waited.connected).toBe(true)
+    const handshake = recorder.of('handshake', connectionId)[0] as AcpHandshakeEvent
+    expect(handshake.protocol).toBe('acp')
+    expect(handshake.requestedProtocolVersion).toBe(1)
+    expect(handshake.protocolVersion).toBe(1)
+    expect(handshake.agentInfo?.name).toBe('stable-fixture')
+    expect(handshake.agentCapabilities).toMatchObject({
+      loadSession: false,
+      promptCapabilities: { image: true },
+      mcpCapabilities: { http: true },
+    })
+    expect(handshake.authMethods.map((m) => m.id)).toEqual(['none'])
+    // The default profile wants fs, but this target has no workspace: fs is not offered, and the handshake says why.
+    expect(handshake.clientCapabilities).toMatchObject({ fs: { readTextFile: false, writeTextFile: false }, terminal: false })
+    expect(handshake.notOffered?.join(' ')).toMatch(/no workspace folder/)
+    expect(handshake.session).toMatchObject({ sessionId: 'stable-1', how: 'new', mcpServers: [] })
+    expect(handshake.keepalive).toMatch(/no ping/)
+
+    const result = await e.invoke('conversation.send', { connectionId, turn: { text: 'what is the answer?' } })
+    const answer = result.response as AcpPromptAnswer
+    expect(result.state).toBe('end_turn')
+    expect(answer.text).toBe('The answer is 42.')
+    expect(answer.thoughts).toBe('Thinking about the question.')
+    expect(answer.toolCalls).toEqual([
+      expect.objectContaining({ toolCallId: 't1', name: 'lookup', status: 'completed', rawInput: { q: 1 }, rawOutput: { answer: 42 } }),
+    ])
+    expect(answer.data).toEqual({ answer: 42 })
+
+    const frames = recorder.of('frame', connectionId)
+    const methods = frames.map((f) => `${f.direction} ${f.kind} ${f.method}`)
+    expect(methods).toContain('out request initialize')
+    expect(methods).toContain('in response session/new')
+    expect(frames.filter((f) => f.method === 'session/update').length).toBe(8)
+    const promptAnswer = frames.find((f) => f.method === 'session/prompt' && f.kind === 'response')!
+    expect(promptAnswer.latencyMs).toBeGreaterThan(0)
+    expect(frames.every((f) => f.protocol === 'acp' && f.transport === 'stdio')).toBe(true)
+    expect(frames.find((f) => f.subject === 'tool_call lookup')).toBeTruthy()
+
+    const messages = recorder.of('conversation', connectionId).map((c) => c.message)
+    expect(messages.map((m) => `${m.role}:${m.metadata?.kind}:${m.metadata?.state ?? ''}`)).toEqual([
+      'user:message:',
+      'agent:thought:',
+      'agent:plan:',
+      'agent:tool:pending',
+      'agent:tool:in_progress',
+      'agent:tool:completed',
+      'agent:message:',
+      'agent:status:end_turn',
+    ])
+    expect(messages.every((m) => m.metadata?.turn === 1)).toBe(true)
+  })
+
+  it('takes a stop reason short of finishing as a failed turn', async () => {
+    const { e, connectionId } = await open(acpTarget('stableAgent', 'basic'))
+    const result = await e.invoke('conversation.send', { connectionId, turn: { text: 'please refuse' } })
+    expect(result.state).toBe('refusal')
+    const { isFailedTurn, turnOutcome } = await import('../../shared/contract')
+    expect(isFailedTurn(result.state)).toBe(true)
+    expect(turnOutcome('refusal')).toBe('failed')
+    expect(turnOutcome('end_turn')).toBe('completed')
+  })
+
+  it('keeps lines that are no JSON-RPC as refused frames, says so, and goes on', async () => {
+    const { e, recorder, connectionId } = await open(acpTarget('stableAgent', 'garbage'))
+    const result = await e.invoke('conversation.send', { connectionId, turn: { text: 'hi' } })
+    expect(result.state).toBe('end_turn')
+    const refused = recorder.of('frame', connectionId).filter((f) => f.truncated?.refused)
+    expect(refused.map((f) => f.truncated?.refused)).toEqual([
+      expect.stringMatching(/not JSON/),
+      expect.stringMatching(/no JSON-RPC message/),
+    ])
+    expect(refused[0].payload).toContain('this is not json')
+    expect(recorder.of('log', connectionId).some((l) => l.level === 'warn' && /did not hand on/.test(l.text))).toBe(true)
+  })
+
+  it('ends a turn whose agent crashed as a failed one, says why, and restarts the agent with a new session (bounded)', async () => {
+    const { e, recorder, connectionId } = await open(
+      acpTarget('stableAgent', 'crash', { options: { reconnectBaseDelayMs: 50, reconnectAttempts: 2 } }),
+    )
+    const result = await e.invoke('conversation.send', { connectionId, turn: { text: 'go' } })
+    expect(result.state).toBe('error')
+    expect((result.response as AcpPromptAnswer).error?.message).toBeTruthy()
+    const messages = recorder.of('conversation', connectionId).map((c) => c.message)
+    expect(messages.find((m) => m.role === 'agent' && m.metadata?.kind === 'message')?.content).toBe('starting… ')
+    expect(messages.at(-1)?.metadata).toMatchObject({ kind: 'error', state: 'error', turn: 1 })
+    const reconnecting = await recorder.waitFor(
+      (ev): ev is ConnectionEvent => ev.type === 'connection' && ev.connectionId === connectionId && ev.state === 'reconnecting',
+    )
+    expect(reconnecting.reason).toMatch(/exited with code 3/)
+    expect(reconnecting.cause?.command).toContain('stableAgent.ts crash')
+    const back = await recorder.waitFor(
+      (ev): ev is ConnectionEvent =>
+        ev.type === 'connection' && ev.connectionId === connectionId && ev.state === 'connected' && !!ev.reconnected,
+    )
+    expect(back.reconnected?.cause).toMatch(/exited with code 3/)
+    expect(recorder.of('handshake', connectionId)).toHaveLength(2)
+  })
+})
+
+describe('the client role: permissions, files, terminals', () => {
+  it('asks the user for permission, writes the file inside the workspace and refuses one outside it', async () => {
+    const folder = await workspace()
+    const { e, recorder, connectionId } = await open(acpTarget('stableAgent', 'write', { workspace: folder }), 'default', true)
+    const handshake = recorder.of('handshake', connectionId)[0] as AcpHandshakeEvent
+    expect(handshake.clientCapabilities).toMatchObject({ fs: { readTextFile: true, writeTextFile: true } })
+    expect(handshake.workspace).toBe(folder)
+    const sent = e.invoke('conversation.send', { connectionId, turn: { text: 'write it' } })
+    const pending = await recorder.waitFor((ev) => ev.type === 'serverRequest' && ev.state === 'pending')
+    if (pending.type !== 'serverRequest') throw new Error('no request')
+    expect(pending.method).toBe('session/request_permission')
+    expect(() => e.answerServerRequest(connectionId, pending.id, { result: { optionId: 'maybe' } })).toThrow(
+      /choose one of the agent's options \(yes, no\)/,
+    )
+    e.answerServerRequest(connectionId, pending.id, { result: { optionId: 'yes' } })
+    const result = await sent
+    expect((result.response as AcpPromptAnswer).text).toMatch(/^written; refused: .*"\.\."/)
+    expect(await readFile(join(folder, 'notes.md'), 'utf8')).toBe('hello from the agent\n')
+    await expect(stat(join(folder, '..', 'escape.md'))).rejects.toThrow()
+    const requests = recorder.of('serverRequest', connectionId)
+    expect(requests.map((r) => `${r.method} ${r.state} ${r.by ?? ''}`)).toEqual([
+      'session/request_permission pending ',
+      'session/request_permission answered user',
+      'fs/write_text_file answered parallax',
+      'fs/write_text_file failed parallax',
+    ])
+  })
+
+  it('answers permission with the policy when nobody is there to ask, and refuses without one', async () => {
+    const folder = await workspace()
+    const allowed = await open(acpTarget('stableAgent', 'write', { workspace: folder, responder: { permission: 'allow' } }))
+    const result = await allowed.e.invoke('conversation.send', { connectionId: allowed.connectionId, turn: { text: 'write' } })
+    expect((result.response as AcpPromptAnswer).text).toMatch(/^written/)
+    await engine!.dispose()
+    const refused = await open(acpTarget('stableAgent', 'write', { workspace: await workspace() }))
+    const again = await refused.e.invoke('conversation.send', { connectionId: refused.connectionId, turn: { text: 'write' } })
+    expect((again.response as AcpPromptAnswer).text).toBe('not written')
+    const answered = refused.recorder.of('serverRequest', refused.connectionId).find((r) => r.state === 'answered')
+    expect(answered?.reason).toMatch(/Deny: nobody is here to allow it/)
+  })
+
+  it('reads a file back within the workspace', async () => {
+    const folder = await workspace()
+    await (await import('node:fs/promises')).writeFile(join(folder, 'notes.md'), 'kept\n')
+    const { e, connectionId } = await open(acpTarget('stableAgent', 'read', { workspace: folder }))
+    const result = await e.invoke('conversation.send', { connectionId, turn: { text: 'read' } })
+    expect((result.response as AcpPromptAnswer).text).toBe('read: kept\n')
+  })
+
+  it('runs a command in a terminal only when the profile offers it and the user approves it', async () => {
+    const folder = await workspace()
+    const without = await open(acpTarget('stableAgent', 'terminal', { workspace: folder }))
+    const refused = await without.e.invoke('conversation.send', { connectionId: without.connectionId, turn: { text: 'run' } })
+    expect((refused.response as AcpPromptAnswer).text).toMatch(/^no terminal: .*Method not found/i)
+    expect(without.recorder.of('log', without.connectionId).some((l) => l.oddity && /did not offer terminal/.test(l.text))).toBe(true)
+    await engine!.dispose()
+
+    const { e, recorder, connectionId } = await open(acpTarget('stableAgent', 'terminal', { workspace: folder }), 'full', true)
+    const sent = e.invoke('conversation.send', { connectionId, turn: { text: 'run' } })
+    const pending = await recorder.waitFor((ev) => ev.type === 'serverRequest' && ev.state === 'pending')
+    if (pending.type !== 'serverRequest') throw new Error('no request')
+    expect(pending.method).toBe('terminal/create')
+    expect((pending.params as { command: string }).command).toBe(process.execPath)
+    e.answerServerRequest(connectionId, pending.id, { result: {} })
+    expect(((await sent).response as AcpPromptAnswer).text).toBe('exit 0: 42')
+  })
+})
