@@ -15,6 +15,7 @@ import {
   type TurnParity,
 } from './events'
 import type { A2aMessage, A2aPart, A2aTask, McpToolResult } from './agentData'
+import type { AcpPromptAnswer } from './acp'
 import type { AuthBeginResult, AuthStatus } from './auth'
 import { APP_FRAME_TEXT_MAX, type AppViewInfo } from './apps'
 import type { ConnectionPurpose } from './events'
@@ -98,11 +99,14 @@ const CompareResultSchema = z.object({
 /** What one turn sent and produced, for either protocol. */
 export interface TurnResult {
   turn: number
-  /** MCP: the tool call; A2A: the message's parts, and the task and context it continued. */
-  request: { tool: string; arguments: Record<string, unknown> } | { parts: A2aPart[]; taskId?: string; contextId?: string }
-  /** MCP: the tool result; A2A: the final task or message (null when a stream ended with neither). */
-  response: McpToolResult | A2aTask | A2aMessage | null
-  /** A2A: the task's state (or `message`); MCP: `completed` or `error`. */
+  /** MCP: the tool call; A2A: the message's parts, and the task and context it continued; ACP: the prompt and its session. */
+  request:
+    | { tool: string; arguments: Record<string, unknown> }
+    | { parts: A2aPart[]; taskId?: string; contextId?: string }
+    | { prompt: string; sessionId: string }
+  /** MCP: the tool result; A2A: the final task or message (null when a stream ended with neither); ACP: what the prompt turn came to. */
+  response: McpToolResult | A2aTask | A2aMessage | AcpPromptAnswer | null
+  /** A2A: the task's state (or `message`); MCP: `completed` or `error`; ACP: the stop reason (or `error`). */
   state: string
   taskId?: string
   contextId?: string
@@ -394,7 +398,7 @@ export interface ImportEntry {
   id: string
   name: string
   /** The config's section it came from. */
-  section: 'mcpServers' | 'a2aAgents'
+  section: 'mcpServers' | 'a2aAgents' | 'acpAgents'
   spec: SavedTarget['spec']
   /** The saved target of the same id that importing it would replace (a file imported before). */
   replaces?: string

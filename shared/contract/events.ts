@@ -1,3 +1,4 @@
+import type { AcpHandshake } from './acp'
 import type { ApprovalRequest } from './approvals'
 import type { A2aSecuritySummary, AuthStep } from './auth'
 import type { TurnOutcome } from './conversation'
@@ -10,7 +11,7 @@ import type { McpEra, McpEraRules, McpNegotiation } from './mcpEra'
  * but not schema-checked on the way (commands, which come from the UI, are).
  */
 
-export type Protocol = 'mcp' | 'a2a'
+export type Protocol = 'mcp' | 'a2a' | 'acp'
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse' | 'jsonrpc' | 'rest'
 /**
  * What a frame's message is: a connection's own protocol, or `mcp-app` — a message between an MCP App's
@@ -87,7 +88,7 @@ export interface FrameEvent extends EventBase {
   view?: { id: string; uri: string }
 }
 
-export type HandshakeEvent = McpHandshakeEvent | A2aHandshakeEvent
+export type HandshakeEvent = McpHandshakeEvent | A2aHandshakeEvent | AcpHandshakeEvent
 
 export interface McpHandshakeEvent extends EventBase {
   type: 'handshake'
@@ -111,6 +112,12 @@ export interface McpHandshakeEvent extends EventBase {
   negotiation?: McpNegotiation
   /** The era's rules this connection keeps: discovery, list changes, keepalive. */
   rules?: McpEraRules
+}
+
+/** An ACP agent's `initialize` and the session after it (shared/contract/acp.ts). */
+export interface AcpHandshakeEvent extends EventBase, AcpHandshake {
+  type: 'handshake'
+  protocol: 'acp'
 }
 
 /** A2A generations in the wild: v1.0 (`supportedInterfaces`, `SendMessage`) and v0.3 (`url`, `message/send`). */
@@ -153,7 +160,14 @@ export interface A2aHandshakeEvent extends EventBase {
 }
 
 export type DiscoveryMethod =
-  'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'agent-card' | 'extended-agent-card'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'agent-card'
+  | 'extended-agent-card'
+  /** ACP: the slash commands an agent announces for a session (`available_commands_update`). */
+  | 'available_commands'
 export type DiscoveryTrigger = 'initial' | 'list_changed' | 'refresh'
 
 export interface DiscoveryEvent extends EventBase {

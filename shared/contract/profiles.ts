@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from './apps'
+import { ACP_HINT_FIELD } from './acp'
 import { DEFAULT_PROFILE } from './clientRole'
 import { MCP_2026_VERSION } from './mcpEra'
 
@@ -7,7 +8,8 @@ import { MCP_2026_VERSION } from './mcpEra'
  * A client profile: what Parallax says about itself when it connects. For MCP, the capabilities it
  * offers (including `experimental` hints such as requested tool categories), its client info, and the
  * protocol version it asks for; for A2A, the extensions it activates (`A2A-Extensions`), extra headers
- * and message metadata. Connecting one target under two profiles answers "did it honour the hint?".
+ * and message metadata; for ACP, `fs` and `terminal` and the requested tool categories hint (sent as the
+ * proposal's field, in `_meta`, or both). Connecting one target under two profiles answers "did it honour the hint?".
  */
 export const ClientProfile = z
   .object({
@@ -46,6 +48,29 @@ export const ClientProfile = z
       })
       .strict()
       .default({ extensions: [], headers: {}, metadata: {} }),
+    acp: z
+      .object({
+        protocolVersion: z.number().int().min(0).max(65_535).optional(),
+        clientInfo: z
+          .object({ name: z.string().min(1), version: z.string().min(1) })
+          .strict()
+          .optional(),
+        /** `fs` is offered only where the target has a workspace folder: its requests are confined to it. */
+        fs: z
+          .object({ readTextFile: z.boolean().default(false), writeTextFile: z.boolean().default(false) })
+          .strict()
+          .default({ readTextFile: false, writeTextFile: false }),
+        /** Every command the agent asks to run is shown and waits for approval before it runs. */
+        terminal: z.boolean().default(false),
+        requestedToolCategories: z.array(z.string().min(1).max(100)).max(50).optional(),
+        /** How the hint travels: the proposal's field, `_meta`, or both (an agent may read only one). */
+        hintVia: z
+          .array(z.enum(['field', 'meta']))
+          .min(1)
+          .default(['field', 'meta']),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 export type ClientProfile = z.infer<typeof ClientProfile>
@@ -57,7 +82,8 @@ export const PRESET_PROFILES: ClientProfile[] = [
   ClientProfile.parse({
     name: DEFAULT_PROFILE,
     description:
-      'What a normal connection offers: sampling, elicitation (form and URL), roots with list_changed, and MCP Apps (views the UI renders) — Parallax answers all of them.',
+      "What a normal connection offers: sampling, elicitation (form and URL), roots with list_changed, and MCP Apps (views the UI renders) — Parallax answers all of them; to an ACP agent, reading and writing files in the target's workspace.",
+    acp: { fs: { readTextFile: true, writeTextFile: true } },
     mcp: {
       capabilities: {
         roots: { listChanged: true },
@@ -70,7 +96,8 @@ export const PRESET_PROFILES: ClientProfile[] = [
   ClientProfile.parse({ name: 'minimal', description: 'Offers no client capabilities.' }),
   ClientProfile.parse({
     name: 'full',
-    description: 'Offers roots, sampling, elicitation and MCP Apps.',
+    description: 'Offers roots, sampling, elicitation and MCP Apps; to an ACP agent, files in the workspace and a terminal.',
+    acp: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
     mcp: {
       capabilities: {
         roots: { listChanged: true },
@@ -82,8 +109,9 @@ export const PRESET_PROFILES: ClientProfile[] = [
   }),
   ClientProfile.parse({
     name: 'hinted',
-    description: `Asks for the "forecasting" and "creative" tool categories through experimental["${TOOL_CATEGORIES_HINT}"].`,
+    description: `Asks for the "forecasting" and "creative" tool categories through experimental["${TOOL_CATEGORIES_HINT}"] (MCP), and through ${ACP_HINT_FIELD} and _meta (ACP).`,
     mcp: { capabilities: { experimental: { [TOOL_CATEGORIES_HINT]: { categories: ['forecasting', 'creative'] } } } },
+    acp: { fs: { readTextFile: true, writeTextFile: true }, requestedToolCategories: ['forecasting', 'creative'] },
   }),
   // The MCP eras side by side (Compare): the default profile's capabilities, one era each.
   ClientProfile.parse({
