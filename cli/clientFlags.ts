@@ -85,7 +85,7 @@ export function withClientFlags(target: SavedTarget, flags: ClientFlags): SavedT
 }
 
 /** A preset's name, or a file holding a profile (as `compare --profile-a` takes). */
-async function profileFlag(text: string): Promise<string | ClientProfile> {
+export async function profileFlag(text: string): Promise<string | ClientProfile> {
   if (PRESET_PROFILES.some((p) => p.name === text)) return text
   let json: unknown
   try {

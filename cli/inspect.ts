@@ -4,6 +4,7 @@ import { buildReport, formatReport, redactedSpec } from './inspectReport'
 import { applyLogLevel, cliHost, connectOrExplain, logLevelFlag, wholeNumber, type CliHost, type LogLevelOutcome } from './connect'
 import { printJson } from './failure'
 import { AUTH_OPTIONS, withAuthFlags } from './authFlags'
+import { profileFlag } from './clientFlags'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
 
@@ -21,6 +22,7 @@ export async function inspect(argv: string[]): Promise<number> {
       interval: { type: 'string', default: '1000' },
       timeout: { type: 'string', default: '10000' },
       'log-level': { type: 'string' },
+      profile: { type: 'string' },
       ...AUTH_OPTIONS,
     },
   })
@@ -29,6 +31,8 @@ export async function inspect(argv: string[]): Promise<number> {
   const intervalMs = wholeNumber(values.interval, '--interval', 100)
   const requestTimeoutMs = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
+  // The client profile to connect under: e.g. mcp-2025 or mcp-2026 for one MCP era only (the default negotiates).
+  const profile = values.profile === undefined ? undefined : await profileFlag(values.profile)
   const target = withAuthFlags(await resolveTarget(positionals[0], values.config), values)
 
   // One connection, no reconnects: inspect reports what it saw rather than retrying for minutes.
@@ -48,7 +52,7 @@ export async function inspect(argv: string[]): Promise<number> {
   let logLevelOutcome: LogLevelOutcome | undefined
   try {
     progress(`connecting to ${target.origin === 'demo' ? target.name : describeSpec(redactedSpec(target.spec))} …`)
-    const connectionId = await connectOrExplain(host, target)
+    const connectionId = await connectOrExplain(host, target, 'session', profile)
     if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
     if (probes > 0) await runProbes(host, connectionId, probes, events)
   } finally {

@@ -10,7 +10,7 @@ import type {
   SavedTarget,
   TargetSpec,
 } from '../shared/contract'
-import { causeLines, redactArgs, redactMap, redactText } from '../shared/contract'
+import { causeLines, eraLabel, handshakeEra, redactArgs, redactMap, redactText } from '../shared/contract'
 import type { LogLevelOutcome } from './connect'
 
 export const INSPECT_FORMAT = 'parallax.inspect/1'
@@ -47,10 +47,19 @@ export function buildReport(
     transport: handshake?.transport,
     keepalive: {
       probe: lastProbe?.probe ?? defaultProbe(handshake),
+      /** Why that probe: the protocol era's rule (MCP: never ping in the 2026 era). */
+      ...(keepaliveRule(lastProbe, handshake) && { rule: keepaliveRule(lastProbe, handshake) }),
       intervalMs,
       requested,
       state: life.state,
-      probes: probes.map(({ probe, ok, rttMs, error, note }) => ({ probe, ok, rttMs, ...(error && { error }), ...(note && { note }) })),
+      probes: probes.map(({ probe, ok, rttMs, error, note, rule }) => ({
+        probe,
+        ok,
+        rttMs,
+        ...(error && { error }),
+        ...(note && { note }),
+        ...(rule && { rule }),
+      })),
     },
     connection: ofType(events, 'connection').map(({ state, reason, attempt, maxAttempts, cause }: ConnectionEvent) => ({
       state,
@@ -110,6 +119,10 @@ export function buildReport(
     ...common,
     protocol: 'mcp' as const,
     handshake: h && {
+      /** The MCP era reached (2025: initialize; 2026: 2026-07-28 through server/discover) and how: each offer and answer. */
+      era: handshakeEra(h),
+      ...(h.negotiation && { negotiation: h.negotiation }),
+      ...(h.rules && { rules: h.rules }),
       requestedProtocolVersion: h.requestedProtocolVersion,
       protocolVersion: h.protocolVersion,
       clientInfo: h.clientInfo,
@@ -171,7 +184,14 @@ function defaultProbe(handshake: EngineEvent | undefined): string {
   if (!handshake || handshake.type !== 'handshake') return 'ping'
   if (handshake.protocol === 'a2a') return 'agent-card'
   if (handshake.protocol === 'acp') return 'process'
-  return handshake.serverCapabilities.tools ? 'tools/list' : 'ping'
+  if (handshake.serverCapabilities.tools) return 'tools/list'
+  return handshakeEra(handshake) === '2026' ? 'server/discover' : 'ping'
+}
+
+/** The rule behind the keepalive probe: the last probe's, else the one the MCP handshake announced. */
+function keepaliveRule(lastProbe: KeepaliveEvent | undefined, handshake: EngineEvent | undefined): string | undefined {
+  if (lastProbe?.rule) return lastProbe.rule
+  return handshake?.type === 'handshake' && handshake.protocol === 'mcp' ? handshake.rules?.keepalive : undefined
 }
 
 function discoveryStep({ method, status, reason, count, durationMs, errorCode, trigger, oddity }: DiscoveryEvent) {
@@ -214,6 +234,9 @@ export function formatReport(report: Report): string {
     lines.push(`${server} over ${report.transport}`)
     if (h) {
       const same = h.requestedProtocolVersion === h.protocolVersion
+      lines.push(`  era         ${eraLabel(h.era)}${h.negotiation ? ` — ${h.negotiation.summary}` : ''}`)
+      for (const step of h.negotiation?.steps ?? [])
+        lines.push(`  offered     ${step.method} ${step.offered.join(', ')} → ${step.answer}${step.accepted ? '' : '  (not taken)'}`)
       lines.push(`  protocol    asked ${h.requestedProtocolVersion}, negotiated ${h.protocolVersion}${same ? '' : '  (differs)'}`)
       if (h.fallback)
         lines.push(
@@ -223,13 +246,14 @@ export function formatReport(report: Report): string {
       lines.push(`  server caps ${Object.keys(h.serverCapabilities).join(', ') || '(none)'}`)
       if (h.instructions) lines.push(`  instructions ${h.instructions}`)
     }
-    lines.push('discovery')
+    lines.push(h?.rules ? `discovery   ${h.rules.discovery}` : 'discovery')
     for (const d of report.discovery) {
       const detail = d.status === 'called' ? `${d.count} item(s) in ${d.durationMs?.toFixed(1)} ms` : d.reason
       // A step run again is labelled with what made it run (a list_changed notification, a refresh).
       const again = !d.trigger ? '' : d.status === 'skipped' ? `  [on ${d.trigger}]` : `  [re-discovery after ${d.trigger}]`
       lines.push(`  ${d.status.padEnd(7)} ${d.method.padEnd(25)} ${detail}${again}${d.oddity ? '  [oddity]' : ''}`)
     }
+    if (h?.rules) lines.push(`list changes ${h.rules.listChanged}`)
     const catalog: [string, unknown[]][] = [
       ['tools', report.tools],
       ['prompts', report.prompts],
@@ -248,6 +272,7 @@ export function formatReport(report: Report): string {
   lines.push(
     `keepalive by ${k.probe} every ${k.intervalMs} ms: ${k.state}${k.probes.length < k.requested ? ` (${k.probes.length} of ${k.requested} probe(s) ran)` : ''}`,
   )
+  if (k.rule) lines.push(`  rule      ${k.rule}`)
   for (const p of k.probes as KeepaliveEvent[])
     lines.push(
       `  ${p.ok ? 'ok  ' : 'FAIL'} ${p.probe} ${p.rttMs.toFixed(2)} ms${p.error ? `  ${p.error}` : ''}${p.note ? `  (${p.note})` : ''}`,

@@ -7,7 +7,7 @@ Usage:
   parallax web [--port N]          serve the UI on http://127.0.0.1:N/ (token-protected)
   parallax inspect <target>        connect, show handshake, discovery, catalog and keepalive
       [--config FILE] [--json] [--frames] [--probes N] [--interval MS] [--timeout MS] [--log-level L]
-                                   exit 1 when the server goes down or a probe fails
+      [--profile P]                exit 1 when the server goes down or a probe fails
   parallax call <target> <tool> --args JSON [--hooks FILE] [--json] [--protocol-fields a,b] [--log-level L]
                                    one call with pre-validation hooks: raw vs hooked arguments,
                                    both validations, context echo, protocol-field lint
@@ -32,10 +32,10 @@ Usage:
                                    exit 1 when any turn differs or fails
   parallax compare <targetA> [<targetB>] [--profile-a P] [--profile-b P] [--fail-on any|breaking] [--json]
       [--pair tool=skill …]
-                                   connect under two client profiles (minimal, full, hinted, or a
-                                   file) or to two targets, and diff what each exposed: same, only in
-                                   A, only in B, changed; MCP tools and A2A skills pair by name, or
-                                   as --pair says
+                                   connect under two client profiles (minimal, full, hinted,
+                                   mcp-2025, mcp-2026, or a file) or to two targets, and diff what
+                                   each exposed: same, only in A, only in B, changed; MCP tools and
+                                   A2A skills pair by name, or as --pair says
   parallax converse <target> --turn T [--turn T …] [--stream] [--json] [--log-level L]
                                    run a multi-turn conversation; A2A turns are text or a JSON
                                    object (sent as a data part); MCP turns are {"tool", "arguments"}
@@ -48,8 +48,8 @@ Targets:
   demo:a2a                                     the built-in demo agent over A2A
   <name>                                       a server or agent from --config ("mcpServers" / "a2aAgents")
 
-Playing the client (call, converse, request): --profile P (default, minimal, full, hinted, or a file),
---roots URI|PATH …, --sampling FILE (canned replies in JSON, or a module (request) => result),
+Playing the client (call, converse, request): --profile P (default, minimal, full, hinted, mcp-2025,
+mcp-2026, or a file), --roots URI|PATH …, --sampling FILE (canned replies in JSON, or a module (request) => result),
 --elicit accept|decline|cancel [--elicit-content JSON]. Without them, sampling is refused and an
 elicitation cancelled.
 
@@ -67,6 +67,11 @@ system browser opens and the redirect comes back to 127.0.0.1. Each step is said
 Consent: a command you type (stdio:…, --hooks FILE) runs for that run. A command from a --config file
 that you have not approved (in the app or an earlier run), or that changed since, is asked about on the
 terminal, or needs --yes (-y); approvals are remembered in the data folder.
+
+MCP eras: by default Parallax offers MCP 2026-07-28 first (server/discover) and falls back to the 2025
+handshake (initialize) when the server does not take it; inspect says which era it reached and how, and
+which rules it kept (no ping in the 2026 era: keepalive probes with tools/list or server/discover).
+--profile mcp-2025 asks for the 2025 era only, --profile mcp-2026 for 2026-07-28 only (no fallback).
 
 --log-level L (debug … emergency) asks an MCP server for its log messages (logging/setLevel) when it
 advertises "logging", and says when it was skipped and why.

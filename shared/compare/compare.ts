@@ -1,5 +1,5 @@
 import microdiff from 'microdiff'
-import type { DiscoveryMethod, EngineEvent, FrameEvent, HandshakeEvent } from '../contract'
+import { handshakeEra, type DiscoveryMethod, type EngineEvent, type FrameEvent, type HandshakeEvent } from '../contract'
 import { schemaChanges, type SchemaChange } from './schemaChanges'
 
 export const COMPARE_FORMAT = 'parallax.compare/1'
@@ -77,7 +77,9 @@ export function snapshotOf(events: EngineEvent[], connectionId: string): Snapsho
     const frame = responseTo(method)
     for (const item of (step.items ?? []) as Record<string, unknown>[]) items.set(`${kind}:${String(item[key])}`, { kind, item, frame })
   }
-  return { handshake, handshakeFrame: responseTo(handshake?.protocol === 'a2a' ? 'agent-card' : 'initialize'), items }
+  // An MCP handshake's frame is the answer that settled the era (server/discover or initialize).
+  const settled = handshake?.protocol === 'mcp' ? handshake.negotiation?.steps.find((s) => s.accepted)?.frameSeq : undefined
+  return { handshake, handshakeFrame: settled ?? responseTo(handshake?.protocol === 'a2a' ? 'agent-card' : 'initialize'), items }
 }
 
 /**
@@ -105,6 +107,7 @@ export function compareSnapshots(a: Snapshot, b: Snapshot, pairing: OperationPai
   const hb = b.handshake
   field('protocol', ha?.protocol, hb?.protocol)
   if (ha?.protocol === 'mcp' && hb?.protocol === 'mcp') {
+    field('era', handshakeEra(ha), handshakeEra(hb))
     field('requestedProtocolVersion', ha.requestedProtocolVersion, hb.requestedProtocolVersion)
     field('protocolVersion', ha.protocolVersion, hb.protocolVersion)
     field('clientCapabilities', ha.clientCapabilities, hb.clientCapabilities)

@@ -48,7 +48,7 @@ export class ChangeStream {
   async open(): Promise<string> {
     const wanted = this.wanted
     if (wanted.length === 0)
-      return 'no subscriptions/listen stream: the server advertises no listChanged in server/discover, so its lists change only when refreshed'
+      return 'none heard: the server advertises no listChanged in server/discover, so no subscriptions/listen stream is opened (refresh to see changes)'
     const filter = Object.fromEntries(LISTS.filter((l) => wanted.includes(l.capability)).map((l) => [l.filter, true]))
     try {
       const subscription = await this.client.listen(filter, { timeout: this.timeoutMs })
@@ -57,10 +57,10 @@ export class ChangeStream {
       this.honored = new Set(LISTS.filter((l) => acknowledged[l.filter]).map((l) => l.capability))
       void subscription.closed.then((how) => this.onClosed(how))
       const refused = wanted.filter((c) => !this.honored.has(c))
-      return `changes on a subscriptions/listen stream: asked for ${wanted.join(', ')}; the server acknowledged ${[...this.honored].join(', ') || 'none'}${refused.length ? ` (not ${refused.join(', ')})` : ''}`
+      return `on a subscriptions/listen stream (2026 era): asked for ${wanted.join(', ')}; the server acknowledged ${[...this.honored].join(', ') || 'none'}${refused.length ? ` (not ${refused.join(', ')})` : ''}`
     } catch (error) {
       this.note('warn', `subscriptions/listen was refused, so list changes will not be seen: ${errorMessage(error)}`)
-      return `subscriptions/listen was refused (${errorMessage(error)}): lists change only when refreshed`
+      return `none heard: subscriptions/listen was refused (${errorMessage(error)}); refresh to see changes`
     }
   }
 

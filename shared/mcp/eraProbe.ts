@@ -46,7 +46,9 @@ export async function probe2026(transport: TapTransport, settings: ProbeSettings
   } catch (error) {
     if (isEraVerdict(error)) return { kind: 'declined', verdict: error.message }
     const status = error instanceof SdkHttpError ? (error.data as { status?: number } | undefined)?.status : undefined
-    return { kind: 'failed', error, ...(status !== undefined && { status }) }
+    // A network failure the SDK wrapped: the failure is the network's own (refused host:port), as on any other request.
+    const cause = error instanceof SdkError ? (error.data as { cause?: unknown } | undefined)?.cause : undefined
+    return { kind: 'failed', error: cause ?? error, ...(status !== undefined && { status }) }
   }
   lease.release()
   return { kind: 'modern', client, lease }

@@ -67,7 +67,7 @@ export function discoveryRule(era: McpEra): string {
 
 /** How list changes arrive in the 2025 era. */
 export const LIST_CHANGED_2025 =
-  'changes arrive unsolicited (notifications/…/list_changed, 2025 era); each refreshes only a list whose capability the server advertised'
+  'unsolicited notifications/…/list_changed (2025 era); each refreshes only a list whose capability the server advertised'
 
 /** Why the keepalive probes with this method: the era's rule (never `ping` where the era has none). */
 export function keepaliveRule(era: McpEra, probe: string, note?: string): string {

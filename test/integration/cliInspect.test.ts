@@ -266,7 +266,13 @@ describe('parallax inspect', () => {
     expect(report.keepalive.probes).toHaveLength(2)
     expect(report.keepalive.probes.every((p: { ok: boolean; probe: string }) => p.ok && p.probe === 'ping')).toBe(true)
     expect(report.frames.some((f: { method?: string }) => f.method === 'tools/list')).toBe(false)
-    expect(report.frames[0]).toMatchObject({ direction: 'out', method: 'initialize', id: 0 })
+    // The default profile negotiates the era: server/discover first (a 2025 server answers -32601), then initialize.
+    expect(report.frames[0]).toMatchObject({ direction: 'out', method: 'server/discover' })
+    expect(report.frames.find((f: { method?: string }) => f.method === 'initialize')).toMatchObject({ direction: 'out', id: 0 })
+    expect(report.handshake).toMatchObject({
+      era: '2025',
+      negotiation: { ask: 'negotiate', steps: [{ accepted: false }, { accepted: true }] },
+    })
   })
 
   it('reads a target from an mcpServers config file and redacts its secrets', async () => {

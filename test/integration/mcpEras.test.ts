@@ -113,7 +113,9 @@ describe('the 2026 era, session by session', () => {
   it('list changes come on the subscriptions/listen stream the server acknowledged, and refresh the list', async () => {
     start()
     const { connection, handshake } = await connect(fixtureTarget('modern', ['--modern-only', '--grow']))
-    expect(handshake?.rules?.listChanged).toMatch(/subscriptions\/listen stream: asked for tools; the server acknowledged tools/)
+    expect(handshake?.rules?.listChanged).toMatch(
+      /subscriptions\/listen stream \(2026 era\): asked for tools; the server acknowledged tools/,
+    )
     const refreshed = await recorder.waitFor(
       (e) => e.type === 'discovery' && e.connectionId === connection.id && e.trigger === 'list_changed',
     )
@@ -197,5 +199,29 @@ describe('a 2025 server (the 1.x SDK)', () => {
       /did not take MCP 2026-07-28 \(server\/discover: error -32601 Method not found\), and this profile asks for the 2026 era only/,
     )
     expect(frames(connection.id).some((f) => f.method === 'initialize')).toBe(false)
+  })
+})
+
+describe('Compare: one server under a 2025 profile and a 2026 profile', () => {
+  it('puts the eras side by side: the era and version differ, the catalog is the same', async () => {
+    start()
+    const target = fixtureTarget('modern')
+    const result = await engine.compare({ target, profile: profile('mcp-2025') }, { target, profile: profile('mcp-2026') })
+    expect(result.a.profile).toBe('mcp-2025')
+    expect(result.b.profile).toBe('mcp-2026')
+    const field = (name: string) => result.handshake.find((d) => d.field === name)
+    expect(field('era')).toMatchObject({ a: '2025', b: '2026' })
+    expect(field('protocolVersion')).toMatchObject({ a: '2025-11-25', b: '2026-07-28' })
+    expect(result.catalog.same.map((s) => `${s.kind}:${s.name}`)).toEqual(['tool:echo'])
+    expect(result.catalog.added).toEqual([])
+    expect(result.catalog.removed).toEqual([])
+  })
+
+  it('a 2026-only server cannot be reached under the 2025 profile, and the compare says why', async () => {
+    start()
+    const target = fixtureTarget('modern', ['--modern-only'])
+    await expect(engine.compare({ target, profile: profile('mcp-2025') }, { target, profile: profile('mcp-2026') })).rejects.toThrow(
+      /speaks only 2026-07-28/,
+    )
   })
 })

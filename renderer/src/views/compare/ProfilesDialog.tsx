@@ -7,7 +7,6 @@ const TEMPLATE = {
   name: 'my-profile',
   description: 'What this client says about itself',
   mcp: {
-    protocolVersion: '2025-06-18',
     capabilities: { experimental: { 'io.parallax/tool-categories': { categories: ['forecasting'] } } },
   },
   a2a: { extensions: [], headers: {}, metadata: {} },
@@ -73,6 +72,11 @@ export function ProfilesDialog({ profiles, onClose }: { profiles: (ClientProfile
         </tbody>
       </table>
       <div className="section-title">Profile (JSON)</div>
+      <p className="muted" data-testid="protocol-version-hint">
+        <span className="mono">mcp.protocolVersion</span>: leave it out to negotiate the MCP era (2026-07-28 through server/discover, else
+        the 2025 versions); <span className="mono">2026-07-28</span> for the 2026 era only; a 2025 version such as{' '}
+        <span className="mono">2025-06-18</span> for the 2025 handshake only.
+      </p>
       <textarea
         className="input composer-input mono"
         style={{ width: '100%', minHeight: 220 }}

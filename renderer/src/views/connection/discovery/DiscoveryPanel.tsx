@@ -13,8 +13,18 @@ export function DiscoveryPanel({ view }: { view: ConnectionView }) {
       </div>
     )
   }
+  // The MCP era's rules, as this connection keeps them: where the capabilities came from, how list changes arrive.
+  const rules = view.handshake?.protocol === 'mcp' ? view.handshake.rules : undefined
   return (
     <div className="panel">
+      {rules && (
+        <dl className="kv" style={{ marginBottom: 12 }} data-testid="discovery-rules">
+          <dt>Rule</dt>
+          <dd>{rules.discovery}</dd>
+          <dt>List changes</dt>
+          <dd>{rules.listChanged}</dd>
+        </dl>
+      )}
       <table className="grid" data-testid="discovery">
         <thead>
           <tr>

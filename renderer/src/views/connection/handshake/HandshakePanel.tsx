@@ -1,9 +1,11 @@
 import { useState } from 'react'
+import { eraLabel, handshakeEra } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { CopyButton } from '../../../components/CopyButton'
 import { ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 import { AgentText, Name } from '../../../components/Name'
+import { EraNegotiation } from './EraNegotiation'
 
 const CLIENT_CAPS = ['roots', 'sampling', 'elicitation', 'experimental']
 const SERVER_CAPS = ['tools', 'prompts', 'resources', 'logging', 'completions', 'tasks', 'experimental']
@@ -19,13 +21,14 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
           <p>
             {view.state === 'failed'
               ? `The connection failed before initialize completed: ${view.reason ?? 'see the Log tab'}.`
-              : 'initialize has been sent.'}
+              : 'Negotiating the MCP era: server/discover offers 2026-07-28, initialize the 2025 versions.'}
           </p>
         </div>
       </div>
     )
   }
   const same = h.requestedProtocolVersion === h.protocolVersion
+  const era = handshakeEra(h)
   return (
     <div className="panel">
       <div className="cols">
@@ -69,6 +72,13 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
             />
           </h3>
           <dl className="kv">
+            <dt>Era</dt>
+            <dd>
+              <span className={`badge ${era === '2026' ? 'ok' : 'idle'}`} data-testid="negotiated-era">
+                {eraLabel(era)}
+              </span>
+              <span className="muted"> {era === '2026' ? 'server/discover, no initialize, no ping' : 'initialize and ping'}</span>
+            </dd>
             <dt>Negotiated version</dt>
             <dd>
               <span className={`version ${same ? 'match' : 'differs'}`} data-testid="negotiated-version">
@@ -105,6 +115,7 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
           <JsonView value={h.serverCapabilities} />
         </div>
       </div>
+      <EraNegotiation handshake={h} />
     </div>
   )
 }

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react'
-import type { KeepaliveEvent } from '../../../../../shared/contract'
+import { handshakeEra, type KeepaliveEvent } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { command, useSelectedTarget, useStore } from '../../../store/store'
 import { clock, duration, ms } from '../../../components/format'
@@ -24,11 +24,15 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
         ? 'process'
         : h.serverCapabilities.tools
           ? 'tools/list'
-          : 'ping'
+          : handshakeEra(h) === '2026'
+            ? 'server/discover'
+            : 'ping'
   const rtts = view.probes.filter((p) => p.ok).map((p) => p.rttMs)
   const median = rtts.length ? [...rtts].sort((a, b) => a - b)[Math.floor(rtts.length / 2)] : undefined
   const attempts = view.lifecycle.filter((e) => e.state === 'reconnecting' || e.attempt !== undefined || e.state === 'failed')
   const live = view.state === 'connected' || view.state === 'degraded'
+  // The protocol era's rule behind the probe (MCP: never ping in the 2026 era).
+  const rule = last?.rule ?? (h?.protocol === 'mcp' ? h.rules?.keepalive : undefined)
 
   const apply = async () => {
     const seconds = Number(draft)
@@ -75,6 +79,11 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
         </Stat>
         <Stat label="Round trip (median)">{median === undefined ? '—' : ms(median)}</Stat>
       </div>
+      {rule && (
+        <p className="muted" data-testid="probe-rule">
+          Why this probe: {rule}
+        </p>
+      )}
       <div className="card" style={{ marginBottom: 16 }}>
         <h3>Round trips, last {Math.min(CHART_PROBES, view.probes.length)} probes</h3>
         {view.probes.length ? (
