@@ -258,7 +258,12 @@ export const CommandInputs = {
   'hooks.load': ConnectionRef.extend({ path: z.string().min(1).max(4096) }),
   'hooks.clear': ConnectionRef,
   /** A call inspected end to end: raw and hooked arguments, validation, context echo, lint. */
-  'tools.call': ConnectionRef.extend({ tool: z.string().min(1).max(500), arguments: z.record(z.string(), z.unknown()).default({}) }),
+  'tools.call': ConnectionRef.extend({
+    tool: z.string().min(1).max(500),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    /** MCP: make the call as a task (2025-11-25), for a server that advertises tasks for tool calls; followed to its result. */
+    task: z.boolean().default(false),
+  }),
   'recordings.list': z.object({}),
   /**
    * Starts recording a connection's events into the library (name defaults to target and time); or, with

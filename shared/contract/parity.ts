@@ -83,13 +83,14 @@ export function outcomeOf(agent: readonly ConversationEvent[]): Outcome | undefi
   const result = messages.findLast((m) => m.metadata?.kind === 'result' || m.metadata?.kind === 'error')
   const status = messages.findLast((m) => m.metadata?.kind === 'status')
   const artifact = messages.findLast((m) => m.metadata?.kind === 'artifact')
-  if (result && !status)
+  // A result with no task, or a failed one, is the outcome; an MCP task's result is its data, its last status its state.
+  if (result && (!status || result.metadata?.kind === 'error'))
     return compact({ state: result.metadata?.kind === 'error' ? 'error' : 'completed', data: result.metadata?.data, text: result.content })
   const reply = messages.findLast((m) => m.metadata?.kind === 'message')
   return compact({
     state: status?.metadata?.state ?? (reply ? 'message' : 'unknown'),
-    data: artifact?.metadata?.data ?? status?.metadata?.data ?? reply?.metadata?.data,
-    text: status?.content || reply?.content,
+    data: artifact?.metadata?.data ?? result?.metadata?.data ?? status?.metadata?.data ?? reply?.metadata?.data,
+    text: result?.content || status?.content || reply?.content,
   })
 }
 

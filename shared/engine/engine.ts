@@ -43,7 +43,7 @@ import { SchemaValidator } from '../hooks/validator'
 import { NO_BUILT_INS, type BuiltIns } from '../runtime/builtIns'
 import { EventLog } from '../runtime/eventLog'
 import { answerForUi, deeperThan, MAX_DEPTH } from '../runtime/safeJson'
-import type { SupervisedConnection, TurnOptions } from '../runtime/supervisedConnection'
+import type { CallOptions, SupervisedConnection, TurnOptions } from '../runtime/supervisedConnection'
 import { RecordingLibrary } from '../session/library'
 import { Replay, type ReplayOptions } from '../session/replay'
 import { PARALLAX_VERSION } from '../version'
@@ -427,9 +427,10 @@ export class Engine implements CommandContext {
     tool: string,
     args: Record<string, unknown>,
     view?: { id: string; uri: string },
+    options: CallOptions = {},
   ): Promise<CallReport> {
     const connection = this.connection(connectionId)
-    const endpoint = { protocol: connection.protocol, tool, ...connection.callEndpoint(tool) }
+    const endpoint = { protocol: connection.protocol, tool, ...connection.callEndpoint(tool, options) }
     const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), this.validator, this.options.protocolFields)
     this.events.emit({ type: 'call', connectionId, ...report, ...(view && { view }) })
     return report

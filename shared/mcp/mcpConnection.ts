@@ -48,6 +48,8 @@ import {
   ProbeError,
   SupervisedConnection,
   type CallEndpoint,
+  type CallOptions,
+  type TaskOperations,
   type ExchangeOptions,
   type ProbeOutcome,
 } from '../runtime/supervisedConnection'
@@ -61,6 +63,7 @@ import { JsonLineReader, pipeLines, wireText } from './lines'
 import { checkRequest, mcpAnswerMessage, mcpRequestErrorMessage, mcpRequestMessage, resultProblems } from './requests'
 import { ProgressTokens, serverLogLine } from './serverVoice'
 import { TapTransport } from './tapTransport'
+import { McpTasks } from './mcpTasks'
 import { ClientRole, type ClientRoleSettings } from './clientRole'
 import { LegacySession, ModernSession, type McpSession, type SessionRequestOptions } from './session'
 import { probe2026, probeAnswerText, probeFailureText } from './eraProbe'
@@ -816,6 +819,20 @@ export class McpConnection extends SupervisedConnection {
 
   private turn = 0
 
+  /** MCP tasks (2025-11-25): tool calls made as tasks, and the server's tasks listed, got, cancelled. */
+  private readonly mcpTasks = new McpTasks({
+    session: () => (this.isLive ? this.session : undefined),
+    capabilities: () => this.serverCapabilities,
+    requestOptions: () => this.requestOptions,
+    say: (message) => this.emit({ type: 'conversation', message }),
+    nextTurn: () => ++this.turn,
+  })
+
+  override tasks(): TaskOperations {
+    if (!this.serverCapabilities.tasks) throw this.unsupported('tasks (the server advertises no capabilities.tasks)')
+    return this.mcpTasks
+  }
+
   /** A turn is a tool call (MCP has no free text and no context to start over: the session is the conversation). */
   async sendTurn(turn: Turn): Promise<TurnResult> {
     if (!('tool' in turn)) throw new CommandError('an MCP turn is a tool call: {"tool": NAME, "arguments": {…}}', 'invalid-input')
@@ -829,14 +846,14 @@ export class McpConnection extends SupervisedConnection {
   }
 
   /** A tool as discovery listed it (its input and output schemas); its data is the structured content, else the text read as JSON. */
-  callEndpoint(tool: string): CallEndpoint {
+  callEndpoint(tool: string, options: CallOptions = {}): CallEndpoint {
     const listed = (this.catalog['tools/list'] ?? []) as { name: string; inputSchema?: unknown; outputSchema?: unknown }[]
     const definition = listed.find((t) => t.name === tool)
     return {
       inputSchema: definition?.inputSchema,
       outputSchema: definition?.outputSchema,
       send: async (args) => {
-        const { result } = await this.callTool(tool, args)
+        const { result } = options.task ? await this.mcpTasks.callAsTask(tool, args) : await this.callTool(tool, args)
         const text = result.content?.find((c) => c.type === 'text')?.text
         let data: unknown = result.structuredContent
         if (data === undefined && text) {

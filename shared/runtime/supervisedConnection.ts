@@ -57,6 +57,11 @@ export interface ExchangeOptions {
   conversation?: boolean
 }
 
+/** How a call is made: MCP `task` makes it a task (2025-11-25 task-augmented request) where the server takes one. */
+export interface CallOptions {
+  task?: boolean
+}
+
 /** A tool (MCP) or a skill (A2A) as an inspected call reaches it: its schemas where the protocol has them, and how to send it. */
 export interface CallEndpoint {
   inputSchema?: unknown
@@ -149,7 +154,7 @@ export abstract class SupervisedConnection {
   /** One conversation turn: an A2A message, an MCP tool call. */
   abstract sendTurn(turn: Turn, options?: TurnOptions): Promise<TurnResult>
   /** The tool (MCP) or skill (A2A) named `tool`, as an inspected call reaches it. */
-  abstract callEndpoint(tool: string): CallEndpoint
+  abstract callEndpoint(tool: string, options?: CallOptions): CallEndpoint
   /** Discovery again, on the user's request; what it found (or why it failed) is discovery events. */
   abstract rediscover(): Promise<void>
 

@@ -2,7 +2,7 @@ import type { DomainHandlers } from './handler'
 
 /** Inspected calls (a tool, or an A2A skill), and the pre-validation hooks they run through. */
 export const callCommands: DomainHandlers<'tools' | 'hooks'> = {
-  'tools.call': ({ connectionId, tool, arguments: args }, engine) => engine.callTool(connectionId, tool, args),
+  'tools.call': ({ connectionId, tool, arguments: args, task }, engine) => engine.callTool(connectionId, tool, args, undefined, { task }),
   'hooks.load': ({ connectionId, path }, engine) => engine.loadHooks(connectionId, path),
   'hooks.clear': ({ connectionId }, engine) => ({ cleared: engine.clearHooks(connectionId) }),
 }

@@ -17,7 +17,7 @@ import type {
 import type { AuthManager } from '../../auth/authManager'
 import type { HookSet } from '../../hooks/hooks'
 import type { EventLog } from '../../runtime/eventLog'
-import type { SupervisedConnection, TurnOptions } from '../../runtime/supervisedConnection'
+import type { CallOptions, SupervisedConnection, TurnOptions } from '../../runtime/supervisedConnection'
 import type { RecordingLibrary } from '../../session/library'
 import type { Replay, ReplayOptions } from '../../session/replay'
 import type { ApprovalStore } from '../approvals'
@@ -65,7 +65,13 @@ export interface CommandContext {
   failureOf(connection: SupervisedConnection): ConnectionEvent | undefined
 
   sendTurn(connectionId: string, turn: Turn, options?: TurnOptions): Promise<TurnResult>
-  callTool(connectionId: string, tool: string, args: Record<string, unknown>, view?: { id: string; uri: string }): Promise<CallReport>
+  callTool(
+    connectionId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    view?: { id: string; uri: string },
+    options?: CallOptions,
+  ): Promise<CallReport>
   loadHooks(connectionId: string, path: string): Promise<{ source: string; kind: HookSet['kind']; tools: string[] }>
   clearHooks(connectionId: string): boolean
   /** A person's answer to what a connection's server asks (sampling, elicitation). */
