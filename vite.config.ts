@@ -28,7 +28,8 @@ const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs', ex
     rolldownOptions: {
       input: { [basename(entry, '.ts')]: r(entry) },
       external,
-      output: { format, entryFileNames: format === 'cjs' ? '[name].cjs' : '[name].js' },
+      // One file per bundle, a lazy import() included: the package ships each bundle's one file (package.json "files").
+      output: { format, entryFileNames: format === 'cjs' ? '[name].cjs' : '[name].js', codeSplitting: false },
     },
   },
 })

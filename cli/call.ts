@@ -27,6 +27,7 @@ export async function call(argv: string[]): Promise<number> {
       timeout: { type: 'string', default: '30000' },
       'protocol-fields': { type: 'string' },
       'log-level': { type: 'string' },
+      binding: { type: 'string' },
       ...CLIENT_OPTIONS,
       ...AUTH_OPTIONS,
     },
@@ -46,7 +47,7 @@ export async function call(argv: string[]): Promise<number> {
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
   const client = await clientFlags(values)
-  const target = withAuthFlags(withClientFlags(await resolveTarget(targetText, values.config), client), values)
+  const target = withAuthFlags(withClientFlags(await resolveTarget(targetText, values.config, values.binding), client), values)
 
   const protocolFields = values['protocol-fields']
     ?.split(',')

@@ -54,6 +54,7 @@ export async function converse(argv: string[]): Promise<number> {
       yes: { type: 'boolean', short: 'y', default: false },
       timeout: { type: 'string', default: '30000' },
       'log-level': { type: 'string' },
+      binding: { type: 'string' },
       ...CLIENT_OPTIONS,
       ...AUTH_OPTIONS,
     },
@@ -64,7 +65,7 @@ export async function converse(argv: string[]): Promise<number> {
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
   const client = await clientFlags(values)
-  const target = withAuthFlags(withClientFlags(await resolveTarget(positionals[0], values.config), client), values)
+  const target = withAuthFlags(withClientFlags(await resolveTarget(positionals[0], values.config, values.binding), client), values)
   const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
   const turns = values.turn.map((t) => parseTurn(t, protocol))
 

@@ -24,6 +24,7 @@ export async function inspect(argv: string[]): Promise<number> {
       'log-level': { type: 'string' },
       profile: { type: 'string' },
       ...AUTH_OPTIONS,
+      binding: { type: 'string' },
     },
   })
   if (positionals.length !== 1) throw new UsageError('inspect takes exactly one target, e.g. parallax inspect demo:prompts')
@@ -33,7 +34,7 @@ export async function inspect(argv: string[]): Promise<number> {
   const logLevel = logLevelFlag(values['log-level'])
   // The client profile to connect under: e.g. mcp-2025 or mcp-2026 for one MCP era only (the default negotiates).
   const profile = values.profile === undefined ? undefined : await profileFlag(values.profile)
-  const target = withAuthFlags(await resolveTarget(positionals[0], values.config), values)
+  const target = withAuthFlags(await resolveTarget(positionals[0], values.config, values.binding), values)
 
   // One connection, no reconnects: inspect reports what it saw rather than retrying for minutes.
   const host = cliHost({

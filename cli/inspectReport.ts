@@ -81,7 +81,7 @@ export function buildReport(
       .filter((e: LogEvent) => e.source === 'server')
       .map((e) => ({ level: e.server?.level ?? e.level, ...(e.server?.logger && { logger: e.server.logger }), text: e.text })),
     ...(withFrames && {
-      frames: ofType(events, 'frame').map(({ ts, direction, kind, method, id, payload, bytes, latencyMs, http }: FrameEvent) => ({
+      frames: ofType(events, 'frame').map(({ ts, direction, kind, method, id, payload, bytes, latencyMs, http, grpc }: FrameEvent) => ({
         ts,
         direction,
         kind,
@@ -91,6 +91,7 @@ export function buildReport(
         bytes,
         latencyMs,
         ...(http && { http }),
+        ...(grpc && { grpc }),
       })),
     }),
   }
@@ -215,7 +216,9 @@ export function formatReport(report: Report): string {
     const card = (report.agentCard ?? {}) as { name?: string; version?: string }
     lines.push(`${card.name ?? 'agent'} ${card.version ?? ''} — A2A v${report.generation} card at ${report.cardUrl}`)
     lines.push(`  generation  ${report.generationReason}`)
-    lines.push(`  interface   ${report.interface?.protocolBinding} ${report.interface?.protocolVersion} ${report.interface?.url}`)
+    lines.push(
+      `  interface   ${report.interface?.protocolBinding} ${report.interface?.protocolVersion} ${report.interface?.url}${report.transport ? ` (frames: ${report.transport})` : ''}`,
+    )
     lines.push(`              ${report.interfaceReason}`)
     const caps = report.capabilities
     if (caps)

@@ -1,11 +1,32 @@
 import { readFile } from 'node:fs/promises'
-import { describeSpec, redactArgs, splitCommandLine, type SavedTarget } from '../shared/contract'
+import {
+  A2A_BINDING_PREFERENCES,
+  describeSpec,
+  redactArgs,
+  splitCommandLine,
+  type A2aBindingPreference,
+  type SavedTarget,
+} from '../shared/contract'
 import { parseTargetsConfig } from '../shared/engine/configFile'
 import { demoTargets } from '../shared/demo/targets'
 import { UsageError } from './usage'
 
-/** Turns a CLI target string (`demo:…`, `stdio:…`, `mcp:…`, a URL, or a config name) into a target. */
-export async function resolveTarget(text: string, configFile?: string): Promise<SavedTarget> {
+/**
+ * Turns a CLI target string (`demo:…`, `stdio:…`, `mcp:…`, a URL, or a config name) into a target;
+ * `binding` (`--binding`) names the interface an A2A agent is talked to over, in place of the card's order.
+ */
+export async function resolveTarget(text: string, configFile?: string, binding?: string): Promise<SavedTarget> {
+  const target = await targetFrom(text, configFile)
+  if (binding === undefined) return target
+  if (!(A2A_BINDING_PREFERENCES as readonly string[]).includes(binding))
+    throw new UsageError(`--binding is one of ${A2A_BINDING_PREFERENCES.join(', ')}`)
+  if (target.spec.kind !== 'a2a') throw new UsageError('--binding is for A2A agents (a2a:<url>, or one from --config)')
+  if (target.origin === 'demo')
+    throw new UsageError(`${target.id} is a built-in demo and chooses its own interface; demo:a2a-grpc is the same agent over gRPC`)
+  return { ...target, spec: { ...target.spec, binding: binding as A2aBindingPreference } }
+}
+
+async function targetFrom(text: string, configFile?: string): Promise<SavedTarget> {
   if (text.startsWith('demo:')) {
     const demo = demoTargets().find((t) => t.id === text)
     if (!demo)

@@ -7,7 +7,8 @@ Usage:
   parallax web [--port N]          serve the UI on http://127.0.0.1:N/ (token-protected)
   parallax inspect <target>        connect, show handshake, discovery, catalog and keepalive
       [--config FILE] [--json] [--frames] [--probes N] [--interval MS] [--timeout MS] [--log-level L]
-      [--profile P]                exit 1 when the server goes down or a probe fails
+      [--profile P] [--binding auto|JSONRPC|HTTP+JSON|GRPC]
+                                   exit 1 when the server goes down or a probe fails
   parallax call <target> <tool> --args JSON [--hooks FILE] [--json] [--protocol-fields a,b] [--log-level L]
                                    one call with pre-validation hooks: raw vs hooked arguments,
                                    both validations, context echo, protocol-field lint
@@ -46,6 +47,7 @@ Targets:
   mcp:<url>                                    streamable HTTP; legacy SSE if it answers 404 or 405
   a2a:<url>                                    an A2A agent (base URL or agent card URL)
   demo:a2a                                     the built-in demo agent over A2A
+  demo:a2a-grpc                                the same agent over A2A's gRPC binding
   <name>                                       a server or agent from --config ("mcpServers" / "a2aAgents")
 
 Playing the client (call, converse, request): --profile P (default, minimal, full, hinted, mcp-2025,
@@ -72,6 +74,10 @@ MCP eras: by default Parallax offers MCP 2026-07-28 first (server/discover) and 
 handshake (initialize) when the server does not take it; inspect says which era it reached and how, and
 which rules it kept (no ping in the 2026 era: keepalive probes with tools/list or server/discover).
 --profile mcp-2025 asks for the 2025 era only, --profile mcp-2026 for 2026-07-28 only (no fallback).
+
+--binding B (auto, JSONRPC, HTTP+JSON, GRPC; inspect, call, converse) talks to an A2A agent over that
+interface of its card instead of the card's first; an interface on another origin (gRPC's own port) is
+asked about as any origin the card points to.
 
 --log-level L (debug … emergency) asks an MCP server for its log messages (logging/setLevel) when it
 advertises "logging", and says when it was skipped and why.

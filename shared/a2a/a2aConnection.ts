@@ -19,6 +19,7 @@ import type {
   ConversationMessage,
   SavedTarget,
   TargetSpec,
+  TransportKind,
   Turn,
   TurnResult,
 } from '../contract'
@@ -41,7 +42,8 @@ import { failedAnswer } from '../runtime/httpAnswers'
 import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
 import { createTappedFetch, type WireError } from './httpTap'
 import { readSecurity } from './securitySchemes'
-import { chooseInterface, type InterfaceChoice } from './interfaceChoice'
+import { chooseInterface, interfaceOrigin, type InterfaceChoice } from './interfaceChoice'
+import { closeTransport } from './grpcEndpoint'
 import { isTask, plainMessage, plainPart, plainTask, stateName } from './plain'
 
 type A2aSpec = Extract<TargetSpec, { kind: 'a2a' }>
@@ -91,6 +93,10 @@ const NO_CAPABILITIES = { streaming: false, pushNotifications: false, extendedAg
 export class A2aConnection extends SupervisedConnection implements TaskOperations {
   private client: Client | undefined
   private readonly fetcher: ReturnType<typeof createTappedFetch>
+  /** The gRPC tap, while this connection talks gRPC: its last error is the agent's own words. */
+  private grpcTap: { lastError(): WireError | undefined } | undefined
+  /** The headers a request to `url` carries: the user's (to allowed origins only) and the profile's extensions. */
+  private readonly headersFor: (url: URL) => Record<string, string>
   private readonly cardUrl: string
   private readonly configuredOrigin: string
   /** The configured origin, and any other the user allowed this target to talk to. */
@@ -127,6 +133,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     const extensions: Record<string, string> = a2a?.extensions.length ? { 'A2A-Extensions': a2a.extensions.join(', ') } : {}
     // The user's headers (credentials among them) go only to origins the user allowed.
     const headers = (url: URL) => (this.allowedOrigins.has(url.origin) ? { ...configured, ...extensions } : extensions)
+    this.headersFor = headers
     this.fetcher = createTappedFetch({
       onFrame: (frame) => this.emit(frame),
       transport: () => this.transport ?? 'jsonrpc',
@@ -165,7 +172,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     let choice: InterfaceChoice
     try {
       card = resolver.normalizeAgentCard(raw)
-      const offered = new Set(card.supportedInterfaces.map((i) => (URL.canParse(i.url) ? new URL(i.url).origin : '')))
+      const offered = new Set(card.supportedInterfaces.map((i) => interfaceOrigin(i) ?? ''))
       for (const origin of offered) if (origin && (await this.origins.isAllowed(origin))) this.allowedOrigins.add(origin)
       choice = chooseInterface(card.supportedInterfaces, this.spec.binding, (origin) => this.allowedOrigins.has(origin))
     } catch (error) {
@@ -184,6 +191,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       throw new Error(`the agent card cannot be used: ${errorMessage(error)}`, { cause: error })
     }
     const { chosen, foreignOrigin } = choice
+    this.transport = transportOf(chosen.protocolBinding)
     if (foreignOrigin) {
       // Nothing is sent to an origin the user did not configure (least of all their headers) until they allow it.
       const why = `the card sends Parallax to ${foreignOrigin}, not ${this.configuredOrigin} where you configured this agent; nothing is sent there until you allow it`
@@ -202,16 +210,27 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       this.allowedOrigins.add(foreignOrigin)
     }
     try {
+      // gRPC: the SDK's channel, tapped; the user's headers go as metadata, to the origin the user allowed.
+      const grpc =
+        chosen.protocolBinding.toUpperCase() === 'GRPC'
+          ? (await import('./grpcBinding')).grpcBinding(chosen, {
+              onFrame: (frame) => this.emit(frame),
+              metadata: () => this.headersFor(new URL(interfaceOrigin(chosen)!)),
+              spill: this.spill,
+            })
+          : undefined
+      this.grpcTap = grpc?.tap
       // The SDK is handed a card with just the chosen interface, so what it uses is what the card view names.
       this.client = await new ClientFactory(
         ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
           transports: [
             new JsonRpcTransportFactory({ fetchImpl: this.fetcher, legacyCompat }),
             new RestTransportFactory({ fetchImpl: this.fetcher, legacyCompat }),
+            ...(grpc ? [grpc.factory] : []),
           ],
           cardResolver: resolver,
         }),
-      ).createFromAgentCard({ ...card, supportedInterfaces: [chosen] })
+      ).createFromAgentCard({ ...card, supportedInterfaces: [grpc?.sdkInterface ?? chosen] })
     } catch (error) {
       const why = `no usable interface: ${errorMessage(error)}`
       this.emit({
@@ -228,7 +247,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     }
     const binding = this.client.transport.protocolName
     const version = this.client.protocolVersion
-    this.transport = binding === 'HTTP+JSON' ? 'rest' : 'jsonrpc'
+    this.transport = transportOf(binding)
     const capabilities = card.capabilities
     this.streaming = capabilities?.streaming === true
     this.emit({
@@ -350,6 +369,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
 
   protected async teardown(): Promise<void> {
     this.abort.abort()
+    closeTransport(this.client?.transport)
     this.client = undefined
   }
 
@@ -561,7 +581,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
 
   /** Turns any failure into an A2aCallError with the agent's code and reason, and shows it in the timeline. */
   private failTurn(error: unknown, turn?: number): A2aCallError {
-    const wire: WireError | undefined = this.fetcher.lastError()
+    const wire: WireError | undefined = this.transport === 'grpc' ? this.grpcTap?.lastError() : this.fetcher.lastError()
     const reason = (error as { reason?: string }).reason ?? wire?.reason
     const code = wire?.code
     const detail = [
@@ -588,6 +608,12 @@ function textPart(text: string): Part {
 
 function dataPart(data: unknown): Part {
   return { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }
+}
+
+/** The frames' transport label for a binding, as the SDK or a card spells it. */
+function transportOf(binding: string): TransportKind {
+  const name = binding.toUpperCase()
+  return name === 'HTTP+JSON' ? 'rest' : name === 'GRPC' ? 'grpc' : 'jsonrpc'
 }
 
 function plainInterface(i: AgentInterface): A2aInterface {

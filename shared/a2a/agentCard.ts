@@ -1,4 +1,5 @@
 import type { A2aGeneration, A2aInterface } from '../contract'
+import { grpcEndpoint } from './grpcEndpoint'
 
 export const CARD_PATH = '/.well-known/agent-card.json'
 const KNOWN_BINDINGS = new Set(['JSONRPC', 'HTTP+JSON', 'GRPC'])
@@ -92,8 +93,11 @@ export function checkCard(card: unknown, generation: A2aGeneration, cardUrl: str
   const cardOrigin = new URL(cardUrl).origin
   interfaces.forEach((i, n) => {
     const where = `interface ${n + 1} (${i.protocolBinding || '?'})`
-    if (!URL.canParse(i.url) || !/^https?:$/.test(new URL(i.url).protocol)) {
-      if (i.protocolBinding !== 'GRPC') warnings.push(`${where} has no usable http(s) url: ${JSON.stringify(i.url)}`)
+    if (i.protocolBinding.toUpperCase() === 'GRPC') {
+      // gRPC listens on a port of its own (host:port, or a URL): going there is the user's to allow, not a card problem.
+      if (!grpcEndpoint(i.url)) warnings.push(`${where} has no usable gRPC address (host:port or URL): ${JSON.stringify(i.url)}`)
+    } else if (!URL.canParse(i.url) || !/^https?:$/.test(new URL(i.url).protocol)) {
+      warnings.push(`${where} has no usable http(s) url: ${JSON.stringify(i.url)}`)
     } else if (new URL(i.url).origin !== cardOrigin) {
       warnings.push(`${where} points to ${new URL(i.url).origin}, not where the card was fetched (${cardOrigin})`)
     }

@@ -1,9 +1,17 @@
 import type { AgentInterface } from '@a2a-js/sdk'
+import { A2A_BINDINGS, type A2aBindingPreference } from '../contract'
+import { grpcEndpoint } from './grpcEndpoint'
 
 /** The bindings Parallax has a client for. */
-const USABLE = ['JSONRPC', 'HTTP+JSON']
+const USABLE = A2A_BINDINGS
 
-export type BindingPreference = 'auto' | 'JSONRPC' | 'HTTP+JSON'
+export type BindingPreference = A2aBindingPreference
+
+/** Where an interface sends what Parallax sends it: its URL's origin (a gRPC `host:port` too), or undefined when it has none. */
+export function interfaceOrigin(i: Pick<AgentInterface, 'url' | 'protocolBinding'>): string | undefined {
+  if (i.protocolBinding.toUpperCase() === 'GRPC') return grpcEndpoint(i.url)?.origin
+  return URL.canParse(i.url) ? new URL(i.url).origin : undefined
+}
 
 export interface InterfaceChoice {
   chosen: AgentInterface
@@ -23,7 +31,7 @@ export function chooseInterface(
   isAllowed: (origin: string) => boolean,
 ): InterfaceChoice {
   const bindingOf = (i: AgentInterface) => USABLE.find((b) => b.toLowerCase() === i.protocolBinding.toLowerCase())
-  const originOf = (i: AgentInterface) => (URL.canParse(i.url) ? new URL(i.url).origin : undefined)
+  const originOf = interfaceOrigin
   const usable = interfaces.filter((i) => bindingOf(i) && originOf(i) && (preferred === 'auto' || bindingOf(i) === preferred))
   if (usable.length === 0) {
     const offered = [...new Set(interfaces.map((i) => i.protocolBinding || '?'))].join(', ') || 'none'
@@ -47,7 +55,7 @@ export function chooseInterface(
   const why =
     preferred !== 'auto'
       ? `because this target prefers ${preferred}`
-      : `the first of the card's ${interfaces.length} interface(s) that Parallax can use${skipped ? ` (${skipped} gRPC or unknown skipped)` : ''}`
+      : `the first of the card's ${interfaces.length} interface(s) that Parallax can use${skipped ? ` (${skipped} of an unknown binding skipped)` : ''}`
   const elsewhere =
     usable.some((i) => !isAllowed(originOf(i)!)) && isAllowed(origin) ? '; interfaces on origins you have not allowed come last' : ''
   return {

@@ -12,7 +12,7 @@ import type { McpEra, McpEraRules, McpNegotiation } from './mcpEra'
  */
 
 export type Protocol = 'mcp' | 'a2a' | 'acp'
-export type TransportKind = 'stdio' | 'streamable-http' | 'sse' | 'jsonrpc' | 'rest'
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse' | 'jsonrpc' | 'rest' | 'grpc'
 /**
  * What a frame's message is: a connection's own protocol, or `mcp-app` — a message between an MCP App's
  * view and Parallax as its host (JSON-RPC over `postMessage`), recorded on the connection whose server
@@ -20,7 +20,8 @@ export type TransportKind = 'stdio' | 'streamable-http' | 'sse' | 'jsonrpc' | 'r
  */
 export type FrameProtocol = Protocol | 'mcp-app'
 export type FrameTransport = TransportKind | 'postMessage'
-export type FrameKind = 'request' | 'response' | 'notification' | 'error' | 'stream-event'
+/** `trailers`: the end of a gRPC call that succeeded (its status and trailing metadata); a call that failed ends in an `error` frame. */
+export type FrameKind = 'request' | 'response' | 'notification' | 'error' | 'stream-event' | 'trailers'
 export type Health = 'healthy' | 'degraded' | 'down'
 export type ConnectionState = 'connecting' | 'connected' | 'degraded' | 'reconnecting' | 'closed' | 'failed'
 
@@ -86,6 +87,24 @@ export interface FrameEvent extends EventBase {
   http?: { method: string; url: string; status?: number; statusText?: string; headers?: Record<string, string>; eventId?: string }
   /** An App view's message (`protocol: 'mcp-app'`): which view, opened for which `ui://` resource. */
   view?: { id: string; uri: string }
+  /** For the gRPC tap (A2A's third binding): the call the message belongs to. */
+  grpc?: GrpcCall
+}
+
+/**
+ * One gRPC call as a frame sees it: the service and method (`/lf.a2a.v1.A2AService/SendMessage`), where the
+ * channel goes, and — on the frame that carries them — the metadata (the request's on the sent frame, the
+ * response headers on the first received one, the trailers on the last), secrets redacted, and the status.
+ */
+export interface GrpcCall {
+  service: string
+  method: string
+  /** The channel's target (host:port) and whether it runs over TLS. */
+  target: string
+  tls: boolean
+  metadata?: Record<string, string>
+  /** On the call's last frame: its status code, the code's name, and the status message. */
+  status?: { code: number; name: string; details?: string }
 }
 
 export type HandshakeEvent = McpHandshakeEvent | A2aHandshakeEvent | AcpHandshakeEvent

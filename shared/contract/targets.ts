@@ -21,13 +21,20 @@ export const McpHttpSpec = z.object({
   oauth: OAuthSettings.optional(),
 })
 
+/** The A2A bindings Parallax has a client for, as cards spell them. */
+export const A2A_BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const
+export type A2aBinding = (typeof A2A_BINDINGS)[number]
+/** A target's preferred binding: one of them, or `auto` (the card's own order). */
+export const A2A_BINDING_PREFERENCES = ['auto', ...A2A_BINDINGS] as const
+export type A2aBindingPreference = (typeof A2A_BINDING_PREFERENCES)[number]
+
 export const A2aSpec = z.object({
   kind: z.literal('a2a'),
   /** The agent's base URL (the card is at /.well-known/agent-card.json), or the card's own URL. */
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
   headers: z.record(z.string(), z.string()).default({}),
   /** Which of the card's interfaces to prefer; `auto` takes the card's own order. */
-  binding: z.enum(['auto', 'JSONRPC', 'HTTP+JSON']).default('auto'),
+  binding: z.enum(A2A_BINDING_PREFERENCES).default('auto'),
   /** OAuth settings, for an agent whose card names an OAuth 2 or OpenID Connect scheme (or that answers with a challenge). */
   oauth: OAuthSettings.optional(),
 })

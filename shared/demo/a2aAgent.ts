@@ -237,19 +237,23 @@ export class MediaSalesExecutor implements AgentExecutor {
   }
 }
 
-export function mediaSalesCard(baseUrl: string): AgentCard {
+/** The card: JSON-RPC and HTTP+JSON at `baseUrl` (v1.0, and v0.3 through the SDK's compatibility layer), and gRPC v1.0 at `grpcAddress` (host:port) when given. */
+export function mediaSalesCard(baseUrl: string, grpcAddress?: string): AgentCard {
   return {
     name: 'Parallax demo media-sales agent',
     description: 'Searches advertising products, lists creative formats and books media buys; asks for what is missing.',
     version: PARALLAX_VERSION,
     provider: { organization: 'Parallax demo', url: baseUrl },
-    supportedInterfaces: duplicateInterfacesForLegacy(
-      [
-        { url: `${baseUrl}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
-        { url: `${baseUrl}/a2a/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
-      ],
-      ['JSONRPC', 'HTTP+JSON'],
-    ),
+    supportedInterfaces: [
+      ...duplicateInterfacesForLegacy(
+        [
+          { url: `${baseUrl}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
+          { url: `${baseUrl}/a2a/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
+        ],
+        ['JSONRPC', 'HTTP+JSON'],
+      ),
+      ...(grpcAddress ? [{ url: grpcAddress, protocolBinding: 'GRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }] : []),
+    ],
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
     securityRequirements: [],
@@ -274,23 +278,37 @@ export interface RunningAgent {
   close(): Promise<void>
 }
 
-/** Starts the demo agent on 127.0.0.1 (port 0 picks a free one), speaking A2A v1.0 and v0.3. */
+/**
+ * Starts the demo agent on 127.0.0.1 (port 0 picks a free one), speaking A2A v1.0 and v0.3 over JSON-RPC
+ * and HTTP+JSON, and v1.0 over gRPC on a port of its own (the card says which).
+ */
 export async function startMediaSalesAgent(port = 0): Promise<RunningAgent> {
-  // Listen first: the card's interface URLs need the port.
+  // Listen first: the card's interface URLs need the ports.
   const app = express()
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(port, '127.0.0.1', () => resolve(s)).once('error', reject)
   })
+  // gRPC is loaded when the agent starts, not with everything that imports this module.
+  const [{ A2AService, grpcService }, { Server: GrpcServer, ServerCredentials }] = await Promise.all([
+    import('@a2a-js/sdk/server/grpc'),
+    import('@grpc/grpc-js'),
+  ])
+  const grpc = new GrpcServer()
+  const grpcPort = await new Promise<number>((resolve, reject) =>
+    grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  )
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const handler = new DefaultRequestHandler(mediaSalesCard(url), new InMemoryTaskStore(), new MediaSalesExecutor())
+  const handler = new DefaultRequestHandler(mediaSalesCard(url, `127.0.0.1:${grpcPort}`), new InMemoryTaskStore(), new MediaSalesExecutor())
   const legacyCompat = { enabled: true }
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }))
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }))
   app.use('/a2a/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }))
+  grpc.addService(A2AService, grpcService({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }))
   return {
     url,
     close: () =>
       new Promise<void>((resolve) => {
+        grpc.forceShutdown()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

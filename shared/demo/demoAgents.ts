@@ -13,6 +13,19 @@ export const DEMO_A2A_TARGET: SavedTarget = {
   spec: { kind: 'a2a', url: 'http://127.0.0.1/', headers: {}, binding: 'auto' },
 }
 
+export const DEMO_A2A_GRPC_ID = 'demo:a2a-grpc'
+
+/** The same agent, talked to over its card's gRPC interface (on a port of its own). */
+export const DEMO_A2A_GRPC_TARGET: SavedTarget = {
+  ...DEMO_A2A_TARGET,
+  id: DEMO_A2A_GRPC_ID,
+  name: 'Demo media-sales agent (A2A over gRPC)',
+  description: 'The demo agent over A2A’s gRPC binding: every gRPC message a frame, with its metadata and status.',
+  spec: { kind: 'a2a', url: 'http://127.0.0.1/', headers: {}, binding: 'GRPC' },
+}
+
+const DEMO_A2A_IDS = new Set([DEMO_A2A_ID, DEMO_A2A_GRPC_ID])
+
 /**
  * Runs the built-in A2A demo agent in the engine's process, on 127.0.0.1, the first time a demo
  * target needs it, and stops it with the engine.
@@ -21,7 +34,7 @@ export class DemoAgents {
   private agent: Promise<RunningAgent> | undefined
 
   async resolve(target: SavedTarget): Promise<SavedTarget> {
-    if (target.id !== DEMO_A2A_ID || target.spec.kind !== 'a2a') return target
+    if (!DEMO_A2A_IDS.has(target.id) || target.spec.kind !== 'a2a') return target
     this.agent ??= startMediaSalesAgent()
     const { url } = await this.agent
     return { ...target, spec: { ...target.spec, url } }

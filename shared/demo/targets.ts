@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { APP_ROOT, freshBundle } from '../bundles.mjs'
 import type { SavedTarget } from '../contract'
-import { DEMO_A2A_TARGET } from './demoAgents'
+import { DEMO_A2A_GRPC_TARGET, DEMO_A2A_TARGET } from './demoAgents'
 import type { DemoServerName } from './mcpServers'
 
 const DEMOS: Record<DemoServerName, { name: string; description: string }> = {
@@ -54,7 +54,7 @@ export function demoTargets(appRoot = APP_ROOT): SavedTarget[] {
     options: {},
     spec: { kind: 'acp', command: process.execPath, args: [...start, 'acp'], env, mcpServers: [] },
   }
-  return [...mcp, DEMO_A2A_TARGET, acp]
+  return [...mcp, DEMO_A2A_TARGET, DEMO_A2A_GRPC_TARGET, acp]
 }
 
 export const DEMO_ACP_ID = 'demo:acp'

@@ -1,66 +1,12 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { startMediaSalesAgent, type RunningAgent } from '../../shared/demo/a2aAgent'
+import { startMediaSalesAgent } from '../../shared/demo/a2aAgent'
 import { expect, test } from './webHostProcess'
 
-/**
- * The demo agent behind a front of its own, whose card also offers a gRPC interface (which Parallax has
- * no client for): the card's URLs are rewritten to the front, and everything else is passed through
- * as it comes, streams included.
- */
-async function agentWithGrpc(agent: RunningAgent): Promise<{ url: string; close: () => Promise<void> }> {
-  const body = async (req: IncomingMessage) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    return Buffer.concat(chunks)
-  }
-  let url = ''
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      if (req.url === '/.well-known/agent-card.json') {
-        const card = JSON.parse((await (await fetch(`${agent.url}${req.url}`)).text()).replaceAll(agent.url, url)) as {
-          supportedInterfaces: unknown[]
-        }
-        card.supportedInterfaces.push({ url: `${url}/a2a/grpc`, protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' })
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card))
-        return
-      }
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).filter(
-          (e): e is [string, string] => typeof e[1] === 'string' && !['host', 'connection', 'content-length'].includes(e[0]),
-        ),
-      )
-      const answer = await fetch(`${agent.url}${req.url}`, {
-        method: req.method,
-        headers,
-        ...(req.method !== 'GET' && req.method !== 'HEAD' && { body: await body(req) }),
-      })
-      const kept = [...answer.headers].filter(
-        ([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name),
-      )
-      res.writeHead(answer.status, Object.fromEntries(kept))
-      if (answer.body) for await (const chunk of answer.body) res.write(chunk)
-      res.end()
-    })().catch((error: unknown) => res.destroy(error as Error))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-}
-
-test('the user chooses which of a card’s interfaces a target uses: HTTP+JSON, saved and reconnected over; gRPC not yet; a demo cannot', async ({
+test('the user chooses which of a card’s interfaces a target uses: HTTP+JSON, then gRPC (its own port allowed first), saved and reconnected over; a demo cannot', async ({
   page,
   host,
 }) => {
+  // The demo agent's card offers JSON-RPC and HTTP+JSON (v1.0 and v0.3) and gRPC v1.0 on a port of its own.
   const agent = await startMediaSalesAgent()
-  const front = await agentWithGrpc(agent)
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   try {
@@ -78,17 +24,17 @@ test('the user chooses which of a card’s interfaces a target uses: HTTP+JSON, 
       await expect(interfaces.getByRole('button')).toHaveCount(0)
     })
 
-    await test.step('an agent of the user’s own: JSON-RPC by the card’s order, HTTP+JSON to choose, gRPC not supported yet', async () => {
+    await test.step('an agent of the user’s own: JSON-RPC by the card’s order, HTTP+JSON and gRPC to choose', async () => {
       await page.getByRole('button', { name: '+ Add server' }).click()
       await page.locator('#t-name').fill('my agent')
       await page.getByRole('button', { name: 'A2A agent' }).click()
-      await page.locator('#t-url').fill(front.url)
+      await page.locator('#t-url').fill(agent.url)
       await page.getByRole('button', { name: 'Save and connect' }).click()
       await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
       await page.getByRole('tab', { name: /Agent card/ }).click()
       await expect(chosen).toHaveAttribute('data-binding', 'JSONRPC')
-      await expect(interfaces.locator('tr[data-binding="GRPC"]')).toContainText('not supported yet')
-      await expect(interfaces.getByRole('button')).toHaveText(['Use this one'])
+      await expect(interfaces.getByRole('button')).toHaveText(['Use this one', 'Use this one'])
+      await expect(interfaces.locator('tr[data-binding="GRPC"]').getByRole('button')).toHaveAccessibleName('Use GRPC 1.0')
       await expect(interfaces.locator('tr[data-binding="HTTP+JSON"]').first().getByRole('button')).toHaveAccessibleName('Use HTTP+JSON 1.0')
       await expect(interfaces.locator('tr[data-binding="HTTP+JSON"]').nth(1).getByRole('button')).toHaveCount(0) // v0.3: the same choice
       await expect(page.getByTestId('interface-read-only')).toHaveCount(0)
@@ -124,6 +70,37 @@ test('the user chooses which of a card’s interfaces a target uses: HTTP+JSON, 
       await page.screenshot({ path: 'test-results/a2a-interface-rest-frames.png' })
     })
 
+    await test.step('Use this one (gRPC): its own port is another origin, allowed first; then a turn is gRPC frames', async () => {
+      await page.getByRole('tab', { name: /Agent card/ }).click()
+      await page.getByRole('button', { name: 'Use GRPC 1.0' }).click()
+      await expect(page.getByTestId('approval')).toHaveAttribute('data-kind', 'origin')
+      await expect(page.getByTestId('approval')).toContainText(/GRPC 127\.0\.0\.1:\d+/)
+      await page.screenshot({ path: 'test-results/a2a-interface-grpc-approval.png' })
+      await page.getByTestId('approve').click()
+      await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+      await expect(chosen).toHaveAttribute('data-binding', 'GRPC')
+      await expect(page.getByTestId('agent-card')).toContainText('because this target prefers GRPC')
+      await page.getByRole('tab', { name: /Conversation/ }).click()
+      await page.getByLabel('Message').fill('formats video')
+      await page.getByLabel('Message').press('Enter')
+      await expect(page.locator('[data-kind="status"][data-state="completed"]').last()).toBeVisible({ timeout: 15_000 })
+      await page.getByRole('tab', { name: /Frames/ }).click()
+      const rows = page.locator('.rows [role="option"]')
+      await rows
+        .filter({ hasText: /SendStreamingMessage|SendMessage/ })
+        .filter({ hasText: 'request' })
+        .last()
+        .click()
+      await expect(page.locator('.detail-head')).toContainText('· grpc')
+      const call = page.getByTestId('grpc-call')
+      await expect(call).toContainText(/gRPC \/lf\.a2a\.v1\.A2AService\/(SendStreamingMessage|SendMessage) on 127\.0\.0\.1:\d+/)
+      await call.locator('summary').click()
+      await expect(call).toContainText('a2a-version')
+      await rows.filter({ hasText: 'trailers' }).last().click()
+      await expect(page.getByTestId('grpc-call')).toContainText('→ 0 OK')
+      await page.screenshot({ path: 'test-results/a2a-interface-grpc-frames.png' })
+    })
+
     await test.step('Let Parallax choose: back to the card’s order', async () => {
       await page.getByRole('tab', { name: /Agent card/ }).click()
       await page.getByRole('button', { name: 'Let Parallax choose' }).click()
@@ -132,7 +109,6 @@ test('the user chooses which of a card’s interfaces a target uses: HTTP+JSON, 
     })
     expect(errors).toEqual([])
   } finally {
-    await front.close()
     await agent.close()
   }
 })

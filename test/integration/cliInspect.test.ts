@@ -320,6 +320,25 @@ describe('parallax inspect', () => {
     expect(report.keepalive.probes.map((p: { note?: string }) => p.note)).toEqual(['not modified (ETag)', 'not modified (ETag)'])
   })
 
+  it('inspects the demo agent over gRPC out of the box: the gRPC interface chosen, and why', async () => {
+    const { code, stdout } = await parallax('inspect', 'demo:a2a-grpc', '--json', '--frames', '--probes', '1')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report).toMatchObject({
+      protocol: 'a2a',
+      transport: 'grpc',
+      interface: { protocolBinding: 'GRPC', protocolVersion: '1.0', url: expect.stringMatching(/^127\.0\.0\.1:\d+$/) },
+      interfaceReason: expect.stringMatching(/because this target prefers GRPC/),
+      keepalive: { probe: 'agent-card', state: 'healthy' },
+      findings: [],
+    })
+    const human = await parallax('inspect', 'demo:a2a-grpc', '--probes', '0')
+    expect(human.stdout).toMatch(/interface {3}GRPC 1\.0 127\.0\.0\.1:\d+ \(frames: grpc\)/)
+    const misused = await parallax('inspect', 'demo:a2a', '--binding', 'GRPC', '--json')
+    expect(misused.code).toBe(2)
+    expect(JSON.parse(misused.stdout).error.message).toMatch(/demo:a2a-grpc is the same agent over gRPC/)
+  })
+
   it('exits 2 with the reason when the target cannot be reached or is misused', async () => {
     const unreachable = await parallax('inspect', 'stdio:/nonexistent/server --flag', '--json')
     expect(unreachable.code).toBe(2)

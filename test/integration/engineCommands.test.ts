@@ -35,7 +35,15 @@ describe('engine commands', () => {
   it('lists the demo targets first and keeps them read-only', async () => {
     engine = new Engine({ host: 'web', builtIns: builtInDemos() })
     const targets = (await engine.execute('targets.list', {})) as SavedTarget[]
-    expect(targets.map((t) => t.id)).toEqual(['demo:tools', 'demo:prompts', 'demo:resources', 'demo:tools-changed-context', 'demo:a2a'])
+    expect(targets.map((t) => t.id)).toEqual([
+      'demo:tools',
+      'demo:prompts',
+      'demo:resources',
+      'demo:tools-changed-context',
+      'demo:a2a',
+      'demo:a2a-grpc',
+      'demo:acp',
+    ])
     await expect(
       engine.execute('targets.save', { id: 'demo:tools', name: 'mine', spec: { kind: 'mcp-stdio', command: 'evil' } }),
     ).rejects.toThrow(/demo targets cannot be changed/)

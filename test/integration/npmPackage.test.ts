@@ -63,6 +63,13 @@ describe('Parallax installed from its npm tarball', () => {
     expect(report.prompts.map((prompt) => prompt.name)).toContain('media_brief')
   })
 
+  it('`parallax converse demo:a2a-grpc` talks gRPC from the installed bundle (gRPC, loaded when chosen, is in it)', async () => {
+    const { code, stdout, stderr } = await runInstalled(install, ['converse', 'demo:a2a-grpc', '--turn', 'formats video', '--json'])
+    expect(stderr).not.toMatch(/running from source/)
+    expect(code).toBe(0)
+    expect((JSON.parse(stdout) as { turns: { state: string }[] }).turns.map((t) => t.state)).toEqual(['completed'])
+  })
+
   it('a TypeScript hooks file loads without a compiler where Node strips types, and otherwise says what it needs', async () => {
     const hooks = join(install.work, 'hooks.ts')
     writeFileSync(hooks, 'export const create_media_buy = (_tool: string, args: object): object => ({ ...args, buying_mode: "auction" })\n')

@@ -151,8 +151,19 @@ describe('agent cards are checked as a careful client would', () => {
     expect(chosen.foreignOrigin).toBeUndefined()
     expect(chooseInterface(interfaces, 'HTTP+JSON', home).chosen.url).toBe('http://home:1/rest')
     expect(chooseInterface(interfaces.slice(0, 1), 'auto', home)).toMatchObject({ foreignOrigin: 'http://other:9' })
-    expect(() => chooseInterface([{ url: 'grpc://x', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }], 'auto', home)).toThrow(
-      /no interface Parallax can use \(offered: GRPC/,
+    // gRPC: `host:port` as the SDK's samples write it, or a URL; its own port is its own origin.
+    const grpc = [
+      { url: 'home:50051', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' },
+      { url: 'https://grpc.example.com', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' },
+    ]
+    expect(chooseInterface([...interfaces, ...grpc], 'GRPC', home)).toMatchObject({
+      chosen: { url: 'home:50051' },
+      foreignOrigin: 'http://home:50051',
+      reason: expect.stringMatching(/^GRPC 1\.0 at home:50051: because this target prefers GRPC/),
+    })
+    expect(chooseInterface(grpc.slice(1), 'auto', home)).toMatchObject({ foreignOrigin: 'https://grpc.example.com' })
+    expect(() => chooseInterface([{ url: 'x', protocolBinding: 'SOAP', protocolVersion: '1.0', tenant: '' }], 'auto', home)).toThrow(
+      /no interface Parallax can use \(offered: SOAP; usable: JSONRPC, HTTP\+JSON, GRPC\)/,
     )
   })
 })

@@ -293,6 +293,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
               <option value="auto">As the card prefers</option>
               <option value="JSONRPC">JSON-RPC</option>
               <option value="HTTP+JSON">HTTP+JSON (REST)</option>
+              <option value="GRPC">gRPC</option>
             </select>
             <OAuthFields value={oauth} onChange={setOauth} />
           </>

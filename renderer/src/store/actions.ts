@@ -1,4 +1,5 @@
 import type {
+  A2aBindingPreference,
   ApprovalRequest,
   AppInfo,
   CompareResult,
@@ -247,7 +248,7 @@ export async function reconnect(connectionId: string): Promise<void> {
  * Parallax choose) and, when `connectionId` is the target's session, reconnects it over that binding.
  * Built-in demos are read-only: the engine refuses to change them, and says so.
  */
-export async function chooseBinding(connectionId: string, binding: 'auto' | 'JSONRPC' | 'HTTP+JSON'): Promise<void> {
+export async function chooseBinding(connectionId: string, binding: A2aBindingPreference): Promise<void> {
   const { connections, targets } = useStore.getState()
   const view = connections[connectionId]
   const target = targets.find((t) => t.id === view?.targetId)

@@ -124,6 +124,8 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
               <option value="response">responses</option>
               <option value="notification">notifications</option>
               <option value="error">errors</option>
+              <option value="stream-event">stream events</option>
+              <option value="trailers">gRPC trailers</option>
             </select>
             {Object.keys(view.appFrames).length > 0 && (
               <select value={wire} onChange={(e) => setWire(e.target.value as typeof wire)} aria-label="Whose messages">
@@ -285,6 +287,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                   </span>
                 </div>
               )}
+              {frame.grpc && <GrpcExchange grpc={frame.grpc} frame={frame} />}
               {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
               {whole.frame && (
                 <ResendRequest
@@ -347,6 +350,49 @@ function HttpExchange({ http, direction }: { http: NonNullable<FrameEvent['http'
       </summary>
       <dl className="kv mono">
         {headers.map(([name, value]) => (
+          <div key={name} style={{ display: 'contents' }}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  )
+}
+
+/**
+ * A gRPC frame (A2A's gRPC binding): the call it belongs to — service, method, where the channel goes — its
+ * status on the call's last frame, and the metadata it carried (request metadata, response headers, or trailers).
+ */
+function GrpcExchange({ grpc, frame }: { grpc: NonNullable<FrameEvent['grpc']>; frame: FrameEvent }) {
+  const metadata = Object.entries(grpc.metadata ?? {})
+  const what =
+    frame.direction === 'out' ? 'request metadata' : frame.kind === 'trailers' || frame.kind === 'error' ? 'trailers' : 'response headers'
+  return (
+    <details className="http-exchange" data-testid="grpc-call">
+      <summary className="mono">
+        gRPC /{grpc.service}/{grpc.method}{' '}
+        <span className="muted">
+          on {grpc.target}
+          {grpc.tls ? ' (TLS)' : ''}
+        </span>
+        {grpc.status && (
+          <span className={`http-status ${grpc.status.code === 0 ? 'ok' : 'bad'}`}>
+            {' '}
+            → {grpc.status.code} {grpc.status.name}
+            {grpc.status.details && grpc.status.details !== grpc.status.name ? `: ${grpc.status.details}` : ''}
+          </span>
+        )}
+        {grpc.metadata && (
+          <span className="muted">
+            {' '}
+            · {metadata.length} {what === 'trailers' ? 'trailer' : what === 'request metadata' ? 'metadata entr' : 'header'}
+            {what === 'request metadata' ? (metadata.length === 1 ? 'y' : 'ies') : metadata.length === 1 ? '' : 's'}
+          </span>
+        )}
+      </summary>
+      <dl className="kv mono">
+        {metadata.map(([name, value]) => (
           <div key={name} style={{ display: 'contents' }}>
             <dt>{name}</dt>
             <dd>{value}</dd>

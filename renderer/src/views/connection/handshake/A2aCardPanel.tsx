@@ -1,4 +1,4 @@
-import type { A2aHandshakeEvent, A2aInterface } from '../../../../../shared/contract'
+import { A2A_BINDINGS, type A2aBinding, type A2aHandshakeEvent, type A2aInterface } from '../../../../../shared/contract'
 import { CopyButton } from '../../../components/CopyButton'
 import { ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
@@ -97,10 +97,7 @@ export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent })
 }
 
 /** The bindings Parallax has a client for (a target's `spec.binding` names one), as the card spells them in any case. */
-const USABLE = ['JSONRPC', 'HTTP+JSON'] as const
-type Binding = (typeof USABLE)[number]
-
-const bindingOf = (i: A2aInterface): Binding | undefined => USABLE.find((b) => b === i.protocolBinding.toUpperCase())
+const bindingOf = (i: A2aInterface): A2aBinding | undefined => A2A_BINDINGS.find((b) => b === i.protocolBinding.toUpperCase())
 
 const same = (a: A2aInterface, b: A2aInterface | undefined) =>
   !!b && a.url === b.url && a.protocolBinding === b.protocolBinding && a.protocolVersion === b.protocolVersion
@@ -109,7 +106,7 @@ const same = (a: A2aInterface, b: A2aInterface | undefined) =>
  * The card's interfaces, and which one this target uses: "Use this one" saves the target's binding and
  * reconnects over it. A binding is one choice, whatever versions the card lists it in (Parallax takes
  * v1.0 before v0.3), so the button sits on the one interface of each other binding that choosing it would use.
- * gRPC has no client in Parallax yet; a built-in demo is read-only and says how to choose anyway.
+ * A built-in demo is read-only and says how to choose anyway.
  */
 function InterfaceChoice({ handshake: h }: { handshake: A2aHandshakeEvent }) {
   const view = useStore((s) => s.connections[h.connectionId])
@@ -118,7 +115,7 @@ function InterfaceChoice({ handshake: h }: { handshake: A2aHandshakeEvent }) {
   const readOnly = target?.origin === 'demo'
   const canChoose = !!target && !readOnly && target.spec.kind === 'a2a'
   // Per binding, the interface choosing it would use: v1.0 first, then the card's order.
-  const pick = new Map<Binding, A2aInterface>()
+  const pick = new Map<A2aBinding, A2aInterface>()
   for (const i of [...h.interfaces].sort(
     (a, b) => Number(!a.protocolVersion.startsWith('1')) - Number(!b.protocolVersion.startsWith('1')),
   )) {
@@ -156,7 +153,7 @@ function InterfaceChoice({ handshake: h }: { handshake: A2aHandshakeEvent }) {
                   {chosen ? (
                     <span className="status called">chosen</span>
                   ) : !binding ? (
-                    <span className="muted">{i.protocolBinding.toUpperCase() === 'GRPC' ? 'not supported yet' : 'not supported'}</span>
+                    <span className="muted">not supported</span>
                   ) : canChoose && binding !== inUse && same(i, pick.get(binding)) ? (
                     <button
                       className="btn small"
