@@ -125,6 +125,7 @@ export class AcpConnection extends SupervisedConnection {
         policy: this.settings.client.policy,
         workspace: this.workspace,
         offered: this.offer.offered,
+        turn: () => (this.prompting ? this.turn : undefined),
       },
       (event) => this.emit(event),
       (id) => {
@@ -461,11 +462,11 @@ export class AcpConnection extends SupervisedConnection {
     return true
   }
 
-  /** Cancels the prompt in flight, named by its JSON-RPC id (or any id, when one prompt is in flight). */
+  /** Cancels the prompt in flight: named by its JSON-RPC id, or `prompt` (one prompt runs at a time on a connection). */
   override cancelRequest(requestId: string | number, reason = 'cancelled by the user'): boolean {
     const prompting = this.prompting
     if (!prompting) return false
-    if (prompting.requestId !== undefined && String(prompting.requestId) !== String(requestId)) return false
+    if (requestId !== 'prompt' && prompting.requestId !== undefined && String(prompting.requestId) !== String(requestId)) return false
     return this.cancelPrompt(reason)
   }
 

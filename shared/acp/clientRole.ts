@@ -22,6 +22,8 @@ export interface AcpClientSettings {
   offered: { read: boolean; write: boolean; terminal: boolean }
   /** How long a request waits for a person before Parallax answers that nobody did. */
   waitLimitMs?: number
+  /** The prompt turn in flight, if any: an ask and its answer belong to it in the timeline. */
+  turn?: () => number | undefined
 }
 
 type Emit = (
@@ -309,7 +311,15 @@ export class AcpClientRole {
         role,
         content,
         timestamp: now(),
-        metadata: { kind, timestampSource: 'observed', method, requestId: id, ...(by && { by }), ...(data !== undefined && { data }) },
+        metadata: {
+          kind,
+          timestampSource: 'observed',
+          method,
+          requestId: id,
+          ...(this.settings.turn?.() !== undefined && { turn: this.settings.turn() }),
+          ...(by && { by }),
+          ...(data !== undefined && { data }),
+        },
       },
     })
   }

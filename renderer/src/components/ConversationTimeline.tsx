@@ -2,6 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef } from 'react'
 import type { ConversationEvent, ConversationMessage } from '../../../shared/contract'
 import { clock } from './format'
+import { AcpMessage, stopReasonText } from './AcpMessages'
+import './acp.css'
 import { JsonView } from './JsonView'
 import { richAnswer } from './McpContent'
 import { AgentText } from './Name'
@@ -66,11 +68,16 @@ export function MessageView({ message }: { message: ConversationMessage }) {
     return (
       <div className="msg agent status-msg" data-kind="status" data-state={meta?.state}>
         <span className={`state-chip ${meta?.state ?? ''}`}>{meta?.state}</span>
-        {message.content && <AgentText value={firstLine(message.content)} className="msg-text" />}
+        {message.content ? (
+          <AgentText value={firstLine(message.content)} className="msg-text" />
+        ) : (
+          stopReasonText(meta?.state) && <span className="msg-text muted">{stopReasonText(meta?.state)}</span>
+        )}
         {time}
       </div>
     )
   }
+  if (kind === 'tool' || kind === 'thought' || kind === 'plan') return <AcpMessage message={message} time={time} />
   const data = meta?.data
   const label =
     kind === 'artifact'
@@ -82,7 +89,7 @@ export function MessageView({ message }: { message: ConversationMessage }) {
           : kind === 'error'
             ? 'error'
             : kind === 'ask'
-              ? `server asks · ${String(meta?.method ?? '')}`
+              ? `${/^(session|terminal|fs)\//.test(String(meta?.method)) ? 'agent' : 'server'} asks · ${String(meta?.method ?? '')}`
               : kind === 'answer'
                 ? `answer · ${meta?.by === 'script' ? 'scripted' : meta?.by === 'parallax' ? 'by Parallax' : 'yours'}`
                 : message.role

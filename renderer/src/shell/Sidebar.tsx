@@ -113,7 +113,7 @@ function TargetRow({ target }: { target: SavedTarget }) {
     view && view.state !== 'closed'
       ? `${view.state}${view.transport ? ` · ${view.transport}` : ''}`
       : target.origin === 'demo'
-        ? `built-in demo · ${target.spec.kind === 'a2a' ? 'A2A' : 'MCP stdio'}`
+        ? `built-in demo · ${target.spec.kind === 'a2a' ? 'A2A' : target.spec.kind === 'acp' ? 'ACP' : 'MCP stdio'}`
         : describeSpec(target.spec)
   return (
     <button className={`target${selected ? ' selected' : ''}`} onClick={() => openTarget(target.id)} data-target={target.id}>

@@ -22,11 +22,13 @@ import { CatalogPanel, catalogCount } from './catalog/CatalogPanel'
 import { ConversationPanel } from './conversation/ConversationPanel'
 import { DiscoveryPanel } from './discovery/DiscoveryPanel'
 import { FramesPanel } from './frames/FramesPanel'
+import { AcpHandshakePanel } from './handshake/AcpHandshakePanel'
 import { HandshakePanel } from './handshake/HandshakePanel'
 import { KeepalivePanel } from './keepalive/KeepalivePanel'
 import { LogPanel } from './log/LogPanel'
 import { EditedNotice } from './EditedNotice'
 import { SkillsPanel } from './catalog/SkillsPanel'
+import { AcpCommandsPanel } from './catalog/AcpCommandsPanel'
 import { ServerRequestPanel } from './serverRequests/ServerRequestPanel'
 import { ProfilePicker } from './serverRequests/ProfilePicker'
 import { AuthPanel } from './auth/AuthPanel'
@@ -45,7 +47,12 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
   // The client profile to connect under this time; the target's own (or the default) unless the user picks another.
   const [profile, setProfile] = useState<string>()
   // Authorization is HTTP's: a server or agent over stdio has no Auth tab.
-  const tabs = TABS.filter((t) => t.id !== 'auth' || target.spec.kind === 'mcp-http' || target.spec.kind === 'a2a')
+  // An ACP agent's calls are prompts (its Conversation): it has no Calls tab.
+  const tabs = TABS.filter(
+    (t) =>
+      (t.id !== 'auth' || target.spec.kind === 'mcp-http' || target.spec.kind === 'a2a') &&
+      (t.id !== 'calls' || target.spec.kind !== 'acp'),
+  )
   const shownTab = tabs.some((t) => t.id === tab) ? tab : 'handshake'
   return (
     <section className="main" aria-label={target.name}>
@@ -297,12 +304,20 @@ function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
 function TabBody({ view, tab, target }: { view: ConnectionView; tab: Tab; target: SavedTarget }) {
   switch (tab) {
     case 'handshake':
-      return view.handshake?.protocol === 'a2a' ? <A2aCardPanel handshake={view.handshake} /> : <HandshakePanel view={view} />
+      return view.handshake?.protocol === 'a2a' ? (
+        <A2aCardPanel handshake={view.handshake} />
+      ) : view.protocol === 'acp' ? (
+        <AcpHandshakePanel view={view} />
+      ) : (
+        <HandshakePanel view={view} />
+      )
     case 'discovery':
       return <DiscoveryPanel view={view} />
     case 'catalog':
       return view.protocol === 'a2a' ? (
         <SkillsPanel handshake={view.handshake?.protocol === 'a2a' ? view.handshake : undefined} targetId={view.targetId} />
+      ) : view.protocol === 'acp' ? (
+        <AcpCommandsPanel view={view} />
       ) : (
         <CatalogPanel view={view} />
       )

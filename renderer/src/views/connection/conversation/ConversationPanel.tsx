@@ -4,6 +4,7 @@ import { ConversationTimeline } from '../../../components/ConversationTimeline'
 import { openSideBySide } from '../../../store/actions'
 import type { ConnectionView } from '../../../store/connectionView'
 import { command } from '../../../store/store'
+import { AcpComposer } from './AcpComposer'
 import { TasksDialog } from './TasksDialog'
 import { InFlightList } from '../calls/InFlight'
 
@@ -13,20 +14,29 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
   const [tasksOpen, setTasksOpen] = useState(false)
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
-      {view.protocol === 'a2a' ? <A2aComposer view={view} live={live} /> : <McpComposer view={view} live={live} />}
+      {view.protocol === 'a2a' ? (
+        <A2aComposer view={view} live={live} />
+      ) : view.protocol === 'acp' ? (
+        <AcpComposer view={view} live={live} />
+      ) : (
+        <McpComposer view={view} live={live} />
+      )}
       {view.protocol === 'mcp' && <InFlightList view={view} />}
       <ConversationTimeline
         events={view.conversation}
         empty={
           view.protocol === 'a2a'
             ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
-            : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
+            : view.protocol === 'acp'
+              ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
+              : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
         }
       />
       <div className="toolbar" style={{ borderTop: '1px solid var(--border)', borderBottom: 0 }}>
         <span className="muted">{view.conversation.length} message(s)</span>
         <span className="spacer" />
-        {view.protocol === 'a2a' && (
+        {(view.protocol === 'a2a' ||
+          (view.handshake && 'serverCapabilities' in view.handshake && !!view.handshake.serverCapabilities.tasks)) && (
           <button className="btn small" disabled={!live} onClick={() => setTasksOpen(true)}>
             Tasks…
           </button>

@@ -12,6 +12,7 @@ import { JsonView } from '../../../components/JsonView'
 import { AgentText } from '../../../components/Name'
 import { answerServerRequest, showFrame } from '../../../store/actions'
 import { pendingServerRequests, type ConnectionView } from '../../../store/connectionView'
+import { CommandAnswer, PermissionAnswer } from './AcpRequestAnswers'
 
 /**
  * What the server asks and waits for the user to answer (docs/architecture.md, "Answering what servers
@@ -36,7 +37,11 @@ export function ServerRequestPanel({ view }: { view: ConnectionView }) {
         <Waiting request={request} />
         {pending.length > 1 && <span className="badge">{pending.length - 1} more waiting</span>}
       </header>
-      {request.method === 'sampling/createMessage' ? (
+      {request.method === 'session/request_permission' ? (
+        <PermissionAnswer key={request.seq} connectionId={view.id} request={request} />
+      ) : request.method === 'terminal/create' ? (
+        <CommandAnswer key={request.seq} connectionId={view.id} request={request} />
+      ) : request.method === 'sampling/createMessage' ? (
         <SamplingAnswer key={request.seq} connectionId={view.id} request={request} />
       ) : (request.params as { mode?: string }).mode === 'url' ? (
         <UrlAnswer key={request.seq} connectionId={view.id} request={request} />
@@ -50,6 +55,8 @@ export function ServerRequestPanel({ view }: { view: ConnectionView }) {
 const TITLES: Record<string, string> = {
   'sampling/createMessage': 'The server asks for a model’s reply',
   'elicitation/create': 'The server asks you',
+  'session/request_permission': 'The agent asks your permission',
+  'terminal/create': 'The agent asks to run a command',
 }
 
 /** How long the request has waited, and how long Parallax waits before answering that nobody did. */

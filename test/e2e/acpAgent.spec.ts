@@ -1,0 +1,43 @@
+import { expect, test } from './webHostProcess'
+
+test('the demo agent over ACP: handshake, a prompt whose tool calls stream in, a permission answered', async ({ page, host }) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(host.url)
+
+  await test.step('open the ACP face: the handshake says what was offered and what the agent answered', async () => {
+    await page.locator('[data-target="demo:acp"]').click()
+    await page.getByRole('button', { name: 'Connect', exact: true }).first().click()
+    await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 30_000 })
+    const handshake = page.getByTestId('acp-handshake')
+    await expect(handshake).toContainText('Demo media-sales agent')
+    await expect(handshake.getByTestId('acp-session')).toContainText('session/new')
+    await expect(handshake).toContainText('ACP has no ping')
+    await page.screenshot({ path: 'test-results/acp-handshake.png' })
+  })
+
+  await test.step('a prompt: the plan, the tool calls as they change, and the agent asking before it books', async () => {
+    await page.getByRole('tab', { name: /Conversation/ }).click()
+    const prompt = page.getByLabel('Prompt')
+    await prompt.fill('Find video for a sneaker launch and book it')
+    await prompt.press('Enter')
+    await expect(page.locator('[data-kind="tool"][data-tool="search_products"][data-state="completed"]')).toBeVisible({ timeout: 15_000 })
+    await expect(page.locator('[data-kind="plan"]').first()).toBeVisible()
+    const ask = page.getByTestId('server-request')
+    await expect(ask).toContainText('The agent asks your permission')
+    await expect(ask).toContainText('Book prod_')
+    await page.screenshot({ path: 'test-results/acp-permission.png' })
+    await ask.getByRole('button', { name: 'Allow once' }).click()
+    await expect(page.locator('[data-kind="tool"][data-tool="create_media_buy"][data-state="completed"]')).toBeVisible()
+    await expect(page.locator('[data-kind="status"][data-state="end_turn"]')).toContainText('the agent finished its turn')
+    await expect(page.locator('.msg[data-kind="message"][data-role="agent"]').last()).toContainText('Booked as mb_0001')
+    await page.screenshot({ path: 'test-results/acp-conversation.png' })
+  })
+
+  await test.step('every message is a frame', async () => {
+    await page.getByRole('tab', { name: /Frames/ }).click()
+    await expect(page.getByText('session/request_permission').first()).toBeVisible()
+    await page.screenshot({ path: 'test-results/acp-frames.png' })
+  })
+  expect(errors).toEqual([])
+})
