@@ -1,3 +1,4 @@
+import { TaskToggle, taskSupport } from './TaskToggle'
 import { useState } from 'react'
 import { appToolUi, visibleName, type CallEvent, type ValidationResult } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
@@ -17,6 +18,7 @@ import { PromptSurface, RequestSurface, ResourceSurface, TemplateSurface, Subscr
 
 interface Callable {
   name: string
+  execution?: { taskSupport?: unknown }
   title?: string
   description?: string
   inputSchema?: JsonSchema
@@ -182,6 +184,8 @@ function Composer({
   const json = draft.json ?? JSON.stringify(draft.values, null, 2)
   const [error, setError] = useState<string>()
   const [busy, setBusy] = useState(false)
+  const [asTask, setAsTask] = useState(false)
+  const tasks = taskSupport(view, tool)
   const keep = (change: Partial<Draft>) => keepDraft(view.targetId, key, { ...draft, ...change })
   const switchMode = (next: 'form' | 'json') => {
     if (next === mode) return
@@ -209,7 +213,14 @@ function Composer({
     // An MCP App tool: its view opens on the page now, and is given the call's input and result when they come.
     const app = view.protocol === 'mcp' ? appToolUi(tool) : undefined
     const key = app && openAppView(view.id, tool.name, app.resourceUri, value)
-    const report = await command((api) => api.invoke('tools.call', { connectionId: view.id, tool: tool.name, arguments: value }))
+    const report = await command((api) =>
+      api.invoke('tools.call', {
+        connectionId: view.id,
+        tool: tool.name,
+        arguments: value,
+        task: tasks === 'required' || (tasks !== undefined && asTask),
+      }),
+    )
     if (key) settleAppView(view.id, key, report)
     setBusy(false)
   }
@@ -243,6 +254,7 @@ function Composer({
         >
           Reset
         </button>
+        {tasks && <TaskToggle support={tasks} on={asTask} onChange={setAsTask} />}
         <span className="spacer" />
         <button className="btn primary" onClick={() => void submit()} disabled={!live || busy}>
           {busy ? 'Calling…' : 'Call'}
