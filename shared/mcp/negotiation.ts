@@ -54,7 +54,7 @@ export class NegotiationRecord {
       return `negotiated ${version}: server/discover offered ${MCP_2026_VERSION} and the server ${discover?.answer ?? 'took it'}`
     if (this.known2025)
       return `the 2025 era, as when this connection was first made (server/discover: ${this.known2025}): a reconnect does not offer 2026-07-28 again; initialize settled on ${version ?? 'no version'}`
-    return `fell back to the 2025 era: server/discover offered ${MCP_2026_VERSION} and ${discover?.answer ?? 'no 2026 answer came'}; initialize then settled on ${version ?? 'no version'}`
+    return `fell back to the 2025 era: server/discover offered ${MCP_2026_VERSION} (${discover?.answer ?? 'no 2026 answer'}); initialize then settled on ${version ?? 'no version'}`
   }
 }
 

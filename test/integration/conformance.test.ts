@@ -42,30 +42,32 @@ async function scenario(name: string): Promise<{ code: number | null; checks: Ch
 /**
  * The authorization scenarios, with the checks each must pass: all but auth/cross-app-access-complete-flow
  * (the Enterprise-Managed Authorization extension, SEP-990: a token exchange at the enterprise's identity
- * provider, which Parallax does not implement; see the README).
+ * provider, which Parallax does not implement; see the README). Each counts the bearer token on the
+ * server/discover probe too (Parallax offers MCP 2026-07-28 before the 2025 initialize), but where a
+ * scenario stops before an authorized request (the retry limit, a resource mismatch).
  */
 const AUTH_SCENARIOS = [
-  ['auth/metadata-default', 13],
-  ['auth/metadata-var1', 13],
-  ['auth/metadata-var2', 13],
-  ['auth/metadata-var3', 13],
-  ['auth/basic-cimd', 13],
-  ['auth/scope-from-www-authenticate', 14],
-  ['auth/scope-from-scopes-supported', 14],
-  ['auth/scope-omitted-when-undefined', 14],
-  ['auth/scope-step-up', 23],
+  ['auth/metadata-default', 14],
+  ['auth/metadata-var1', 14],
+  ['auth/metadata-var2', 14],
+  ['auth/metadata-var3', 14],
+  ['auth/basic-cimd', 14],
+  ['auth/scope-from-www-authenticate', 15],
+  ['auth/scope-from-scopes-supported', 15],
+  ['auth/scope-omitted-when-undefined', 15],
+  ['auth/scope-step-up', 24],
   ['auth/scope-retry-limit', 10],
-  ['auth/token-endpoint-auth-basic', 18],
-  ['auth/token-endpoint-auth-post', 18],
-  ['auth/token-endpoint-auth-none', 18],
-  ['auth/pre-registration', 13],
-  ['auth/2025-03-26-oauth-metadata-backcompat', 12],
-  ['auth/2025-03-26-oauth-endpoint-fallback', 7],
+  ['auth/token-endpoint-auth-basic', 19],
+  ['auth/token-endpoint-auth-post', 19],
+  ['auth/token-endpoint-auth-none', 19],
+  ['auth/pre-registration', 14],
+  ['auth/2025-03-26-oauth-metadata-backcompat', 13],
+  ['auth/2025-03-26-oauth-endpoint-fallback', 8],
   ['auth/resource-mismatch', 2],
-  ['auth/offline-access-scope', 15],
-  ['auth/offline-access-not-supported', 14],
-  ['auth/client-credentials-jwt', 8],
-  ['auth/client-credentials-basic', 8],
+  ['auth/offline-access-scope', 16],
+  ['auth/offline-access-not-supported', 15],
+  ['auth/client-credentials-jwt', 9],
+  ['auth/client-credentials-basic', 9],
 ] as const
 
 // One scenario at a time: each starts its own server and a Parallax CLI process.

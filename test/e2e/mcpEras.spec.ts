@@ -1,0 +1,67 @@
+import type { Page } from '@playwright/test'
+import { expect, test } from './webHostProcess'
+
+// The MCP era on a connection's page: a 2.x server that speaks only 2026-07-28, and a 2025 server the
+// default profile falls back to; each says how the era was negotiated and which rules it keeps.
+
+const server = (file: string, ...flags: string[]) =>
+  [process.execPath, '--import', 'tsx', `test/fixtures/servers/${file}.ts`, ...flags].join(' ')
+
+async function addAndConnect(page: Page, name: string, command: string) {
+  await page.getByRole('button', { name: '+ Add server' }).click()
+  await page.locator('#t-name').fill(name)
+  await page.locator('#t-cmd').fill(command)
+  await page.getByRole('button', { name: 'Save and connect' }).click()
+  await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 30_000 })
+}
+
+test('the handshake shows the MCP era and how it was negotiated; discovery and keepalive say which rule applied', async ({
+  page,
+  host,
+}) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(host.url)
+
+  await test.step('a server that speaks only 2026-07-28: the 2026 era, through server/discover', async () => {
+    await addAndConnect(page, 'modern-only', server('modern', '--modern-only'))
+    await page.getByRole('tab', { name: /Handshake/ }).click()
+    await expect(page.getByTestId('negotiated-era')).toHaveText('2026 era')
+    await expect(page.getByTestId('negotiated-version')).toHaveText('2026-07-28')
+    await expect(page.getByTestId('era-summary')).toContainText('negotiated 2026-07-28: server/discover offered 2026-07-28')
+    const step = page.getByTestId('era-steps').locator('tbody tr')
+    await expect(step).toHaveCount(1)
+    await expect(step).toHaveAttribute('data-method', 'server/discover')
+    await expect(step).toContainText('supports 2026-07-28')
+    await expect(step).toContainText('taken')
+    await expect(page.getByTestId('era-rules')).toContainText('capabilities from server/discover')
+    await expect(page.getByTestId('era-rules')).toContainText('on a subscriptions/listen stream (2026 era): asked for tools')
+    await page.getByTestId('era-negotiation').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: 'test-results/e2e-artifacts/mcp-era-2026.png', fullPage: true })
+  })
+
+  await test.step('Discovery and Keepalive say the rule: capabilities from server/discover; tools/list, since the era has no ping', async () => {
+    await page.getByRole('tab', { name: /Discovery/ }).click()
+    await expect(page.getByTestId('discovery-rules')).toContainText('capabilities from server/discover (2026 era)')
+    await page.getByRole('tab', { name: /Keepalive/ }).click()
+    await expect(page.getByTestId('probe-kind')).toHaveText('tools/list')
+    await expect(page.getByTestId('probe-rule')).toContainText('the 2026 era has no ping')
+  })
+
+  await test.step('a 2025 server: server/discover not taken (-32601), then initialize; ping-free rules do not apply', async () => {
+    await addAndConnect(page, 'growing', server('growingTools'))
+    await page.getByRole('tab', { name: /Handshake/ }).click()
+    await expect(page.getByTestId('negotiated-era')).toHaveText('2025 era')
+    await expect(page.getByTestId('era-summary')).toContainText('fell back to the 2025 era')
+    const steps = page.getByTestId('era-steps').locator('tbody tr')
+    await expect(steps).toHaveCount(2)
+    await expect(steps.nth(0)).toContainText('error -32601 Method not found')
+    await expect(steps.nth(0)).toContainText('not taken')
+    await expect(steps.nth(1)).toHaveAttribute('data-method', 'initialize')
+    await expect(page.getByTestId('era-rules')).toContainText('capabilities from initialize (2025 era)')
+    await page.getByTestId('era-negotiation').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: 'test-results/e2e-artifacts/mcp-era-2025.png', fullPage: true })
+  })
+
+  expect(errors).toEqual([])
+})
