@@ -313,6 +313,9 @@ export class AcpConnection extends SupervisedConnection {
     const frame = this.tap.record(direction, message, ts, undefined, wire) as ReturnType<JsonRpcTap['record']> & { seq?: number }
     const msg = message as { method?: string; params?: unknown; result?: Record<string, unknown>; id?: string | number }
     if (direction === 'in' && frame.method === 'initialize' && frame.kind === 'response') this.initializeResult = msg.result
+    // The session is known from its answer's frame: updates for it may follow before the SDK hands the answer on.
+    if (direction === 'in' && frame.method === 'session/new' && frame.kind === 'response' && typeof msg.result?.sessionId === 'string')
+      this.sessionId = msg.result.sessionId
     if (direction === 'out' && frame.method === 'session/prompt' && frame.kind === 'request' && this.prompting)
       this.prompting.requestId = frame.id
     if (direction !== 'in') return
@@ -368,6 +371,12 @@ export class AcpConnection extends SupervisedConnection {
     if (this.flagged.has(kind)) return
     this.flagged.add(kind)
     this.emit({ type: 'log', source: 'engine', level: 'warn', text: `protocol oddity: ${text}`, oddity: true })
+  }
+
+  /** Waits (briefly) for the commands an agent announces right after its session opens: what a compare diffs. */
+  override async settled(): Promise<void> {
+    for (let waited = 0; !this.commandsSeen && waited < 1_000 && this.isLive; waited += 50) await new Promise((r) => setTimeout(r, 50))
+    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 
   /** ACP has no ping: the agent is alive while its process runs and its output is open. */

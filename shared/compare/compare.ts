@@ -4,8 +4,11 @@ import { schemaChanges, type SchemaChange } from './schemaChanges'
 
 export const COMPARE_FORMAT = 'parallax.compare/1'
 
-/** `operation`: an MCP tool and an A2A skill paired by name (comparing across protocols). */
-type Kind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate' | 'skill' | 'operation'
+/**
+ * `operation`: an MCP tool, an A2A skill and an ACP command paired by name (comparing across protocols);
+ * `command`: an ACP slash command the agent announced; `used`: a tool an ACP agent called in the compare's prompt.
+ */
+type Kind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate' | 'skill' | 'operation' | 'command' | 'used'
 
 /** Where a difference was seen: the frame in each connection that carried it. */
 export interface FrameLink {
@@ -63,6 +66,7 @@ const LISTS: [DiscoveryMethod, Kind, string][] = [
   ['resources/list', 'resource', 'uri'],
   ['resources/templates/list', 'resourceTemplate', 'uriTemplate'],
   ['agent-card', 'skill', 'id'],
+  ['available_commands', 'command', 'name'],
 ]
 
 export function snapshotOf(events: EngineEvent[], connectionId: string): Snapshot {
@@ -74,8 +78,21 @@ export function snapshotOf(events: EngineEvent[], connectionId: string): Snapsho
   for (const [method, kind, key] of LISTS) {
     const step = mine.findLast((e) => e.type === 'discovery' && e.method === method && e.items)
     if (!step || step.type !== 'discovery') continue
-    const frame = responseTo(method)
+    // An ACP agent's commands come in a notification, not an answer: the last one that announced them.
+    const frame =
+      method === 'available_commands'
+        ? mine.findLast((e): e is FrameEvent => e.type === 'frame' && e.subject === 'available_commands_update')?.seq
+        : responseTo(method)
     for (const item of (step.items ?? []) as Record<string, unknown>[]) items.set(`${kind}:${String(item[key])}`, { kind, item, frame })
+  }
+  // What an ACP agent did: each tool it called (by name) in the compare's prompt, with the frame that first showed it.
+  for (const e of mine) {
+    const meta = e.type === 'conversation' ? e.message.metadata : undefined
+    if (meta?.kind !== 'tool' || typeof meta.tool !== 'string' || items.has(`used:${meta.tool}`)) continue
+    const frame = mine.findLast(
+      (f): f is FrameEvent => f.type === 'frame' && f.seq < e.seq && f.subject === `tool_call ${String(meta.tool)}`,
+    )?.seq
+    items.set(`used:${meta.tool}`, { kind: 'used', item: { name: meta.tool, toolKind: meta.toolKind }, frame })
   }
   // An MCP handshake's frame is the answer that settled the era (server/discover or initialize).
   const settled = handshake?.protocol === 'mcp' ? handshake.negotiation?.steps.find((s) => s.accepted)?.frameSeq : undefined
@@ -114,6 +131,13 @@ export function compareSnapshots(a: Snapshot, b: Snapshot, pairing: OperationPai
     field('serverCapabilities', ha.serverCapabilities, hb.serverCapabilities)
     field('serverInfo', ha.serverInfo, hb.serverInfo)
     field('instructions', ha.instructions, hb.instructions)
+  } else if (ha?.protocol === 'acp' && hb?.protocol === 'acp') {
+    field('requestedProtocolVersion', ha.requestedProtocolVersion, hb.requestedProtocolVersion)
+    field('clientCapabilities', ha.clientCapabilities, hb.clientCapabilities)
+    field('protocolVersion', ha.protocolVersion, hb.protocolVersion)
+    field('agentCapabilities', ha.agentCapabilities, hb.agentCapabilities)
+    field('agentInfo', ha.agentInfo, hb.agentInfo)
+    field('authMethods', ha.authMethods, hb.authMethods)
   } else if (ha?.protocol === 'a2a' && hb?.protocol === 'a2a') {
     field('generation', ha.generation, hb.generation)
     field('protocolVersion', ha.protocolVersion, hb.protocolVersion)
@@ -174,12 +198,12 @@ export function compareSnapshots(a: Snapshot, b: Snapshot, pairing: OperationPai
 function asOperations(snapshot: Snapshot, { names = {} }: OperationPairing): Snapshot {
   const items: Snapshot['items'] = new Map()
   for (const [key, entry] of snapshot.items) {
-    if (entry.kind !== 'tool' && entry.kind !== 'skill') {
+    if (entry.kind !== 'tool' && entry.kind !== 'skill' && entry.kind !== 'command') {
       items.set(key, entry)
       continue
     }
-    const own = String(entry.kind === 'tool' ? entry.item.name : entry.item.id)
-    const paired = entry.kind === 'tool' ? (names[own] ?? own) : own
+    const own = String(entry.kind === 'skill' ? entry.item.id : entry.item.name)
+    const paired = entry.kind === 'skill' ? own : (names[own] ?? own)
     // Presence is what pairs: a skill has no schema, and descriptions are worded for each protocol's readers.
     items.set(`operation:${paired}`, { kind: 'operation', item: {}, frame: entry.frame })
   }

@@ -324,6 +324,8 @@ export const CommandInputs = {
     a: TargetUnderProfile,
     b: TargetUnderProfile,
     operations: z.record(z.string().max(500), z.string().max(500)).optional(),
+    /** ACP: a prompt sent on each side once it settled, so the compare shows what the agent did (the tools it used) as well as what it exposed. */
+    prompt: z.string().min(1).max(10_000).optional(),
   }),
   /** A compare's result (as compare.run gave it) as one self-contained HTML file (redacted). */
   'compare.report': z.object({ result: CompareResultSchema }),

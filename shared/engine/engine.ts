@@ -495,6 +495,8 @@ export class Engine implements CommandContext {
     a: { target: SavedTarget; profile?: ClientProfile },
     b: { target: SavedTarget; profile?: ClientProfile },
     pairing?: OperationPairing,
+    /** ACP: sent on each ACP side once it settled, so the compare shows the tools the agent used, not only what it exposed. */
+    prompt?: string,
   ): Promise<CompareResult> {
     const sides: SupervisedConnection[] = []
     const by = `c${++this.nextCompare}`
@@ -508,6 +510,7 @@ export class Engine implements CommandContext {
         if (!ok) throw this.connectFailure(sides[i])
       })
       await Promise.all(sides.map((c) => c.settled()))
+      if (prompt) await Promise.all(sides.filter((c) => c.protocol === 'acp').map((c) => c.sendTurn({ text: prompt })))
       const events = this.events.since(0)
       const report = compareSnapshots(snapshotOf(events, sides[0].id), snapshotOf(events, sides[1].id), pairing)
       const describe = (i: number, profile?: ClientProfile) => ({

@@ -206,3 +206,53 @@ describe('the client role: permissions, files, terminals', () => {
     expect(((await sent).response as AcpPromptAnswer).text).toBe('exit 0: 42')
   })
 })
+
+describe('did the agent honour requested_tool_categories?', () => {
+  const compare = async (target: SavedTarget & { origin: 'user' }, hinted: Record<string, unknown>, prompt?: string) => {
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 3_600_000 } })
+    return engine.invoke('compare.run', {
+      a: { target, profile: 'minimal' },
+      b: { target, profile: hinted },
+      ...(prompt && { prompt }),
+    })
+  }
+  const hint = (via: ('field' | 'meta')[]) => ({
+    name: 'web-hint',
+    acp: { requestedToolCategories: ['web', 'media_generation'], hintVia: via },
+  })
+
+  it('an agent that honours the hint (unstable entrypoint) exposes and uses the tools of the categories asked for', async () => {
+    const result = await compare(acpTarget('hintAgent', 'default'), hint(['field', 'meta']), 'do it')
+    expect(result.handshake.filter((h) => h.origin === 'client').map((h) => h.field)).toContain(
+      'clientCapabilities.requested_tool_categories',
+    )
+    const onlyB = result.catalog.added.map((x) => `${x.kind}:${x.name}`).sort()
+    expect(onlyB).toEqual(['command:generate_image', 'command:web_search', 'used:generate_image', 'used:web_search'])
+    expect(result.catalog.same.map((x) => `${x.kind}:${x.name}`).sort()).toEqual(['command:read_file', 'used:read_file'])
+    expect(result.catalog.added.every((x) => x.frames.b !== undefined)).toBe(true)
+  })
+
+  it('the same agent ignores a hint it does not read (only in _meta), and so does an agent on the stable schema', async () => {
+    const metaOnly = await compare(acpTarget('hintAgent', 'default'), hint(['meta']))
+    expect(metaOnly.catalog.added).toEqual([])
+    expect(metaOnly.handshake.filter((h) => h.origin === 'client').map((h) => h.field)).toContain('clientCapabilities._meta')
+    await engine!.dispose()
+    const stable = await compare(acpTarget('stableAgent', 'basic'), hint(['field', 'meta']), 'look it up')
+    expect(stable.catalog.added).toEqual([])
+    expect(stable.catalog.removed).toEqual([])
+    expect(stable.catalog.same.map((x) => `${x.kind}:${x.name}`)).toEqual(['used:lookup'])
+    expect(stable.handshake.filter((h) => h.origin === 'agent')).toEqual([])
+  })
+
+  it('the demo ACP face honours the hint as its MCP face does, and pairs its commands with the MCP tools across protocols', async () => {
+    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 3_600_000 } })
+    const hinted = await engine.invoke('compare.run', {
+      a: { targetId: 'demo:acp', profile: 'minimal' },
+      b: { targetId: 'demo:acp', profile: 'hinted' },
+    })
+    expect(hinted.catalog.added.map((x) => x.name).sort()).toEqual(['forecast_delivery', 'preview_creative'])
+    const across = await engine.invoke('compare.run', { a: { targetId: 'demo:tools' }, b: { targetId: 'demo:acp' } })
+    expect(across.catalog.same.map((x) => x.name).sort()).toEqual(['create_media_buy', 'list_creative_formats', 'search_products'])
+    expect(across.catalog.added).toEqual([])
+  })
+})

@@ -5,10 +5,10 @@ import type { CommandContext, DomainHandlers } from './handler'
 
 /** Compare two sides (one target under two client profiles, or two targets), and the profiles themselves. */
 export const compareCommands: DomainHandlers<'compare' | 'profiles'> = {
-  'compare.run': async ({ a, b, operations }, engine) => {
+  'compare.run': async ({ a, b, operations, prompt }, engine) => {
     // Both sides (and their profiles) are checked before anything connects.
     const [sa, sb] = [await side(a, engine), await side(b, engine)]
-    return engine.compare(sa, sb, { names: operations })
+    return engine.compare(sa, sb, { names: operations }, prompt)
   },
   // A file for reviewers: secrets are taken out (a server's instructions, a card's fields), as in recordings.
   'compare.report': ({ result }) => ({ html: compareReportHtml(new Redactor().redact(result as CompareResult)) }),

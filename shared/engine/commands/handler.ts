@@ -88,6 +88,7 @@ export interface CommandContext {
     a: { target: SavedTarget; profile?: ClientProfile },
     b: { target: SavedTarget; profile?: ClientProfile },
     pairing?: OperationPairing,
+    prompt?: string,
   ): Promise<CompareResult>
 }
 
