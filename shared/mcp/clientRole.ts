@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Client as ModernClient } from '@modelcontextprotocol/client'
 import {
   CreateMessageRequestSchema,
   CreateMessageResultSchema,
@@ -117,6 +118,22 @@ export class ClientRole {
       client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
         this.handle('roots/list', (request.params ?? {}) as Record<string, unknown>, extra.requestId, extra.signal),
       )
+  }
+
+  /**
+   * The 2026 era: a server asks inside an `input_required` answer to a call, never with a request of its own;
+   * the 2.x client fulfils each embedded request through these same handlers, then retries the call with
+   * the answers (a person, the scripted responder or Parallax answers, as in the 2025 era).
+   */
+  installModern(client: ModernClient, capabilities: Record<string, unknown>): void {
+    this.client = undefined // no notifications/roots/list_changed to send on this client
+    const on =
+      (method: ServerRequestMethod) => (request: { params?: unknown }, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) =>
+        this.handle(method, (request.params ?? {}) as Record<string, unknown>, ctx.mcpReq.id, ctx.mcpReq.signal)
+    const register = client.setRequestHandler.bind(client) as (method: string, handler: ReturnType<typeof on>) => void
+    if (capabilities.sampling) register('sampling/createMessage', on('sampling/createMessage'))
+    if (capabilities.elicitation) register('elicitation/create', on('elicitation/create'))
+    if (capabilities.roots) register('roots/list', on('roots/list'))
   }
 
   private client: Client | undefined

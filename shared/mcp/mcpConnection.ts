@@ -399,6 +399,7 @@ export class McpConnection extends SupervisedConnection {
       this.logLine('error', describeTransportError(error), 'transport')
     }
     client.onclose = () => this.onSessionClosed(generation, kind)
+    this.role.installModern(client, profile?.capabilities ?? {})
     this.session = new ModernSession(client)
     this.negotiation.add({
       method: 'server/discover',

@@ -225,3 +225,31 @@ describe('Compare: one server under a 2025 profile and a 2026 profile', () => {
     )
   })
 })
+
+describe('a server that asks (elicitation) in each era', () => {
+  it.each([
+    ['2026', 'an input_required answer', undefined],
+    ['2025', 'elicitation/create', 'mcp-2025'],
+  ])('the %s era (the server asks in %s): the person is asked and answers, and the call completes', async (era, _how, profileName) => {
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
+    recorder = new EventRecorder(engine)
+    const { connection, handshake } = await connect(fixtureTarget('modern', ['--asks']), profileName)
+    expect(handshake?.era).toBe(era)
+    const call = connection.request('tools/call', { name: 'deploy', arguments: { env: 'prod' } })
+    const pending = await recorder.waitFor(
+      (e) => e.type === 'serverRequest' && e.connectionId === connection.id && e.state === 'pending' && e.method === 'elicitation/create',
+    )
+    if (pending.type !== 'serverRequest') throw new Error('unreachable')
+    expect(pending.params).toMatchObject({ message: 'Deploy to prod?' })
+    connection.answerServerRequest(pending.id, { result: { action: 'accept', content: { confirm: true } } })
+    expect(await call).toMatchObject({ outcome: 'result', result: { content: [{ text: 'deployed to prod' }] } })
+    if (era === '2026') {
+      // Two rounds of tools/call on the wire: the first answered input_required, the retry carried the answer.
+      const calls = frames(connection.id).filter((f) => f.method === 'tools/call' && f.direction === 'in')
+      expect(calls.map((f) => (f.payload as { result?: { resultType?: string } }).result?.resultType)).toEqual([
+        'input_required',
+        'complete',
+      ])
+    }
+  })
+})
