@@ -28,6 +28,7 @@ export async function call(argv: string[]): Promise<number> {
       'protocol-fields': { type: 'string' },
       'log-level': { type: 'string' },
       binding: { type: 'string' },
+      task: { type: 'boolean', default: false },
       ...CLIENT_OPTIONS,
       ...AUTH_OPTIONS,
     },
@@ -78,7 +79,7 @@ export async function call(argv: string[]): Promise<number> {
         throw new UsageError((error as Error).message)
       }
     }
-    const report = await host.invoke('tools.call', { connectionId, tool, arguments: args as Record<string, unknown> })
+    const report = await host.invoke('tools.call', { connectionId, tool, arguments: args as Record<string, unknown>, task: values.task })
     const findings = callFindings(report)
     if (values.json)
       printJson({

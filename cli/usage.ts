@@ -11,7 +11,8 @@ Usage:
                                    exit 1 when the server goes down or a probe fails
   parallax call <target> <tool> --args JSON [--hooks FILE] [--json] [--protocol-fields a,b] [--log-level L]
                                    one call with pre-validation hooks: raw vs hooked arguments,
-                                   both validations, context echo, protocol-field lint
+                                   both validations, context echo, protocol-field lint; --task makes
+                                   it an MCP task (2025-11-25), followed to its result
   parallax request <target> <method> [--params JSON] [--json] [--timeout MS] [--log-level L]
                                    send any MCP request (prompts/get, resources/read,
                                    completion/complete, logging/setLevel, …) and print the answer;
