@@ -147,7 +147,9 @@ function Expiry({ expiresAt }: { expiresAt?: number }) {
 
 function SignInCard({ target, status, waiting }: { target: SavedTarget; status?: AuthStatus; waiting?: AuthEvent }) {
   const [scope, setScope] = useState('')
-  const [headless, setHeadless] = useState(target.spec.kind === 'mcp-http' || target.spec.kind === 'a2a' ? (target.spec.oauth?.headless ?? false) : false)
+  const [headless, setHeadless] = useState(
+    target.spec.kind === 'mcp-http' || target.spec.kind === 'a2a' ? (target.spec.oauth?.headless ?? false) : false,
+  )
   const [busy, setBusy] = useState(false)
   const run = async (work: () => Promise<unknown>) => {
     setBusy(true)
