@@ -16,7 +16,9 @@ import { UsageError } from './usage'
 /**
  * The flags that let a script play the whole MCP client (`call`, `converse`, `request`): the client
  * profile to connect under, the roots to offer, and the answers to what the server asks — a scripted
- * responder for sampling (`--sampling FILE`) and a fixed elicitation answer (`--elicit`, `--elicit-content`).
+ * responder for sampling (`--sampling FILE`) and a fixed elicitation answer (`--elicit`, `--elicit-content`);
+ * for an ACP agent, the answer to its permission requests (`--permission`) and commands (`--terminal`), and
+ * the workspace folder its files and terminals are confined to (`--workspace`).
  */
 export const CLIENT_OPTIONS = {
   profile: { type: 'string' },
@@ -24,6 +26,9 @@ export const CLIENT_OPTIONS = {
   sampling: { type: 'string' },
   elicit: { type: 'string' },
   'elicit-content': { type: 'string' },
+  permission: { type: 'string' },
+  terminal: { type: 'string' },
+  workspace: { type: 'string' },
 } as const
 
 export interface ClientFlagValues {
@@ -32,13 +37,17 @@ export interface ClientFlagValues {
   sampling?: string
   elicit?: string
   'elicit-content'?: string
+  permission?: string
+  terminal?: string
+  workspace?: string
 }
 
-/** What the flags ask for: a profile (a preset's name, or one read from a file), roots, a responder. */
+/** What the flags ask for: a profile (a preset's name, or one read from a file), roots, a responder, an ACP policy and workspace. */
 export interface ClientFlags {
   profile?: string | ClientProfile
   roots?: Root[]
   responder?: Responder
+  acp?: { permission?: 'allow' | 'reject'; terminal?: 'allow' | 'reject'; workspace?: string }
 }
 
 export async function clientFlags(values: ClientFlagValues): Promise<ClientFlags> {
@@ -70,6 +79,19 @@ export async function clientFlags(values: ClientFlagValues): Promise<ClientFlags
       ...(elicit !== undefined && { elicit: elicit as Responder['elicit'] }),
       ...(elicitContent && { elicitContent }),
     }
+  const policy = (flag: 'permission' | 'terminal'): 'allow' | 'reject' | undefined => {
+    const value = values[flag]
+    if (value === undefined) return undefined
+    if (value !== 'allow' && value !== 'reject') throw new UsageError(`--${flag} is allow or reject`)
+    return value
+  }
+  const [permission, terminal] = [policy('permission'), policy('terminal')]
+  if (permission || terminal || values.workspace !== undefined)
+    flags.acp = {
+      ...(permission && { permission }),
+      ...(terminal && { terminal }),
+      ...(values.workspace !== undefined && { workspace: resolve(values.workspace) }),
+    }
   return flags
 }
 
@@ -78,6 +100,17 @@ export async function clientFlags(values: ClientFlagValues): Promise<ClientFlags
  * stay unless --roots is given). The built-in demos are used as they ship (they ask their client nothing).
  */
 export function withClientFlags(target: SavedTarget, flags: ClientFlags): SavedTarget {
+  if (flags.acp) {
+    if (target.spec.kind !== 'acp') throw new UsageError('--permission, --terminal and --workspace are for ACP agents (acp:<command line>)')
+    const { permission, terminal, workspace } = flags.acp
+    target = {
+      ...target,
+      ...((permission || terminal) && {
+        responder: { ...target.responder, ...(permission && { permission }), ...(terminal && { terminal }) },
+      }),
+      ...(workspace && { spec: { ...target.spec, workspace } }),
+    }
+  }
   if (!flags.roots && !flags.responder) return target
   if (target.origin === 'demo')
     throw new UsageError(`${target.id} is a built-in demo: --roots, --sampling and --elicit are for your own servers`)

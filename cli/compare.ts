@@ -31,6 +31,7 @@ export async function compare(argv: string[]): Promise<number> {
       config: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       json: { type: 'boolean', default: false },
+      prompt: { type: 'string' },
     },
   })
   if (positionals.length < 1 || positionals.length > 2) throw new UsageError('compare takes one target (under two profiles) or two targets')
@@ -52,6 +53,7 @@ export async function compare(argv: string[]): Promise<number> {
       a: { ...targetRef(targetA), profile: profileA },
       b: { ...targetRef(targetB), profile: profileB },
       ...(operations && { operations }),
+      ...(values.prompt && { prompt: values.prompt }),
     })
   } finally {
     await host.close()

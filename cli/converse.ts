@@ -9,6 +9,8 @@ import {
   type SavedTarget,
   type Turn,
   type TurnResult,
+  protocolOf,
+  type Protocol,
 } from '../shared/contract'
 import { applyLogLevel, cliHost, connectOrExplain, listenToServer, logLevelFlag, wholeNumber, type LogLevelOutcome } from './connect'
 import { printJson } from './failure'
@@ -21,9 +23,9 @@ export const CONVERSATION_FORMAT = 'parallax.conversation/1'
 
 /**
  * A turn from the command line. For A2A: a JSON object is sent as a data part, anything else as text.
- * For MCP: a JSON object {"tool": NAME, "arguments": {…}}.
+ * For MCP: a JSON object {"tool": NAME, "arguments": {…}}. For ACP: a prompt, or such a call (sent as its slash command).
  */
-export function parseTurn(text: string, protocol: 'mcp' | 'a2a'): Turn {
+export function parseTurn(text: string, protocol: Protocol): Turn {
   let json: unknown
   if (text.trim().startsWith('{')) {
     try {
@@ -31,6 +33,12 @@ export function parseTurn(text: string, protocol: 'mcp' | 'a2a'): Turn {
     } catch (error) {
       throw new UsageError(`--turn ${JSON.stringify(text)} looks like JSON but is not: ${(error as Error).message}`)
     }
+  }
+  if (protocol === 'acp') {
+    const call = json as { tool?: unknown; arguments?: unknown } | undefined
+    return call && typeof call.tool === 'string'
+      ? { tool: call.tool, arguments: (call.arguments ?? {}) as Record<string, unknown> }
+      : { text }
   }
   if (protocol === 'mcp') {
     const call = json as { tool?: unknown; arguments?: unknown } | undefined
@@ -66,7 +74,7 @@ export async function converse(argv: string[]): Promise<number> {
   const logLevel = logLevelFlag(values['log-level'])
   const client = await clientFlags(values)
   const target = withAuthFlags(withClientFlags(await resolveTarget(positionals[0], values.config, values.binding), client), values)
-  const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
+  const protocol = protocolOf(target.spec)
   const turns = values.turn.map((t) => parseTurn(t, protocol))
 
   const host = cliHost({

@@ -1,4 +1,5 @@
 import type {
+  AcpHandshakeEvent,
   A2aHandshakeEvent,
   ConnectionEvent,
   DiscoveryEvent,
@@ -112,6 +113,31 @@ export function buildReport(
       skills: h?.skills ?? [],
       warnings: h?.warnings ?? [],
       discovery: discovery.map(discoveryStep),
+    }
+  }
+  if (handshake?.protocol === 'acp' || target.spec.kind === 'acp') {
+    const h = handshake as AcpHandshakeEvent | undefined
+    return {
+      ...common,
+      protocol: 'acp' as const,
+      handshake: h && {
+        requestedProtocolVersion: h.requestedProtocolVersion,
+        protocolVersion: h.protocolVersion,
+        clientInfo: h.clientInfo,
+        clientCapabilities: h.clientCapabilities,
+        ...(h.hint && { hint: h.hint }),
+        ...(h.notOffered && { notOffered: h.notOffered }),
+        agentInfo: h.agentInfo,
+        agentCapabilities: h.agentCapabilities,
+        authMethods: h.authMethods,
+        session: h.session,
+        keepalive: h.keepalive,
+      },
+      discovery: discovery.map(discoveryStep),
+      commands: discovery.findLast((d) => d.method === 'available_commands' && d.items)?.items ?? [],
+      stderr: ofType(events, 'log')
+        .filter((e: LogEvent) => e.source === 'stderr')
+        .map((e) => e.text),
     }
   }
   const h = handshake as McpHandshakeEvent | undefined
@@ -231,6 +257,37 @@ export function formatReport(report: Report): string {
       lines.push(`warnings (${report.warnings.length})`)
       for (const w of report.warnings) lines.push(`  ${w}`)
     }
+  } else if (report.protocol === 'acp') {
+    const h = report.handshake
+    lines.push(`${h?.agentInfo ? `${h.agentInfo.title ?? h.agentInfo.name} ${h.agentInfo.version}` : 'unknown agent'} — ACP over stdio`)
+    if (h) {
+      lines.push(`  protocol    asked ${h.requestedProtocolVersion}, negotiated ${h.protocolVersion ?? '—'}`)
+      const fs = (h.clientCapabilities as { fs?: { readTextFile?: boolean; writeTextFile?: boolean } }).fs
+      lines.push(
+        `  offered     fs ${fs?.readTextFile || fs?.writeTextFile ? [fs.readTextFile && 'read', fs.writeTextFile && 'write'].filter(Boolean).join('+') : 'no'}, terminal ${(h.clientCapabilities as { terminal?: boolean }).terminal ? 'yes' : 'no'}${h.hint ? `, tool categories ${h.hint.categories.join(', ')} (as ${h.hint.via.join(' and ')})` : ''}`,
+      )
+      for (const note of h.notOffered ?? []) lines.push(`  not offered ${note}`)
+      const caps = h.agentCapabilities as {
+        loadSession?: boolean
+        promptCapabilities?: Record<string, boolean>
+        mcpCapabilities?: Record<string, boolean>
+      }
+      const kinds = Object.entries(caps.promptCapabilities ?? {})
+        .filter(([, on]) => on === true)
+        .map(([k]) => k)
+      const mcp = Object.entries(caps.mcpCapabilities ?? {})
+        .filter(([, on]) => on === true)
+        .map(([k]) => k)
+      lines.push(
+        `  agent       session/load ${caps.loadSession ? 'yes' : 'no'}; prompts: text${kinds.length ? `, ${kinds.join(', ')}` : ''}; MCP servers: stdio${mcp.length ? `, ${mcp.join(', ')}` : ''}`,
+      )
+      lines.push(`  auth        ${h.authMethods.length ? h.authMethods.map((m) => m.id).join(', ') : 'none'}`)
+      if (h.session) lines.push(`  session     ${h.session.sessionId} (session/${h.session.how}) in ${h.session.cwd}`)
+      lines.push(`  keepalive   ${h.keepalive}`)
+    }
+    lines.push(`commands (${report.commands.length})`)
+    for (const c of report.commands as { name: string; description?: string }[])
+      lines.push(`  /${c.name}${c.description ? ` — ${c.description}` : ''}`)
   } else {
     const h = report.handshake
     const server = h?.serverInfo ? `${h.serverInfo.name} ${h.serverInfo.version}` : 'unknown server'

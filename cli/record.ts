@@ -1,7 +1,8 @@
-import { isFailedTurn, visibleText } from '../shared/contract'
+import { isFailedTurn, protocolOf, visibleText } from '../shared/contract'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { cliHost, connectOrExplain, wholeNumber } from './connect'
+import { clientFlags, withClientFlags } from './clientFlags'
 import { parseTurn } from './converse'
 import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
@@ -26,13 +27,18 @@ export async function record(argv: string[]): Promise<number> {
       'secret-key': { type: 'string', multiple: true, default: [] },
       timeout: { type: 'string', default: '30000' },
       json: { type: 'boolean', default: false },
+      permission: { type: 'string' },
+      workspace: { type: 'string' },
     },
   })
   if (positionals.length !== 1) throw new UsageError('record takes exactly one target')
   if (!values.out) throw new UsageError('give the file to write with --out FILE')
   if (values.turn.length === 0) throw new UsageError('give at least one --turn')
-  const target = await resolveTarget(positionals[0], values.config)
-  const protocol = target.spec.kind === 'a2a' ? 'a2a' : 'mcp'
+  const target = withClientFlags(
+    await resolveTarget(positionals[0], values.config),
+    await clientFlags({ permission: values.permission, workspace: values.workspace }),
+  )
+  const protocol = protocolOf(target.spec)
   const turns = values.turn.map((t) => parseTurn(t, protocol))
   const host = cliHost({
     yes: values.yes,

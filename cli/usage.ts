@@ -36,11 +36,13 @@ Usage:
       [--pair tool=skill …]
                                    connect under two client profiles (minimal, full, hinted,
                                    mcp-2025, mcp-2026, or a file) or to two targets, and diff what
-                                   each exposed: same, only in A, only in B, changed; MCP tools and
-                                   A2A skills pair by name, or as --pair says
+                                   each exposed: same, only in A, only in B, changed; MCP tools,
+                                   A2A skills and ACP commands pair by name, or as --pair says;
+                                   --prompt TEXT also sends it to each ACP side and lists the tools used
   parallax converse <target> --turn T [--turn T …] [--stream] [--json] [--log-level L]
                                    run a multi-turn conversation; A2A turns are text or a JSON
-                                   object (sent as a data part); MCP turns are {"tool", "arguments"}
+                                   object (sent as a data part); MCP turns are {"tool", "arguments"};
+                                   ACP turns are prompts (a {"tool", "arguments"} goes as /tool {json})
 
 Targets:
   demo:tools | demo:prompts | demo:resources   the built-in demo servers
@@ -49,12 +51,17 @@ Targets:
   a2a:<url>                                    an A2A agent (base URL or agent card URL)
   demo:a2a                                     the built-in demo agent over A2A
   demo:a2a-grpc                                the same agent over A2A's gRPC binding
-  <name>                                       a server or agent from --config ("mcpServers" / "a2aAgents")
+  acp:<command line>                           run an ACP agent over stdio
+  demo:acp                                     the built-in demo agent over ACP
+  <name>                                       a server or agent from --config ("mcpServers" / "a2aAgents" / "acpAgents")
 
 Playing the client (call, converse, request): --profile P (default, minimal, full, hinted, mcp-2025,
 mcp-2026, or a file), --roots URI|PATH …, --sampling FILE (canned replies in JSON, or a module (request) => result),
 --elicit accept|decline|cancel [--elicit-content JSON]. Without them, sampling is refused and an
-elicitation cancelled.
+elicitation cancelled. An ACP agent (converse, call, record): --permission allow|reject answers its
+permission requests, --terminal allow|reject the commands it asks to run, --workspace DIR is the folder
+its file requests and terminals are confined to (without it, no files are offered); without them,
+permission requests are rejected and no command runs.
 
 Authorization (inspect, call, converse, request; remote servers and agents): a server that answers
 with an OAuth challenge is signed in to as the MCP authorization spec says (resource and authorization

@@ -201,6 +201,8 @@ export class AcpConnection extends SupervisedConnection {
       } finally {
         this.emitHandshake()
       }
+      // An agent announces its commands right after the session opens: connected means discovered, as over MCP.
+      await this.commandsAnnounced(300)
     } catch (error) {
       throw await this.failure(error)
     }
@@ -375,8 +377,12 @@ export class AcpConnection extends SupervisedConnection {
 
   /** Waits (briefly) for the commands an agent announces right after its session opens: what a compare diffs. */
   override async settled(): Promise<void> {
-    for (let waited = 0; !this.commandsSeen && waited < 1_000 && this.isLive; waited += 50) await new Promise((r) => setTimeout(r, 50))
+    await this.commandsAnnounced(1_000)
     await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+
+  private async commandsAnnounced(limitMs: number): Promise<void> {
+    for (let waited = 0; !this.commandsSeen && waited < limitMs && !this.closed; waited += 25) await new Promise((r) => setTimeout(r, 25))
   }
 
   /** ACP has no ping: the agent is alive while its process runs and its output is open. */

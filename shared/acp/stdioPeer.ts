@@ -78,7 +78,8 @@ export class StdioPeer {
           for (;;) {
             const message = this.next(reader)
             if (message === null) break
-            if (message !== undefined) controller.enqueue(message)
+            // The SDK may have stopped reading (the connection closed): what still comes is a frame, handed to no one.
+            if (message !== undefined && !this.ended) controller.enqueue(message)
           }
         })
         const end = () => {
@@ -93,6 +94,9 @@ export class StdioPeer {
         stdout.once('end', end)
         this.child.once('error', end)
         this.child.once('exit', () => setImmediate(end))
+      },
+      cancel: () => {
+        this.ended = true
       },
     })
     const stdin = this.child.stdin!

@@ -267,7 +267,17 @@ export class Engine implements CommandContext {
         : resolved.spec.kind === 'acp'
           ? new AcpConnection(id, resolved, this.events, options, {
               profile: underProfile,
-              client: { askUser, policy: { permission: target.responder?.permission, terminal: target.responder?.terminal } },
+              // A replay runs turns the user recorded and asked to run again: its permission requests are allowed
+              // unless the target says otherwise; a compare only looks, so it allows nothing. Commands never run unasked.
+              client: {
+                askUser: askUser && owner.purpose !== 'replay' && owner.purpose !== 'compare',
+                policy: {
+                  permission:
+                    target.responder?.permission ??
+                    (owner.purpose === 'replay' ? 'allow' : owner.purpose === 'compare' ? 'reject' : undefined),
+                  terminal: target.responder?.terminal,
+                },
+              },
               mcpServers: await this.mcpServersFor(target, resolved.spec.mcpServers),
             })
           : new McpConnection(id, resolved, this.events, options, {

@@ -1,0 +1,103 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { quoteArg } from '../../shared/contract'
+import { cliRunner } from '../fixtures/cli'
+
+const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-acp-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const parallax = cliRunner(join(dir, 'data'))
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+const agent = (name: string, mode: string) =>
+  `acp:${[process.execPath, '--import', TSX, fileURLToPath(new URL(`../fixtures/acp/${name}.ts`, import.meta.url)), mode].map(quoteArg).join(' ')}`
+
+describe('the CLI speaks ACP', () => {
+  it('inspect prints an ACP agent\'s handshake, session and commands, with "protocol":"acp"', async () => {
+    const { code, stdout, stderr } = await parallax('inspect', 'demo:acp', '--json', '--probes', '1', '--interval', '200')
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report).toMatchObject({ format: 'parallax.inspect/1', protocol: 'acp' })
+    expect(report.handshake.agentInfo.name).toBe('parallax-demo-media-sales')
+    expect(report.handshake.session.how).toBe('new')
+    expect(report.commands.map((c: { name: string }) => c.name)).toEqual(['search_products', 'list_creative_formats', 'create_media_buy'])
+    expect(report.keepalive.probes[0]).toMatchObject({ probe: 'process', ok: true })
+    const text = await parallax('inspect', 'demo:acp', '--profile', 'hinted', '--probes', '0')
+    expect(text.stdout).toContain('tool categories forecasting, creative (as field and meta)')
+    expect(text.stdout).toContain('/forecast_delivery')
+  })
+
+  it('converse answers permission by --permission, confines files to --workspace, and reports the turns', async () => {
+    const workspace = mkdtempSync(join(dir, 'ws-'))
+    const { code, stdout } = await parallax(
+      'converse',
+      agent('stableAgent', 'write'),
+      '--workspace',
+      workspace,
+      '--permission',
+      'allow',
+      '--turn',
+      'write it',
+      '--json',
+    )
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report).toMatchObject({ format: 'parallax.conversation/1', protocol: 'acp' })
+    expect(report.turns[0].state).toBe('end_turn')
+    expect(report.turns[0].response.text).toMatch(/^written; refused/)
+    expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('hello from the agent\n')
+    expect(report.serverRequests.map((r: { method: string; by: string }) => `${r.method} ${r.by}`)).toContain(
+      'session/request_permission script',
+    )
+  })
+
+  it('exits 1 for a failed turn: the agent crashed mid-turn', async () => {
+    const { code, stdout } = await parallax('converse', agent('stableAgent', 'crash'), '--turn', 'go', '--json')
+    expect(code).toBe(1)
+    expect(JSON.parse(stdout).turns[0].state).toBe('error')
+  })
+
+  it('compare says whether the agent honoured the hint, by what it exposed and what it did', async () => {
+    const { code, stdout } = await parallax(
+      'compare',
+      'demo:acp',
+      '--profile-a',
+      'minimal',
+      '--profile-b',
+      'hinted',
+      '--prompt',
+      'Find video for a launch',
+      '--json',
+    )
+    expect(code).toBe(1)
+    const report = JSON.parse(stdout)
+    expect(report.catalog.added.map((x: { kind: string; name: string }) => `${x.kind}:${x.name}`).sort()).toEqual([
+      'command:forecast_delivery',
+      'command:preview_creative',
+      'used:forecast_delivery',
+    ])
+  })
+
+  it('records an MCP session and replays it against the same agent over ACP: the same, turn by turn', async () => {
+    const recording = join(dir, 'mcp.jsonl')
+    const recorded = await parallax(
+      'record',
+      'demo:tools',
+      '--turn',
+      '{"tool":"search_products","arguments":{"brief":"sports video"}}',
+      '--turn',
+      '{"tool":"create_media_buy","arguments":{"product_id":"prod_mobile_run","budget":2000,"buying_mode":"auction"}}',
+      '--out',
+      recording,
+      '--json',
+    )
+    expect(recorded.code).toBe(0)
+    const { code, stdout } = await parallax('replay', recording, '--target', 'demo:tools', '--target', 'demo:acp', '--json')
+    const report = JSON.parse(stdout)
+    expect(report.turns.map((t: { status: string }) => t.status)).toEqual(['same', 'same'])
+    expect(code).toBe(0)
+  })
+})
