@@ -41,3 +41,27 @@ test('the demo agent over ACP: handshake, a prompt whose tool calls stream in, a
   })
   expect(errors).toEqual([])
 })
+
+test('replay the demo media-buying session MCP vs ACP: the same agent, turn by turn, through both faces', async ({ page, host }) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(host.url)
+  await page
+    .getByRole('button', { name: /Replay/ })
+    .first()
+    .click()
+  await page.locator('[data-recording="media-buying"]').click()
+  await expect(page.getByTestId('replay-turns').locator('[data-turn]')).toHaveCount(4)
+  await page.getByLabel('Target A').selectOption('demo:tools')
+  await page.getByLabel('Target B').selectOption('demo:acp')
+  await page.getByRole('button', { name: 'Run all' }).click()
+  await expect(page.getByTestId('parity-summary')).toContainText('4 of 4 turn(s) · done', { timeout: 30_000 })
+  await expect(page.getByTestId('parity-summary')).toContainText('4 same')
+  await page.screenshot({ path: 'test-results/acp-replay-mcp-vs-acp.png' })
+  await page.getByRole('button', { name: 'Conversations side by side' }).click()
+  const turns = page.locator('.sbs-row')
+  await expect(turns).toHaveCount(4)
+  await expect(turns.nth(2).locator('.sbs-cell').nth(1)).toContainText('create_media_buy')
+  await page.screenshot({ path: 'test-results/acp-side-by-side.png' })
+  expect(errors).toEqual([])
+})
