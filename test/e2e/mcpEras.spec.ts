@@ -63,5 +63,26 @@ test('the handshake shows the MCP era and how it was negotiated; discovery and k
     await page.screenshot({ path: 'test-results/e2e-artifacts/mcp-era-2025.png', fullPage: true })
   })
 
+  await test.step('Compare puts one server under the 2025 profile and the 2026 profile side by side', async () => {
+    await addAndConnect(page, 'both-eras', server('modern'))
+    await page
+      .getByRole('button', { name: /Compare/ })
+      .first()
+      .click()
+    await page.getByLabel('Target A').selectOption({ label: 'both-eras' })
+    await page.getByLabel('Profile A').selectOption('mcp-2025')
+    await page.getByLabel('Target B').selectOption({ label: 'both-eras' })
+    await page.getByLabel('Profile B').selectOption('mcp-2026')
+    await page.getByRole('button', { name: 'Compare', exact: true }).click()
+    const era = page.getByTestId('compare-handshake').locator('tr', { has: page.locator('td.mono', { hasText: /^era$/ }) })
+    await expect(era).toContainText('"2025"', { timeout: 30_000 })
+    await expect(era).toContainText('"2026"')
+    const version = page.getByTestId('compare-handshake').locator('tr', { has: page.locator('td.mono', { hasText: /^protocolVersion$/ }) })
+    await expect(version).toContainText('2025-11-25')
+    await expect(version).toContainText('2026-07-28')
+    await expect(page.getByTestId('compare-catalog').locator('[data-name="echo"]')).toContainText('same')
+    await page.screenshot({ path: 'test-results/e2e-artifacts/mcp-era-compare.png', fullPage: true })
+  })
+
   expect(errors).toEqual([])
 })
