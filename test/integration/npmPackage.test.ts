@@ -70,6 +70,16 @@ describe('Parallax installed from its npm tarball', () => {
     expect((JSON.parse(stdout) as { turns: { state: string }[] }).turns.map((t) => t.state)).toEqual(['completed'])
   })
 
+  it('`parallax converse demo:acp` runs the ACP face from the installed bundle (the ACP SDK is in it)', async () => {
+    const turn = JSON.stringify({ tool: 'search_products', arguments: { brief: 'video' } })
+    const { code, stdout, stderr } = await runInstalled(install, ['converse', 'demo:acp', '--turn', turn, '--json'])
+    expect(stderr).not.toMatch(/running from source/)
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout) as { protocol: string; turns: { state: string }[] }
+    expect(report.protocol).toBe('acp')
+    expect(report.turns.map((t) => t.state)).toEqual(['end_turn'])
+  })
+
   it('a TypeScript hooks file loads without a compiler where Node strips types, and otherwise says what it needs', async () => {
     const hooks = join(install.work, 'hooks.ts')
     writeFileSync(hooks, 'export const create_media_buy = (_tool: string, args: object): object => ({ ...args, buying_mode: "auction" })\n')
