@@ -9,6 +9,9 @@ import { MCP_2026_VERSION } from '../contract'
 import { errorMessage } from '../runtime/errors'
 import type { TapTransport } from './tapTransport'
 
+/** How long a stdio server has to answer server/discover before it counts as a 2025 server (silent on the unknown request). */
+export const STDIO_PROBE_MS = 10_000
+
 export interface ProbeSettings {
   clientInfo: { name: string; version: string }
   capabilities: Record<string, unknown>

@@ -66,7 +66,8 @@ import { TapTransport } from './tapTransport'
 import { McpTasks } from './mcpTasks'
 import { ClientRole, type ClientRoleSettings } from './clientRole'
 import { LegacySession, ModernSession, type McpSession, type SessionRequestOptions } from './session'
-import { probe2026, probeAnswerText, probeFailureText } from './eraProbe'
+import { probe2026, probeAnswerText, probeFailureText, STDIO_PROBE_MS } from './eraProbe'
+import { LOG_LEVEL_KEY, only2026HintInBody, only2026Refusal, PROBE_ID_PREFIX, SUBSCRIPTION_ID_KEY, withLogLevel } from './eraWire'
 import { discoveryRule, keepaliveRule, LIST_CHANGED_2025, NegotiationRecord } from './negotiation'
 import { ChangeStream } from './changeStream'
 
@@ -1146,53 +1147,6 @@ function describeTransportError(error: Error): string {
     return 'the server sent a message that is not valid JSON-RPC (it is JSON, but has neither a method nor a result/error for an id)'
   return errorMessage(error)
 }
-
-/** Ids the 2.x client gives its era probe (server/discover) — strings, so they never meet a session's numeric ids. */
-const PROBE_ID_PREFIX = 'server-discover-probe-'
-
-/** How long a stdio server has to answer server/discover before it counts as a 2025 server (silent on the unknown request). */
-const STDIO_PROBE_MS = 10_000
-
-/** The 2026 era's `_meta` keys: the log level a request asks for, and the stream a notification belongs to. */
-const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel'
-const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId'
-
-/** A 2026 request asks for log messages at `level` and above (the era's replacement for logging/setLevel). */
-function withLogLevel(message: JSONRPCMessage, level: LogLevel): JSONRPCMessage {
-  const request = message as { id?: unknown; method?: string; params?: Record<string, unknown> }
-  if (request.id === undefined || typeof request.method !== 'string') return message
-  const meta = (request.params?._meta ?? {}) as Record<string, unknown>
-  return { ...message, params: { ...request.params, _meta: { ...meta, [LOG_LEVEL_KEY]: level } } } as JSONRPCMessage
-}
-
-/** A 2025 `initialize` refused over stdio because the server speaks only the 2026 era: said so, with what to do. */
-function only2026Refusal(error: unknown): Error | undefined {
-  if (!(error instanceof McpError)) return undefined
-  const hint = only2026Hint(error.code, error.data)
-  return hint ? new Error(`${error.message.replace(/^MCP error -?\d+: /, '')}${hint}`) : undefined
-}
-
-/** What to say when a server refused the 2025 era (-32022 naming only 2026 versions); undefined for any other refusal. */
-function only2026Hint(code: unknown, data: unknown): string | undefined {
-  if (code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined
-  const supported = (data as { supported?: unknown } | undefined)?.supported
-  const versions = Array.isArray(supported) ? supported.map(String) : []
-  if (!versions.length || !versions.every((v) => v >= MCP_2026_VERSION)) return undefined
-  return `: the server speaks only ${versions.join(', ')} (the 2026 era) and this profile asks for the 2025 era only; connect under the default profile (it negotiates) or "mcp-2026"`
-}
-
-/** The same, read from an HTTP answer's JSON-RPC error body. */
-function only2026HintInBody(body: string | undefined): string | undefined {
-  try {
-    const error = (JSON.parse(body ?? '') as { error?: { code?: unknown; data?: unknown } }).error
-    return only2026Hint(error?.code, error?.data)
-  } catch {
-    return undefined
-  }
-}
-
-/** JSON-RPC's "unsupported protocol version", with the versions the server does support in its data. */
-const UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 /** An HTTP failure where `auto` did not try legacy SSE, with why. */
 function sseNotTried(failure: ConnectFailure): ConnectFailure {
