@@ -384,7 +384,7 @@ export class McpConnection extends SupervisedConnection {
     })
     if (probe.kind === 'failed') throw probe.error
     if (probe.kind === 'declined') {
-      const answer = await this.declinedAnswer(probe.verdict, timeoutMs, answers)
+      const answer = await this.declinedAnswer(kind, probe.verdict, timeoutMs, answers)
       this.negotiation.add({ method: 'server/discover', offered, accepted: false, answer, ...this.discoverFrame() })
       if (this.negotiation.only2026)
         throw new ConnectFailure(
@@ -414,14 +414,15 @@ export class McpConnection extends SupervisedConnection {
   }
 
   /** What a server that did not take the 2026 era answered: its JSON-RPC answer, else its HTTP answer, else its silence or exit. */
-  private async declinedAnswer(verdict: string, timeoutMs: number, answers?: AnswerWatch): Promise<string> {
+  private async declinedAnswer(kind: TransportKind, verdict: string, timeoutMs: number, answers?: AnswerWatch): Promise<string> {
     const answered = probeAnswerText(this.discoverAnswer?.message)
     if (answered) return answered
     const http = await answers?.lastFailure()
     if (http) return `HTTP ${http.status}${http.statusText ? ` ${http.statusText}` : ''}${http.message ? `: ${http.message}` : ''}`
     if (this.exited) return `the server process ${exitPhrase(this.exited)}`
     if (/closed/.test(verdict)) return 'the connection closed'
-    return /timed out|time/i.test(verdict) || !verdict ? `no answer within ${timeoutMs} ms` : probeFailureText(verdict)
+    // On a pipe, nothing else leaves no answer at all: the server stayed silent for the whole wait.
+    return kind === 'stdio' ? `no answer within ${timeoutMs} ms` : probeFailureText(verdict)
   }
 
   private discoverFrame(): { frameSeq?: number } {

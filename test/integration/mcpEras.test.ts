@@ -253,3 +253,50 @@ describe('a server that asks (elicitation) in each era', () => {
     }
   })
 })
+
+describe('2025 servers that will not hear of server/discover', () => {
+  it('one that stays silent: after the probe waits (bounded), initialize on the same pipe, and the handshake says so', async () => {
+    engine = new Engine({
+      host: 'cli',
+      builtIns: builtInDemos(),
+      approver: approveAll,
+      defaults: { keepaliveIntervalMs: 60_000, connectTimeoutMs: 1_500 },
+    })
+    recorder = new EventRecorder(engine)
+    const { opened, handshake, connection } = await connect(fixtureTarget('strict2025', ['silent']))
+    expect(opened).toBe(true)
+    expect(handshake).toMatchObject({
+      era: '2025',
+      negotiation: {
+        steps: [{ method: 'server/discover', accepted: false, answer: 'no answer within 1500 ms' }, { method: 'initialize' }],
+      },
+    })
+    const pids = new Set(recorder.of('connection', connection.id).flatMap((e) => (e.pid ? [e.pid] : [])))
+    expect(pids.size).toBe(1)
+    expect(await connection.probeNow()).toBe(true)
+  })
+
+  it('one that exits on it: started again for the 2025 era, and a keepalive reconnect does not probe it again', async () => {
+    start()
+    const { opened, handshake, connection } = await connect(fixtureTarget('strict2025', ['exits']))
+    expect(opened).toBe(true)
+    expect(handshake).toMatchObject({
+      era: '2025',
+      negotiation: {
+        steps: [{ method: 'server/discover', accepted: false, answer: 'the server process exited with code 3' }, { method: 'initialize' }],
+      },
+    })
+    expect(recorder.of('log', connection.id).map((l) => l.text)).toContainEqual(
+      expect.stringMatching(/exited with code 3 on server\/discover; starting it again for the 2025 era/),
+    )
+    expect(await connection.probeNow()).toBe(true)
+
+    // The server goes down; keepalive brings it back with initialize alone, saying why.
+    const pid = recorder.of('connection', connection.id).findLast((e) => e.pid)!.pid!
+    process.kill(pid, 'SIGKILL')
+    await recorder.waitForCount((e) => e.type === 'handshake' && e.connectionId === connection.id, 2, 20_000)
+    const again = recorder.of('handshake', connection.id).at(-1) as McpHandshakeEvent
+    expect(again.negotiation?.steps.map((s) => s.method)).toEqual(['initialize'])
+    expect(again.negotiation?.summary).toMatch(/as when this connection was first made .*: a reconnect does not offer 2026-07-28 again/)
+  })
+})
