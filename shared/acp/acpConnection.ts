@@ -223,6 +223,7 @@ export class AcpConnection extends SupervisedConnection {
         this.options.connectTimeoutMs,
         'session/load',
       )) as { modes?: unknown } | undefined
+      this.projection.settle()
       how = 'load'
       reason = 'loaded again after the agent restarted (it offers loadSession): its history is replayed above'
       modes = loaded?.modes

@@ -107,6 +107,11 @@ export class SessionProjection {
     if (this.pending.text.length > FLUSH_AT) this.flush()
   }
 
+  /** Says what is still being joined: the history a `session/load` replayed ends with its answer, not with another update. */
+  settle(): void {
+    this.flush()
+  }
+
   private flush(): void {
     const pending = this.pending
     this.pending = undefined

@@ -256,3 +256,48 @@ describe('did the agent honour requested_tool_categories?', () => {
     expect(across.catalog.added).toEqual([])
   })
 })
+
+describe('sessions and cancel', () => {
+  it('loads the session again after the agent restarted, where it offers session/load, and shows the history it replays', async () => {
+    const folder = await workspace()
+    const target = acpTarget('stableAgent', 'load', {
+      env: { ACP_FIXTURE_STATE: join(folder, 'state.json') },
+      options: { reconnectBaseDelayMs: 50, reconnectAttempts: 2 },
+    })
+    const { e, recorder, connectionId } = await open(target)
+    await e.invoke('conversation.send', { connectionId, turn: { text: 'remember the launch' } })
+    await e.invoke('conversation.send', { connectionId, turn: { text: 'now die' } })
+    await recorder.waitFor(
+      (ev): ev is ConnectionEvent =>
+        ev.type === 'connection' && ev.connectionId === connectionId && ev.state === 'connected' && !!ev.reconnected,
+    )
+    const [, loaded] = recorder.of('handshake', connectionId) as AcpHandshakeEvent[]
+    expect(loaded.session).toMatchObject({ sessionId: 'stable-1', how: 'load' })
+    expect(loaded.session?.reason).toMatch(/loaded again/)
+    const replayed = recorder.of('conversation', connectionId).filter((c) => c.message.metadata?.replayed)
+    expect(replayed.map((c) => `${c.message.role}: ${c.message.content}`)).toEqual([
+      'user: remember the launch',
+      'agent: heard 1: remember the launch',
+      'user: now die',
+      'agent: heard 2: now die',
+    ])
+    const third = await e.invoke('conversation.send', { connectionId, turn: { text: 'still there?' } })
+    expect((third.response as AcpPromptAnswer).text).toBe('heard 3: still there?')
+  })
+
+  it('cancels a turn with session/cancel: the permission still asked is answered cancelled, and the turn ends cancelled', async () => {
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), defaults: { keepaliveIntervalMs: 3_600_000 } })
+    const recorder = new EventRecorder(engine)
+    const { connectionId } = await engine.invoke('connections.open', { targetId: 'demo:acp' })
+    await engine.invoke('connections.wait', { connectionId })
+    const sent = engine.invoke('conversation.send', { connectionId, turn: { text: 'book a video product' } })
+    await recorder.waitFor((ev) => ev.type === 'serverRequest' && ev.state === 'pending')
+    expect(await engine.invoke('connections.cancel', { connectionId, requestId: 'prompt' })).toEqual({ cancelled: true })
+    const result = await sent
+    expect(result.state).toBe('cancelled')
+    expect(recorder.of('serverRequest', connectionId).at(-1)).toMatchObject({ method: 'session/request_permission', state: 'cancelled' })
+    expect(recorder.of('frame', connectionId).some((f) => f.direction === 'out' && f.method === 'session/cancel')).toBe(true)
+    const { turnOutcome } = await import('../../shared/contract')
+    expect(turnOutcome(result.state)).toBe('canceled')
+  })
+})
