@@ -65,3 +65,24 @@ test('replay the demo media-buying session MCP vs ACP: the same agent, turn by t
   await page.screenshot({ path: 'test-results/acp-side-by-side.png' })
   expect(errors).toEqual([])
 })
+
+test('compare the ACP face under minimal and hinted: the hint honoured, in what it exposed and what it did', async ({ page, host }) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(host.url)
+  await page
+    .getByRole('button', { name: /Compare/ })
+    .first()
+    .click()
+  await page.getByLabel('Target A').selectOption('demo:acp')
+  await page.getByLabel('Profile A').selectOption('minimal')
+  await page.getByLabel('Target B').selectOption('demo:acp')
+  await page.getByLabel('Profile B').selectOption('hinted')
+  await page.getByLabel('Prompt for ACP sides').fill('Find video for a launch')
+  await page.getByRole('button', { name: 'Compare', exact: true }).click()
+  const table = page.locator('main, section').filter({ hasText: 'forecast_delivery' }).last()
+  await expect(table).toContainText('preview_creative', { timeout: 30_000 })
+  await expect(page.getByText('only in B').first()).toBeVisible()
+  await page.screenshot({ path: 'test-results/acp-compare-hint.png', fullPage: true })
+  expect(errors).toEqual([])
+})

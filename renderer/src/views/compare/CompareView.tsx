@@ -23,12 +23,17 @@ export function CompareView() {
   const setB = (side: CompareSide) => setCompareSide('b', side)
   const [busy, setBusy] = useState(false)
   const [editing, setEditing] = useState(false)
+  // An ACP side can also be prompted: the tools it uses show what it did, not only what it exposed.
+  const [prompt, setPrompt] = useState('')
+  const acp = [a, b].some((s) => targets.find((t) => t.id === s.targetId)?.spec.kind === 'acp')
   const loadProfiles = async () => setProfiles((await command((api) => api.invoke('profiles.list', {}))) ?? [])
   useEffect(() => void loadProfiles(), [])
   const run = async () => {
     setBusy(true)
     const side = (s: typeof a) => ({ targetId: s.targetId, ...(s.profile && { profile: s.profile }) })
-    const compared = await command((api) => api.invoke('compare.run', { a: side(a), b: side(b) }))
+    const compared = await command((api) =>
+      api.invoke('compare.run', { a: side(a), b: side(b), ...(acp && prompt.trim() && { prompt: prompt.trim() }) }),
+    )
     if (compared) setCompareResult(compared)
     setBusy(false)
   }
@@ -84,6 +89,16 @@ export function CompareView() {
       <div className="compare-pickers">
         {picker('A', a, setA)}
         {picker('B', b, setB)}
+        {acp && (
+          <input
+            className="input"
+            value={prompt}
+            onChange={(e) => setPrompt(e.target.value)}
+            placeholder="ACP: a prompt to send each side (optional)"
+            aria-label="Prompt for ACP sides"
+            title="Sent to each ACP side once it settled: the tools it used are listed too"
+          />
+        )}
         <button className="btn primary" onClick={() => void run()} disabled={busy}>
           {busy ? 'Comparing…' : 'Compare'}
         </button>
