@@ -100,4 +100,25 @@ describe('the CLI speaks ACP', () => {
     expect(report.turns.map((t: { status: string }) => t.status)).toEqual(['same', 'same'])
     expect(code).toBe(0)
   })
+
+  it('records an ACP session (prompts as turns) and replays it: against the agent itself, and against its MCP face', async () => {
+    const recording = join(dir, 'acp.jsonl')
+    const recorded = await parallax(
+      'record',
+      'demo:acp',
+      '--turn',
+      '{"tool":"list_creative_formats","arguments":{"channel":"video"}}',
+      '--turn',
+      'Find audio for a podcast launch',
+      '--out',
+      recording,
+      '--json',
+    )
+    expect(recorded.code).toBe(0)
+    const self = JSON.parse((await parallax('replay', recording, '--target', 'demo:acp', '--json')).stdout)
+    expect(self.turns.map((t: { status: string }) => t.status)).toEqual(['same', 'same'])
+    const mcp = JSON.parse((await parallax('replay', recording, '--target', 'demo:acp', '--target', 'demo:tools', '--json')).stdout)
+    expect(mcp.turns.map((t: { status: string }) => t.status)).toEqual(['same', 'skipped'])
+    expect(mcp.turns[1].reason).toMatch(/no free-text turns/)
+  })
 })
