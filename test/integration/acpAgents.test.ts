@@ -139,6 +139,17 @@ describe('ACP agents over stdio (SDK v1 stable)', () => {
   })
 })
 
+describe('consent', () => {
+  it('runs an ACP agent only once its command is approved, as an MCP command', async () => {
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), defaults: { keepaliveIntervalMs: 3_600_000 } })
+    const target = acpTarget('stableAgent', 'basic')
+    const error = await engine.invoke('connections.open', { target }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'approval-required' })
+    const request = (error as { details: { approval: { command?: { command: string; args: string[] } } } }).details.approval
+    expect(request.command?.args.at(-1)).toBe('basic')
+  })
+})
+
 describe('the client role: permissions, files, terminals', () => {
   it('asks the user for permission, writes the file inside the workspace and refuses one outside it', async () => {
     const folder = await workspace()

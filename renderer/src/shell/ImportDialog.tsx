@@ -111,13 +111,14 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                   )}
                 </span>
                 <code className="import-spec">{describeSpec(entry.spec)}</code>
-                {entry.spec.kind === 'mcp-stdio' && (Object.keys(entry.spec.env).length > 0 || entry.spec.cwd) && (
-                  <span className="muted import-extra">
-                    {Object.keys(entry.spec.env).length > 0 && `environment: ${Object.keys(entry.spec.env).join(', ')}`}
-                    {Object.keys(entry.spec.env).length > 0 && entry.spec.cwd && ' · '}
-                    {entry.spec.cwd && `in ${entry.spec.cwd}`}
-                  </span>
-                )}
+                {(entry.spec.kind === 'mcp-stdio' || entry.spec.kind === 'acp') &&
+                  (Object.keys(entry.spec.env).length > 0 || entry.spec.cwd) && (
+                    <span className="muted import-extra">
+                      {Object.keys(entry.spec.env).length > 0 && `environment: ${Object.keys(entry.spec.env).join(', ')}`}
+                      {Object.keys(entry.spec.env).length > 0 && entry.spec.cwd && ' · '}
+                      {entry.spec.cwd && `in ${entry.spec.cwd}`}
+                    </span>
+                  )}
               </span>
             </label>
           </li>
@@ -140,5 +141,6 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
 }
 
 function kindOf(entry: ImportEntry): string {
-  return entry.spec.kind === 'mcp-stdio' ? 'MCP · stdio' : entry.spec.kind === 'mcp-http' ? 'MCP · HTTP' : 'A2A'
+  const kinds = { 'mcp-stdio': 'MCP · stdio', 'mcp-http': 'MCP · HTTP', a2a: 'A2A', acp: 'ACP · stdio' } as const
+  return kinds[entry.spec.kind]
 }

@@ -78,7 +78,8 @@ function Waiting({ request }: { request: ServerRequestEvent }) {
       {left !== undefined && (
         <>
           {' '}
-          · answered “nobody answered” in <span className="mono">{elapsed(left)}</span> unless the server stops waiting first
+          · answered “nobody answered” in <span className="mono">{elapsed(left)}</span> unless the{' '}
+          {request.method.startsWith('session/') || request.method.startsWith('terminal/') ? 'agent' : 'server'} stops waiting first
         </>
       )}
     </span>
