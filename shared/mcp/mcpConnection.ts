@@ -205,7 +205,9 @@ export class McpConnection extends SupervisedConnection {
         } catch (error) {
           probeFailure = error as ConnectFailure
         }
-        if (probeFailure) throw spec.transport === 'auto' ? sseNotTried(probeFailure) : probeFailure
+        // A 2026-only profile's refusal stands as it is; any other failure of the probe is the HTTP attempt's.
+        const declined = this.negotiation.steps.some((step) => !step.accepted)
+        if (probeFailure) throw spec.transport === 'auto' && !declined ? sseNotTried(probeFailure) : probeFailure
       }
     }
     if (spec.transport !== 'auto') return this.connectHttp(spec.transport, spec)

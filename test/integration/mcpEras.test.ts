@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { PRESET_PROFILES, type McpHandshakeEvent, type SavedTarget } from '../../shared/contract'
 import { builtInDemos } from '../../shared/demo/builtIns'
+import { startStreamableServer } from '../../shared/demo/httpServers'
+import { createToolServer } from '../../shared/demo/mcpServers'
 import { Engine } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
 import { startModernHttpServer, type RunningModernServer } from '../fixtures/modernServers'
@@ -298,5 +300,22 @@ describe('2025 servers that will not hear of server/discover', () => {
     const again = recorder.of('handshake', connection.id).at(-1) as McpHandshakeEvent
     expect(again.negotiation?.steps.map((s) => s.method)).toEqual(['initialize'])
     expect(again.negotiation?.summary).toMatch(/as when this connection was first made .*: a reconnect does not offer 2026-07-28 again/)
+  })
+})
+
+describe('the mcp-2026 profile against a 2025 server over HTTP', () => {
+  it('fails with what server/discover was answered, and nothing about legacy SSE', async () => {
+    const legacy = await startStreamableServer(createToolServer)
+    try {
+      start()
+      const { opened, connection } = await connect(httpTarget(legacy.url), 'mcp-2026')
+      expect(opened).toBe(false)
+      const reason = recorder.of('connection', connection.id).at(-1)?.reason
+      expect(reason).toMatch(/did not take MCP 2026-07-28 \(server\/discover: HTTP 400 .*\), and this profile asks for the 2026 era only/)
+      expect(reason).not.toMatch(/SSE/)
+      expect(frames(connection.id).some((f) => f.method === 'initialize')).toBe(false)
+    } finally {
+      await legacy.close()
+    }
   })
 })
