@@ -137,7 +137,7 @@ describe('engine commands', () => {
     expect(await engine.invoke('connections.wait', demo)).toEqual({ connected: true, state: 'connected' })
     await expect(engine.invoke('tasks.list', demo)).rejects.toMatchObject({
       code: 'invalid-input',
-      message: 'this MCP connection has no tasks',
+      message: 'this MCP connection has no tasks (the server advertises no capabilities.tasks)',
     })
     await expect(engine.invoke('conversation.newContext', demo)).rejects.toThrow(/has no conversation context/)
     await expect(engine.invoke('conversation.send', { ...demo, turn: { text: 'hello' } })).rejects.toThrow(/an MCP turn is a tool call/)

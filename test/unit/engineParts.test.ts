@@ -109,7 +109,7 @@ describe('parseTargetsConfig', () => {
     expect(errors).toHaveLength(2)
     expect(errors[0]).toMatch(/^mcpServers\.c: spec\.url/)
     expect(errors[1]).toMatch(/^mcpServers\.d: needs either "command"/)
-    expect(parseTargetsConfig('{}').errors).toEqual(['config has no "mcpServers" (or "a2aAgents") object'])
+    expect(parseTargetsConfig('{}').errors).toEqual(['config has no "mcpServers" (or "a2aAgents", or "acpAgents") object'])
     const a2a = parseTargetsConfig(
       JSON.stringify({ a2aAgents: { sales: { url: 'http://127.0.0.1:4000', headers: { Authorization: 'x' } }, bad: {} } }),
     )
