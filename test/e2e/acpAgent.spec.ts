@@ -1,4 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { quoteArg } from '../../shared/contract'
 import { expect, test } from './webHostProcess'
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+const STABLE_AGENT = [process.execPath, '--import', TSX, fileURLToPath(new URL('../fixtures/acp/stableAgent.ts', import.meta.url)), 'basic']
+  .map(quoteArg)
+  .join(' ')
 
 test('the demo agent over ACP: handshake, a prompt whose tool calls stream in, a permission answered', async ({ page, host }) => {
   const errors: string[] = []
@@ -84,5 +95,35 @@ test('compare the ACP face under minimal and hinted: the hint honoured, in what 
   await expect(table).toContainText('preview_creative', { timeout: 30_000 })
   await expect(page.getByText('only in B').first()).toBeVisible()
   await page.screenshot({ path: 'test-results/acp-compare-hint.png', fullPage: true })
+  expect(errors).toEqual([])
+})
+
+test('add an ACP agent in the editor: command, workspace, an MCP server to hand it; saving approves it and it connects with files offered', async ({
+  page,
+  host,
+}) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  const workspace = mkdtempSync(join(tmpdir(), 'parallax-e2e-acp-'))
+  try {
+    await page.goto(host.url)
+    await page.getByRole('button', { name: '+ Add server' }).click()
+    await page.getByRole('button', { name: 'ACP agent' }).click()
+    await page.locator('#t-name').fill('Stable fixture agent')
+    await page.locator('#t-cmd').fill(STABLE_AGENT)
+    await page.locator('#t-workspace').fill(workspace)
+    // The user's MCP targets (the demo servers too) can be handed to the agent in session/new.
+    await page.getByTestId('acp-mcp-servers').getByLabel('Demo prompt library').check()
+    await page.screenshot({ path: 'test-results/acp-editor.png' })
+    await page.getByRole('button', { name: 'Save and connect' }).click()
+    await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 30_000 })
+    const handshake = page.getByTestId('acp-handshake')
+    await expect(handshake).toContainText('read and write in')
+    await expect(handshake).toContainText('stable-fixture')
+    await expect(handshake).toContainText('Demo prompt library (stdio)')
+    await page.screenshot({ path: 'test-results/acp-editor-connected.png' })
+  } finally {
+    rmSync(workspace, { recursive: true, force: true })
+  }
   expect(errors).toEqual([])
 })
