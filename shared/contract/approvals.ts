@@ -15,8 +15,8 @@ export interface ApprovalRequest {
   title: string
   targetId?: string
   targetName?: string
-  /** A command as it would run; secret-looking environment values are shown redacted. */
-  command?: { command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  /** A command as it would run; secret-looking environment values are shown redacted. An ACP agent's workspace: the folder it may read and write in. */
+  command?: { command: string; args: string[]; env: Record<string, string>; cwd?: string; workspace?: string }
   hooks?: { path: string; sha256: string }
   origin?: { configured: string; requested: string; via: string }
   /** What differs from the version of the same subject the user approved before. */

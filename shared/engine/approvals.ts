@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { CommandError, redactArgs, redactMap, type ApprovalRecord, type ApprovalRequest, type TargetSpec } from '../contract'
 import { JsonListFile } from './jsonListFile'
 
-type StdioSpec = Extract<TargetSpec, { kind: 'mcp-stdio' }>
+/** A command Parallax runs: an MCP stdio server, or an ACP agent with the workspace folder its files and terminals are confined to. */
+type StdioSpec = Extract<TargetSpec, { kind: 'mcp-stdio' }> & { workspace?: string }
 
 /** A host's answer on its user's behalf: approve for good, for this run only, or not. */
 export type Approver = (request: ApprovalRequest) => Promise<'always' | 'once' | 'no'>
@@ -10,7 +11,7 @@ export type Approver = (request: ApprovalRequest) => Promise<'always' | 'once' |
 /** What is kept of an approval: never a secret, only enough to say later what changed. */
 interface StoredApproval extends ApprovalRecord {
   /** For commands: the command line and, per environment variable, a hash of its value. */
-  command?: { command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  command?: { command: string; args: string[]; env: Record<string, string>; cwd?: string; workspace?: string }
   hooks?: { path: string; sha256: string }
 }
 
@@ -62,9 +63,17 @@ export class ApprovalStore {
   async requireCommand(spec: StdioSpec, target: { id: string; name: string }): Promise<void> {
     const stored: StoredApproval = {
       kind: 'command',
-      fingerprint: digest(['command', spec.command, spec.args, sortedEntries(spec.env), spec.cwd ?? null]),
+      // An ACP agent's workspace is part of what is approved (it is what the agent may touch); without one, fingerprints are as ever.
+      fingerprint: digest([
+        'command',
+        spec.command,
+        spec.args,
+        sortedEntries(spec.env),
+        spec.cwd ?? null,
+        ...(spec.workspace ? [spec.workspace] : []),
+      ]),
       subject: `command:${target.id}`,
-      title: `Run the command of "${target.name}"?`,
+      title: spec.workspace ? `Run the agent of "${target.name}" with files in ${spec.workspace}?` : `Run the command of "${target.name}"?`,
       approvedAt: 0,
       // Kept to say later what changed, so secrets are not: flag values redacted, environment values hashed.
       command: {
@@ -72,12 +81,19 @@ export class ApprovalStore {
         args: redactArgs(spec.args),
         env: Object.fromEntries(sortedEntries(spec.env).map(([k, v]) => [k, digest(v).slice(0, 16)])),
         cwd: spec.cwd,
+        ...(spec.workspace && { workspace: spec.workspace }),
       },
     }
     await this.require(stored, {
       targetId: target.id,
       targetName: target.name,
-      command: { command: spec.command, args: spec.args, env: redactMap(spec.env), ...(spec.cwd && { cwd: spec.cwd }) },
+      command: {
+        command: spec.command,
+        args: spec.args,
+        env: redactMap(spec.env),
+        ...(spec.cwd && { cwd: spec.cwd }),
+        ...(spec.workspace && { workspace: spec.workspace }),
+      },
     })
   }
 
@@ -177,6 +193,8 @@ function changesSince(before: StoredApproval, now: StoredApproval): string[] {
       else if (a.env[name] !== b.env[name]) changes.push(`environment: ${name} changed`)
     }
     if ((a.cwd ?? '') !== (b.cwd ?? '')) changes.push(`working directory: ${a.cwd ?? '(default)'} → ${b.cwd ?? '(default)'}`)
+    if ((a.workspace ?? '') !== (b.workspace ?? ''))
+      changes.push(`workspace: ${a.workspace ?? '(none: no files)'} → ${b.workspace ?? '(none: no files)'}`)
   }
   if (before.hooks && now.hooks && before.hooks.sha256 !== now.hooks.sha256) {
     changes.push(`content changed: sha256 ${before.hooks.sha256.slice(0, 12)}… → ${now.hooks.sha256.slice(0, 12)}…`)

@@ -148,6 +148,27 @@ describe('consent', () => {
     const request = (error as { details: { approval: { command?: { command: string; args: string[] } } } }).details.approval
     expect(request.command?.args.at(-1)).toBe('basic')
   })
+
+  it('binds the approval to the workspace too: the folder the agent may write in changing asks again', async () => {
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), defaults: { keepaliveIntervalMs: 3_600_000 } })
+    const [first, second] = [await workspace(), await workspace()]
+    const refusal = async (folder: string) =>
+      (await engine!
+        .invoke('connections.open', { target: acpTarget('stableAgent', 'basic', { workspace: folder }) })
+        .catch((e: unknown) => e)) as {
+        code: string
+        details: { approval: { fingerprint: string; title: string; command?: { workspace?: string }; changes?: string[] } }
+      }
+    const asked = await refusal(first)
+    expect(asked.details.approval.command?.workspace).toBe(first)
+    expect(asked.details.approval.title).toContain(first)
+    await engine.invoke('approvals.grant', { fingerprint: asked.details.approval.fingerprint })
+    const { connectionId } = await engine.invoke('connections.open', { target: acpTarget('stableAgent', 'basic', { workspace: first }) })
+    expect((await engine.invoke('connections.wait', { connectionId })).connected).toBe(true)
+    const again = await refusal(second)
+    expect(again.code).toBe('approval-required')
+    expect(again.details.approval.changes).toEqual([`workspace: ${first} → ${second}`])
+  })
 })
 
 describe('the client role: permissions, files, terminals', () => {

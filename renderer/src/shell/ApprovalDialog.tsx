@@ -57,6 +57,7 @@ export function ApprovalDialog() {
               </>
             )}
             {request.command.cwd && <p className="muted">in {request.command.cwd}</p>}
+            {request.command.workspace && <p className="muted">may read and write files in {request.command.workspace}</p>}
           </>
         )}
         {request.hooks && (
