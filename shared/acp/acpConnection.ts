@@ -34,6 +34,9 @@ type AcpSpec = Extract<TargetSpec, { kind: 'acp' }>
 
 export const ACP_CLIENT_INFO = { name: 'parallax', version: PARALLAX_VERSION }
 
+/** ACP's JSON-RPC error code for "authentication required". */
+const AUTH_REQUIRED = -32000
+
 /** How many of an agent's last stderr lines a failure names. */
 const STDERR_TAIL = 5
 
@@ -302,12 +305,15 @@ export class AcpConnection extends SupervisedConnection {
     if (typeof code === 'string') cause.code = code
     cause.error = errorMessage(error)
     const said = cause.stderr?.length ? `; stderr: ${cause.stderr.at(-1)}` : ''
+    const methods = this.handshake?.authMethods.map((m) => m.name || m.id).join(', ')
     const message =
-      typeof code === 'string'
-        ? `cannot run ${cause.command}: ${cause.error}`
-        : this.exited
-          ? `the agent process ${exitPhrase(this.exited)} before the handshake completed (${cause.command})${said}`
-          : `${cause.error} (${cause.command})${said}`
+      code === AUTH_REQUIRED
+        ? `the agent wants you to sign in first (${methods ? `its auth methods: ${methods}` : 'it named no auth method'}); Parallax does not call ACP's authenticate, so sign in with the agent's own tool and connect again (${cause.command})`
+        : typeof code === 'string'
+          ? `cannot run ${cause.command}: ${cause.error}`
+          : this.exited
+            ? `the agent process ${exitPhrase(this.exited)} before the handshake completed (${cause.command})${said}`
+            : `${cause.error} (${cause.command})${said}`
     return new ConnectFailure(message, cause)
   }
 
@@ -435,7 +441,11 @@ export class AcpConnection extends SupervisedConnection {
       answer = this.projection.end(sessionId, response.stopReason ?? 'unknown')
     } catch (error) {
       const code = (error as { code?: unknown }).code
-      answer = this.projection.end(sessionId, 'error', { ...(typeof code === 'number' && { code }), message: errorMessage(error) })
+      // ACP's "authentication required" is the one vocabulary's auth-required, not a failure of the agent.
+      answer = this.projection.end(sessionId, code === AUTH_REQUIRED ? 'auth-required' : 'error', {
+        ...(typeof code === 'number' && { code }),
+        message: errorMessage(error),
+      })
     } finally {
       if (this.prompting === prompting) this.prompting = undefined
     }

@@ -102,6 +102,14 @@ describe('ACP agents over stdio (SDK v1 stable)', () => {
     expect(turnOutcome('end_turn')).toBe('completed')
   })
 
+  it('says an agent wants a sign-in before any session, with its auth methods', async () => {
+    const { waited, recorder, connectionId } = await open(acpTarget('stableAgent', 'auth'))
+    expect(waited.connected).toBe(false)
+    const failed = recorder.of('connection', connectionId).find((c) => c.state === 'failed')
+    expect(failed?.reason).toMatch(/wants you to sign in first \(its auth methods: No sign-in\)/)
+    expect((recorder.of('handshake', connectionId)[0] as AcpHandshakeEvent).session).toBeUndefined()
+  })
+
   it('keeps lines that are no JSON-RPC as refused frames, says so, and goes on', async () => {
     const { e, recorder, connectionId } = await open(acpTarget('stableAgent', 'garbage'))
     const result = await e.invoke('conversation.send', { connectionId, turn: { text: 'hi' } })
