@@ -5,6 +5,7 @@ import {
   turnFailure,
   lastUserMessage,
   summary,
+  type A2aPushConfig,
   type ConversationMessage,
   type SavedTarget,
   type Turn,
@@ -12,7 +13,16 @@ import {
   protocolOf,
   type Protocol,
 } from '../shared/contract'
-import { applyLogLevel, cliHost, connectOrExplain, listenToServer, logLevelFlag, wholeNumber, type LogLevelOutcome } from './connect'
+import {
+  applyLogLevel,
+  cliHost,
+  connectOrExplain,
+  listenToServer,
+  logLevelFlag,
+  wholeNumber,
+  type CliHost,
+  type LogLevelOutcome,
+} from './connect'
 import { printJson } from './failure'
 import { AUTH_OPTIONS, withAuthFlags } from './authFlags'
 import { resolveTarget } from './resolveTarget'
@@ -63,6 +73,8 @@ export async function converse(argv: string[]): Promise<number> {
       timeout: { type: 'string', default: '30000' },
       'log-level': { type: 'string' },
       binding: { type: 'string' },
+      push: { type: 'boolean', default: false },
+      'push-within': { type: 'string', default: '5000' },
       ...CLIENT_OPTIONS,
       ...AUTH_OPTIONS,
     },
@@ -72,9 +84,11 @@ export async function converse(argv: string[]): Promise<number> {
   if (values.turn.length === 0) throw new UsageError('give at least one --turn')
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
   const logLevel = logLevelFlag(values['log-level'])
+  const pushWithin = wholeNumber(values['push-within'], '--push-within', 100)
   const client = await clientFlags(values)
   const target = withAuthFlags(withClientFlags(await resolveTarget(positionals[0], values.config, values.binding), client), values)
   const protocol = protocolOf(target.spec)
+  if (values.push && protocol !== 'a2a') throw new UsageError('--push is for A2A agents: push notifications are A2A’s')
   const turns = values.turn.map((t) => parseTurn(t, protocol))
 
   const host = cliHost({
@@ -97,6 +111,7 @@ export async function converse(argv: string[]): Promise<number> {
   const serverRequests = listenToServerRequests(host, progress)
   let logLevelOutcome: LogLevelOutcome | undefined
   let failed = false
+  const push = values.push ? { configs: [] as A2aPushConfig[], findings: [] as string[] } : undefined
   try {
     const connectionId = await connectOrExplain(host, target, 'session', client.profile)
     if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
@@ -107,12 +122,19 @@ export async function converse(argv: string[]): Promise<number> {
         if (isFailedTurn(result.state)) failed = true
         const failure = turnFailure(result.response)
         progress(`turn ${i + 1}: ${result.state}${result.taskId ? ` (task ${result.taskId})` : ''}${failure ? `: ${failure}` : ''}`)
+        // --push: a task that is not over gets a webhook on Parallax's receiver, once.
+        if (push && result.taskId && !TERMINAL.has(result.state) && !push.configs.some((c) => c.taskId === result.taskId)) {
+          const config = await host.invoke('pushConfigs.create', { connectionId, taskId: result.taskId, expectWithinMs: pushWithin })
+          push.configs.push(config)
+          progress(`push notifications for task ${result.taskId} go to ${config.url}`)
+        }
       } catch (error) {
         failed = true
         results.push({ turn: i + 1, request: turn, error: (error as Error).message, state: 'error' })
         progress(`turn ${i + 1}: error: ${(error as Error).message}`)
       }
     }
+    if (push?.configs.length) await awaitPushes(host, connectionId, push, history, pushWithin, progress)
   } finally {
     await host.close()
   }
@@ -133,14 +155,63 @@ export async function converse(argv: string[]): Promise<number> {
     ...(logLevelOutcome && { logLevel: logLevelOutcome }),
     serverLog: serverLog(),
     serverRequests: serverRequests(),
+    ...(push && {
+      push: {
+        configs: push.configs.map(({ id, taskId, url }) => ({ id, taskId, url })),
+        received: history
+          .filter((m) => m.metadata?.kind === 'push')
+          .map(({ timestamp, metadata }) => ({
+            taskId: metadata?.taskId,
+            state: metadata?.state,
+            at: timestamp,
+            frame: metadata?.frameSeq,
+          })),
+        /** Tasks that changed state with no push within --push-within: each a finding (exit 1). */
+        findings: push.findings,
+      },
+    }),
   }
   if (values.json) printJson(report)
   else {
     process.stdout.write(`${visibleText(summary({ contextId: report.contextId, history }, history.length))}\n`)
     const last = lastUserMessage({ history })
     if (last) progress(`last user message: ${last.content}`)
+    for (const finding of push?.findings ?? []) process.stdout.write(`${visibleText(`push finding: ${finding}`)}\n`)
   }
-  return failed ? 1 : 0
+  return failed || push?.findings.length ? 1 : 0
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected', 'message'])
+
+/**
+ * --push: waits for the agent's pushes — until each configured task has pushed an ending state, or until
+ * `within` ms have passed with nothing new — then asks each config for its finding (a task that changed
+ * state with no push within the bound).
+ */
+async function awaitPushes(
+  host: CliHost,
+  connectionId: string,
+  push: { configs: A2aPushConfig[]; findings: string[] },
+  history: ConversationMessage[],
+  within: number,
+  progress: (line: string) => void,
+): Promise<void> {
+  const ended = (taskId: string) =>
+    history.some((m) => m.metadata?.kind === 'push' && m.metadata.taskId === taskId && TERMINAL.has(String(m.metadata.state)))
+  let seen = history.length
+  let quietSince = Date.now()
+  // The bound, and a little more: the receiver's check runs at the bound itself.
+  while (!push.configs.every((c) => ended(c.taskId)) && Date.now() - quietSince < within + 500) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    if (history.length !== seen) [seen, quietSince] = [history.length, Date.now()]
+  }
+  for (const config of push.configs) {
+    const now = await host.invoke('pushConfigs.get', { connectionId, taskId: config.taskId, configId: config.id }).catch(() => undefined)
+    if (now?.receiver?.finding) {
+      push.findings.push(now.receiver.finding)
+      progress(`finding: ${now.receiver.finding}`)
+    }
+  }
 }
 
 function targetName(target: SavedTarget): string {

@@ -40,9 +40,13 @@ Usage:
                                    A2A skills and ACP commands pair by name, or as --pair says;
                                    --prompt TEXT also sends it to each ACP side and lists the tools used
   parallax converse <target> --turn T [--turn T …] [--stream] [--json] [--log-level L]
+      [--push [--push-within MS]]
                                    run a multi-turn conversation; A2A turns are text or a JSON
                                    object (sent as a data part); MCP turns are {"tool", "arguments"};
                                    ACP turns are prompts (a {"tool", "arguments"} goes as /tool {json})
+                                   --push gives each unfinished A2A task a webhook on Parallax's
+                                   receiver (127.0.0.1) and reports the pushes; a task that changes
+                                   state with no push within MS (5000) is a finding: exit 1
 
 Targets:
   demo:tools | demo:prompts | demo:resources   the built-in demo servers

@@ -33,6 +33,7 @@ import {
   SupervisedConnection,
   type CallEndpoint,
   type ProbeOutcome,
+  type PushConfigOperations,
   type TaskOperations,
   type TurnOptions,
 } from '../runtime/supervisedConnection'
@@ -44,6 +45,8 @@ import { createTappedFetch, type WireError } from './httpTap'
 import { readSecurity } from './securitySchemes'
 import { chooseInterface, interfaceOrigin, type InterfaceChoice } from './interfaceChoice'
 import { closeTransport } from './grpcEndpoint'
+import { PushNotifications } from './pushNotifications'
+import type { PushReceiver } from './pushReceiver'
 import { isTask, plainMessage, plainPart, plainTask, stateName } from './plain'
 
 type A2aSpec = Extract<TargetSpec, { kind: 'a2a' }>
@@ -110,6 +113,8 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
   /** The conversation: its thread (context, last task), and what of it was said when. */
   private readonly conversation = new StreamProjection((message) => this.say(message))
   private turn = 0
+  /** Push notifications: the configs this connection made, their webhooks, and what it expects of them. */
+  private readonly push: PushNotifications
 
   constructor(
     id: string,
@@ -120,6 +125,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     private readonly origins: OriginGate = CONFIGURED_ORIGIN_ONLY,
     /** Authorization: a token for the configured origin only, obtained as the card's scheme or a challenge asks (shared/auth). */
     private readonly auth?: ConnectionAuth,
+    receiver?: PushReceiver,
   ) {
     super(id, target, log, options, 'a2a')
     const spec = target.spec as A2aSpec
@@ -140,6 +146,18 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       headers,
       spill: this.spill,
       ...(auth && { base: auth.wrap((input, init) => fetch(input, init)) }),
+    })
+    this.push = new PushNotifications({
+      client: () => this.requireClient(),
+      bounded: (call) => this.bounded(call),
+      fail: (error) => this.failTurn(error),
+      frame: (frame) => this.emit(frame),
+      say: (message) => this.say(message),
+      log: (level, text, oddity) => this.emit({ type: 'log', source: 'engine', level, text, ...(oddity && { oddity }) }),
+      fold: (event) => void this.conversation.fold(event, undefined, this.turn),
+      isLive: () => this.isLive,
+      receiver,
+      spill: this.spill,
     })
   }
 
@@ -417,6 +435,15 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     return this
   }
 
+  override pushConfigs(): PushConfigOperations {
+    return this.push
+  }
+
+  override async close(): Promise<void> {
+    this.push.dispose()
+    await super.close()
+  }
+
   /**
    * Sends one turn. It continues the last task while that task awaits input, otherwise stays in the
    * same context; `stream` uses SendStreamingMessage when the agent advertises streaming.
@@ -577,6 +604,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
 
   private say(message: ConversationMessage): void {
     this.emit({ type: 'conversation', message })
+    this.push.observed(message)
   }
 
   /** Turns any failure into an A2aCallError with the agent's code and reason, and shows it in the timeline. */

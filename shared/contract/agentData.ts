@@ -41,3 +41,26 @@ export type McpToolResult = {
   isError?: boolean
   [field: string]: unknown
 }
+
+/**
+ * A task's push-notification config as the agent holds it (A2A TaskPushNotificationConfig, its token never
+ * shown), and, when its URL is Parallax's own webhook receiver, what that receiver got for it.
+ */
+export interface A2aPushConfig {
+  id: string
+  taskId: string
+  url: string
+  /** Whether the agent holds a token to send with each push (the receiver checks it). */
+  hasToken: boolean
+  /** The scheme the agent authenticates its pushes with, when the config names one. */
+  authentication?: { scheme: string }
+  /** Set for a config whose URL is this connection's receiver on 127.0.0.1. */
+  receiver?: {
+    pushes: number
+    lastPushAt?: number
+    /** How long after the task changes state a push is expected; past it, its absence is a finding. */
+    expectWithinMs: number
+    /** Why this config is a finding: the task changed state and no push came within the bound. */
+    finding?: string
+  }
+}

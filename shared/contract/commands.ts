@@ -14,7 +14,7 @@ import {
   type ReplaySummary,
   type TurnParity,
 } from './events'
-import type { A2aMessage, A2aPart, A2aTask, McpToolResult } from './agentData'
+import type { A2aMessage, A2aPart, A2aPushConfig, A2aTask, McpToolResult } from './agentData'
 import type { AcpPromptAnswer } from './acp'
 import type { AuthBeginResult, AuthStatus } from './auth'
 import { APP_FRAME_TEXT_MAX, type AppViewInfo } from './apps'
@@ -254,6 +254,18 @@ export const CommandInputs = {
   'tasks.list': ConnectionRef.extend({ contextId: z.string().max(500).optional() }),
   'tasks.cancel': ConnectionRef.extend({ taskId: z.string().min(1).max(500) }),
   'tasks.resubscribe': ConnectionRef.extend({ taskId: z.string().min(1).max(500) }),
+  /**
+   * A2A push notifications for a task: `create` opens a webhook on Parallax's receiver (127.0.0.1, a random
+   * path and token, checked on every push) and gives it to the agent; each push is a frame and a
+   * conversation event. A task that changes state with no push within `expectWithinMs` is a finding.
+   */
+  'pushConfigs.create': ConnectionRef.extend({
+    taskId: z.string().min(1).max(500),
+    expectWithinMs: z.number().int().min(100).max(3_600_000).default(10_000),
+  }),
+  'pushConfigs.get': ConnectionRef.extend({ taskId: z.string().min(1).max(500), configId: z.string().min(1).max(500) }),
+  'pushConfigs.list': ConnectionRef.extend({ taskId: z.string().min(1).max(500) }),
+  'pushConfigs.delete': ConnectionRef.extend({ taskId: z.string().min(1).max(500), configId: z.string().min(1).max(500) }),
   /** Loads (or reloads) a hooks file for the connection's target; its hooks run on every tools.call. */
   'hooks.load': ConnectionRef.extend({ path: z.string().min(1).max(4096) }),
   'hooks.clear': ConnectionRef,
@@ -438,6 +450,10 @@ export interface CommandOutputs {
   'tasks.cancel': A2aTask
   /** The task as the stream left it (or the message it ended with). */
   'tasks.resubscribe': A2aTask | A2aMessage | null
+  'pushConfigs.create': A2aPushConfig
+  'pushConfigs.get': A2aPushConfig
+  'pushConfigs.list': A2aPushConfig[]
+  'pushConfigs.delete': { deleted: true }
   'hooks.load': { source: string; kind: 'module' | 'declarative'; tools: string[] }
   'hooks.clear': { cleared: boolean }
   'tools.call': CallReport

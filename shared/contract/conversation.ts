@@ -21,9 +21,10 @@ export interface ConversationMetadata {
    * message: a chat message; status: a task state change; artifact: a result; call/result: an MCP tool call
    * and its result; request/result: any other MCP request (`method` names it) and its answer; error: a
    * failed turn or request; thought/tool/plan: an ACP agent's thinking, one of its tool calls (as it stands
-   * now: `toolCallId`, `status`), its plan.
+   * now: `toolCallId`, `status`), its plan; push: an A2A push notification that reached Parallax's webhook receiver.
    */
-  kind: 'message' | 'status' | 'artifact' | 'call' | 'request' | 'result' | 'error' | 'ask' | 'answer' | 'thought' | 'tool' | 'plan'
+  kind:
+    'message' | 'status' | 'artifact' | 'call' | 'request' | 'result' | 'error' | 'ask' | 'answer' | 'thought' | 'tool' | 'plan' | 'push'
   timestampSource: TimestampSource
   messageId?: string
   taskId?: string

@@ -82,7 +82,8 @@ export interface FrameEvent extends EventBase {
   truncated?: { shownBytes: number; file?: string; refused?: string }
   /**
    * For HTTP-level taps (A2A): the exchange the body belongs to. `headers` are the request's on a sent
-   * frame and the response's on a received one, secrets redacted; `eventId` is an SSE event's own id.
+   * frame and the response's on a received one — but a push notification's (a `notification` the agent
+   * POSTed to Parallax) are the agent's request headers — secrets redacted; `eventId` is an SSE event's own id.
    */
   http?: { method: string; url: string; status?: number; statusText?: string; headers?: Record<string, string>; eventId?: string }
   /** An App view's message (`protocol: 'mcp-app'`): which view, opened for which `ui://` resource. */

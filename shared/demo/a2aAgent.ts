@@ -1,13 +1,25 @@
 import { randomUUID } from 'node:crypto'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { AGENT_CARD_PATH, A2A_PROTOCOL_VERSION, Role, TaskState, type AgentCard, type Message, type Part, type Task } from '@a2a-js/sdk'
+import {
+  AGENT_CARD_PATH,
+  A2A_PROTOCOL_VERSION,
+  Role,
+  StreamResponse,
+  TaskState,
+  type AgentCard,
+  type Message,
+  type Part,
+  type Task,
+} from '@a2a-js/sdk'
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3'
 import {
   AgentEvent,
   DefaultRequestHandler,
+  InMemoryPushNotificationStore,
   InMemoryTaskStore,
   type AgentExecutor,
+  type DefaultPushNotificationSender,
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server'
@@ -254,7 +266,7 @@ export function mediaSalesCard(baseUrl: string, grpcAddress?: string): AgentCard
       ),
       ...(grpcAddress ? [{ url: grpcAddress, protocolBinding: 'GRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }] : []),
     ],
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain', 'application/json'],
@@ -270,6 +282,29 @@ export function mediaSalesCard(baseUrl: string, grpcAddress?: string): AgentCard
       securityRequirements: [],
     })),
     signatures: [],
+  }
+}
+
+/**
+ * The demo's push notifications: each task event POSTed (as the SDK's sender does: the v1.0 StreamResponse
+ * JSON, the config's token in `X-A2A-Notification-Token`) to every webhook configured for its task. Quiet
+ * where the SDK's logs each push: the demo runs inside Parallax, whose stdout is the CLI's report.
+ */
+function quietPushSender(store: InMemoryPushNotificationStore): Pick<DefaultPushNotificationSender, 'send'> {
+  return {
+    async send(event, context) {
+      const payload = event.payload
+      const taskId = payload?.$case === 'task' ? payload.value.id : payload?.value.taskId
+      if (!taskId) return
+      const body = JSON.stringify(StreamResponse.toJSON(event))
+      for (const config of await store.load(taskId, context))
+        await fetch(config.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/a2a+json', ...(config.token && { 'X-A2A-Notification-Token': config.token }) },
+          body,
+          signal: AbortSignal.timeout(5_000),
+        }).catch(() => {}) // a webhook that is gone is the client's business
+    },
   }
 }
 
@@ -298,7 +333,15 @@ export async function startMediaSalesAgent(port = 0): Promise<RunningAgent> {
     grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   )
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const handler = new DefaultRequestHandler(mediaSalesCard(url, `127.0.0.1:${grpcPort}`), new InMemoryTaskStore(), new MediaSalesExecutor())
+  const pushes = new InMemoryPushNotificationStore()
+  const handler = new DefaultRequestHandler(
+    mediaSalesCard(url, `127.0.0.1:${grpcPort}`),
+    new InMemoryTaskStore(),
+    new MediaSalesExecutor(),
+    undefined,
+    pushes,
+    quietPushSender(pushes),
+  )
   const legacyCompat = { enabled: true }
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }))
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }))

@@ -32,6 +32,7 @@ import { AuthManager, authTargetOf } from '../auth/authManager'
 import { ConnectionAuth } from '../auth/connectionAuth'
 import type { McpServer } from '@agentclientprotocol/sdk'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from '../auth/secretStore'
+import { PushReceiver } from '../a2a/pushReceiver'
 import type { ScriptedResponder } from '../mcp/clientRole'
 import { McpConnection } from '../mcp/mcpConnection'
 import { compareSnapshots, snapshotOf, type OperationPairing } from '../compare/compare'
@@ -120,6 +121,8 @@ export class Engine implements CommandContext {
   private readonly replays = new Map<string, Replay>()
   private nextReplay = 0
   private nextCompare = 0
+  /** The webhook receiver for A2A push notifications (127.0.0.1), started when a connection first asks for a webhook. */
+  private readonly pushReceiver = new PushReceiver()
 
   constructor(private readonly options: EngineOptions) {
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
@@ -263,7 +266,16 @@ export class Engine implements CommandContext {
     const askUser = this.options.askUser ?? this.options.host !== 'cli'
     const connection =
       resolved.spec.kind === 'a2a'
-        ? new A2aConnection(id, resolved, this.events, options, underProfile, this.originGate(target, resolved.spec.url), auth)
+        ? new A2aConnection(
+            id,
+            resolved,
+            this.events,
+            options,
+            underProfile,
+            this.originGate(target, resolved.spec.url),
+            auth,
+            this.pushReceiver,
+          )
         : resolved.spec.kind === 'acp'
           ? new AcpConnection(id, resolved, this.events, options, {
               profile: underProfile,
@@ -583,6 +595,7 @@ export class Engine implements CommandContext {
     for (const replay of this.replays.values()) replay.stop()
     await Promise.all([...this.connections.values()].map((c) => c.close()))
     for (const connection of this.connections.values()) connection.spill.dispose()
+    await this.pushReceiver.close()
     await this.builtIns.dispose()
   }
 }

@@ -2,6 +2,7 @@ import {
   CommandError,
   isApprovalRequired,
   type A2aMessage,
+  type A2aPushConfig,
   type A2aTask,
   type ConnectionEvent,
   type ConnectionOwner,
@@ -79,6 +80,15 @@ export interface TaskOperations {
   cancelTask(taskId: string): Promise<A2aTask>
   /** Follows a running task's stream to its end; the task as it ended (or the message it ended with). */
   resubscribe(taskId: string): Promise<A2aTask | A2aMessage | null>
+}
+
+/** The push-notification configs of a protocol's tasks (A2A): made, read, listed and removed on the agent. */
+export interface PushConfigOperations {
+  /** Points the agent at a webhook of Parallax's receiver; a task change with no push within `expectWithinMs` is a finding. */
+  create(taskId: string, expectWithinMs: number): Promise<A2aPushConfig>
+  get(taskId: string, configId: string): Promise<A2aPushConfig>
+  list(taskId: string): Promise<A2aPushConfig[]>
+  delete(taskId: string, configId: string): Promise<{ deleted: true }>
 }
 
 type ConnectionExtras = Partial<
@@ -171,6 +181,11 @@ export abstract class SupervisedConnection {
   /** The protocol's tasks. */
   tasks(): TaskOperations {
     throw this.unsupported('tasks')
+  }
+
+  /** The push-notification configs of the protocol's tasks (A2A). */
+  pushConfigs(): PushConfigOperations {
+    throw this.unsupported('push notifications')
   }
 
   /** Asks the agent for its log messages at `level` and above (MCP `logging/setLevel`). */

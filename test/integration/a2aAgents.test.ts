@@ -57,7 +57,7 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
       protocolVersion: '1.0',
       cardUrl: `${agent.url}/.well-known/agent-card.json`,
       chosenInterface: { protocolBinding: 'JSONRPC', protocolVersion: '1.0', url: `${agent.url}/a2a/jsonrpc` },
-      capabilities: { streaming: true, pushNotifications: false },
+      capabilities: { streaming: true, pushNotifications: true },
       warnings: [],
     })
     expect(handshake.interfaceReason).toMatch(/JSONRPC 1\.0/)

@@ -64,6 +64,22 @@ export function MessageView({ message }: { message: ConversationMessage }) {
       {meta?.timestampSource === 'reported' ? ' · reported' : ''}
     </span>
   )
+  if (kind === 'push') {
+    // A push that reached Parallax's webhook receiver: what it said (its content, when new, follows as status or artifact).
+    return (
+      <div className="msg agent status-msg push-msg" data-kind="push" data-state={meta?.state}>
+        <span className="push-chip" title="A push notification the agent POSTed to Parallax's webhook receiver">
+          push
+        </span>
+        {meta?.state && <span className={`state-chip ${meta.state}`}>{meta.state}</span>}
+        <span className="muted">
+          {message.content.replace(/^push notification: /, '')}
+          {typeof meta?.frameSeq === 'number' ? ` · frame #${meta.frameSeq}` : ''}
+        </span>
+        {time}
+      </div>
+    )
+  }
   if (kind === 'status') {
     return (
       <div className="msg agent status-msg" data-kind="status" data-state={meta?.state}>

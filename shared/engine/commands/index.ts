@@ -8,6 +8,7 @@ import { connectionCommands } from './connections'
 import { conversationCommands } from './conversation'
 import { eventCommands } from './events'
 import type { Handlers } from './handler'
+import { pushCommands } from './push'
 import { recordingCommands } from './recordings'
 import { requestCommands } from './requests'
 import { serverRequestCommands } from './serverRequests'
@@ -26,6 +27,7 @@ export const handlers: Handlers = {
   ...connectionCommands,
   ...requestCommands,
   ...conversationCommands,
+  ...pushCommands,
   ...callCommands,
   ...recordingCommands,
   ...compareCommands,

@@ -45,7 +45,13 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
           Side by side…
         </button>
       </div>
-      {tasksOpen && <TasksDialog connectionId={view.id} onClose={() => setTasksOpen(false)} />}
+      {tasksOpen && (
+        <TasksDialog
+          connectionId={view.id}
+          onClose={() => setTasksOpen(false)}
+          pushNotifications={view.handshake?.protocol === 'a2a' ? view.handshake.capabilities.pushNotifications : undefined}
+        />
+      )}
     </div>
   )
 }

@@ -277,7 +277,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                 )}
                 <CopyButton value={async () => (await framePayloads(view.id, [frame]))[0]} />
               </div>
-              {frame.http && <HttpExchange http={frame.http} direction={frame.direction} />}
+              {frame.http && <HttpExchange http={frame.http} request={frame.direction === 'out' || frame.kind === 'notification'} />}
               {frame.view && (
                 <div className="view-exchange" data-testid="view-exchange">
                   {frame.direction === 'in' ? 'From the MCP App view of ' : 'To the MCP App view of '}
@@ -328,8 +328,11 @@ function directionLabel(frame: FrameEvent): string {
   return frame.direction === 'out' ? 'sent' : 'received'
 }
 
-/** An HTTP-level frame (A2A): the exchange it belongs to — method, URL, status — and its headers (secrets redacted). */
-function HttpExchange({ http, direction }: { http: NonNullable<FrameEvent['http']>; direction: FrameEvent['direction'] }) {
+/**
+ * An HTTP-level frame (A2A): the exchange it belongs to — method, URL, status — and its headers (secrets
+ * redacted): a request's (what Parallax sent, or what an agent POSTed to it: a push notification), else the response's.
+ */
+function HttpExchange({ http, request }: { http: NonNullable<FrameEvent['http']>; request: boolean }) {
   const headers = Object.entries(http.headers ?? {})
   return (
     <details className="http-exchange" data-testid="http-exchange">
@@ -345,7 +348,7 @@ function HttpExchange({ http, direction }: { http: NonNullable<FrameEvent['http'
         {http.eventId !== undefined && <span className="muted"> · event id {http.eventId}</span>}
         <span className="muted">
           {' '}
-          · {headers.length} {direction === 'out' ? 'request' : 'response'} header{headers.length === 1 ? '' : 's'}
+          · {headers.length} {request ? 'request' : 'response'} header{headers.length === 1 ? '' : 's'}
         </span>
       </summary>
       <dl className="kv mono">

@@ -1,0 +1,66 @@
+import { expect, test } from './webHostProcess'
+
+test('push notifications: a webhook on Parallax’s receiver for a task, and each push the agent sends arrives as a frame and in the conversation', async ({
+  page,
+  host,
+}) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(host.url)
+  const message = page.getByLabel('Message')
+  const tasks = page.getByRole('dialog', { name: 'Tasks' })
+
+  await test.step('the demo agent asks for a missing input: its task waits', async () => {
+    await page.locator('.welcome-demo', { hasText: '(A2A)' }).first().getByRole('button', { name: 'Open' }).click()
+    await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+    await expect(page.getByTestId('agent-card').locator('.cap.on')).toContainText(['pushNotifications'])
+    await page.getByRole('tab', { name: /Conversation/ }).click()
+    await message.fill('buy prod_mobile_run 2000')
+    await message.press('Enter')
+    await expect(page.locator('[data-kind="status"][data-state="input-required"]')).toContainText('Which buying mode')
+  })
+
+  await test.step('Tasks → Push… → Add webhook: the agent is given a webhook on 127.0.0.1', async () => {
+    await page.getByRole('button', { name: 'Tasks…' }).click()
+    await tasks.getByRole('button', { name: 'Push…' }).click()
+    await expect(tasks.getByTestId('push-configs')).toContainText('No push-notification config for this task.')
+    await tasks.getByRole('button', { name: 'Add webhook' }).click()
+    const config = tasks.getByTestId('push-config')
+    await expect(config).toHaveCount(1)
+    await expect(config).toContainText(/http:\/\/127\.0\.0\.1:\d+\/a2a\/push\//)
+    await expect(config.getByTestId('push-count')).toHaveText('0 pushes')
+    await page.screenshot({ path: 'test-results/a2a-push-config.png' })
+    await tasks.getByRole('button', { name: 'Close' }).click()
+  })
+
+  await test.step('the answer moves the task on: the agent pushes each change, and each push is in the conversation', async () => {
+    await message.fill('auction')
+    await message.press('Enter')
+    await expect(page.locator('[data-kind="status"][data-state="completed"]')).toContainText('Created mb_0001')
+    const pushed = page.locator('[data-kind="push"][data-state="completed"]')
+    await expect(pushed).toBeVisible({ timeout: 10_000 })
+    await expect(pushed).toContainText(/push.*completed.*frame #\d+/)
+    await page.screenshot({ path: 'test-results/a2a-push-conversation.png' })
+  })
+
+  await test.step('the config counts the pushes that arrived; no finding', async () => {
+    await page.getByRole('button', { name: 'Tasks…' }).click()
+    await tasks.getByRole('button', { name: 'Push…' }).click()
+    await expect(tasks.getByTestId('push-count')).toHaveText(/^[1-9]\d* push(es)?$/)
+    await expect(tasks.getByTestId('push-finding')).toHaveCount(0)
+    await tasks.getByRole('button', { name: 'Close' }).click()
+  })
+
+  await test.step('each push is a frame with its HTTP exchange: what the agent POSTed, the token redacted, what Parallax answered', async () => {
+    await page.getByRole('tab', { name: /Frames/ }).click()
+    await page.getByLabel('Kind').selectOption('notification')
+    await page.locator('.rows [role="option"][data-method="PushNotification"]').last().click()
+    const exchange = page.getByTestId('http-exchange')
+    await expect(exchange).toContainText(/POST http:\/\/127\.0\.0\.1:\d+\/a2a\/push\/\S+ → 200/)
+    await exchange.locator('summary').click()
+    await expect(exchange).toContainText('x-a2a-notification-token')
+    await expect(exchange).toContainText('[redacted]')
+    await page.screenshot({ path: 'test-results/a2a-push-frames.png' })
+  })
+  expect(errors).toEqual([])
+})

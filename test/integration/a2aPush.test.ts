@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AgentCard } from '@a2a-js/sdk'
+import type { A2aBindingPreference, ConversationMessage, FrameEvent, SavedTarget } from '../../shared/contract'
+import type { A2aConnection } from '../../shared/a2a/a2aConnection'
+import { MediaSalesExecutor, startMediaSalesAgent } from '../../shared/demo/a2aAgent'
+import { builtInDemos } from '../../shared/demo/builtIns'
+import { Engine } from '../../shared/engine/engine'
+import { startA2aAgent, type RunningHttp } from '../fixtures/a2aAgents'
+import { EventRecorder } from '../fixtures/events'
+import { approveAll } from '../fixtures/targets'
+
+let engine: Engine
+let recorder: EventRecorder
+const servers: RunningHttp[] = []
+
+function a2aTarget(url: string, binding: A2aBindingPreference = 'auto'): SavedTarget {
+  return { id: `a2a:${url}`, name: url, origin: 'user', options: {}, spec: { kind: 'a2a', url, headers: {}, binding } }
+}
+
+async function connect(target: SavedTarget): Promise<A2aConnection> {
+  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
+  recorder = new EventRecorder(engine)
+  const connection = (await engine.createConnection(target)) as A2aConnection
+  expect(await connection.open()).toBe(true)
+  return connection
+}
+
+async function serve<T extends RunningHttp>(server: Promise<T>): Promise<T> {
+  const s = await server
+  servers.push(s)
+  return s
+}
+
+afterEach(async () => {
+  await engine?.dispose()
+  await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+
+const withPush = (card: AgentCard): AgentCard => ({ ...card, capabilities: { ...card.capabilities!, pushNotifications: true } })
+/** An agent that advertises push notifications and accepts configs, but never sends one. */
+const silent = { send: async () => {} }
+const pushes = (id: string): ConversationMessage[] =>
+  recorder
+    .of('conversation', id)
+    .map((e) => e.message)
+    .filter((m) => m.metadata?.kind === 'push')
+const pushFrames = (id: string): FrameEvent[] => recorder.of('frame', id).filter((f) => f.method === 'PushNotification')
+const oddities = (id: string) => recorder.of('log', id).filter((l) => l.oddity)
+
+describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1', () => {
+  it('creates, gets, lists and deletes a task’s config; each push the SDK’s sender makes is a frame and a conversation event', async () => {
+    const agent = await serve(startA2aAgent(new MediaSalesExecutor(), withPush))
+    const connection = await connect(a2aTarget(agent.url))
+    const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
+    expect(first.state).toBe('input-required')
+    const push = connection.pushConfigs()
+    const config = await push.create(first.taskId!, 5_000)
+    expect(config).toMatchObject({
+      taskId: first.taskId,
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/a2a\/push\/[0-9a-f-]{36}$/),
+      hasToken: true,
+      receiver: { pushes: 0, expectWithinMs: 5_000 },
+    })
+    expect(await push.get(first.taskId!, config.id)).toMatchObject({ id: config.id, url: config.url })
+    expect((await push.list(first.taskId!)).map((c) => c.id)).toEqual([config.id])
+    // The config went to the agent as A2A's own request, the token with it.
+    const created = recorder
+      .of('frame', connection.id)
+      .find((f) => f.method === 'CreateTaskPushNotificationConfig' && f.direction === 'out')!
+    expect((created.payload as { params: { url: string; token: string } }).params).toMatchObject({
+      url: config.url,
+      token: expect.any(String),
+    })
+
+    const second = await connection.send({ text: 'auction' })
+    expect(second.state).toBe('completed')
+    await recorder.waitFor(
+      (e) => e.type === 'conversation' && e.message.metadata?.kind === 'push' && e.message.metadata.state === 'completed',
+    )
+    const frames = pushFrames(connection.id)
+    expect(frames.length).toBeGreaterThanOrEqual(2)
+    expect(frames[0]).toMatchObject({
+      direction: 'in',
+      kind: 'notification',
+      transport: 'rest',
+      subject: first.taskId,
+      http: { method: 'POST', url: config.url, status: 200, headers: { 'x-a2a-notification-token': '[redacted]' } },
+    })
+    expect(pushes(connection.id).at(-1)).toMatchObject({
+      role: 'agent',
+      metadata: { kind: 'push', taskId: first.taskId, state: 'completed', configId: config.id, frameSeq: frames.at(-1)!.seq },
+    })
+    const after = await push.get(first.taskId!, config.id)
+    expect(after.receiver!.pushes).toBe(frames.length)
+    expect(after.receiver!.finding).toBeUndefined()
+    expect(oddities(connection.id)).toEqual([])
+
+    await push.delete(first.taskId!, config.id)
+    expect(await push.list(first.taskId!)).toEqual([])
+    // The webhook is gone with its config.
+    expect((await fetch(config.url, { method: 'POST', body: '{}' })).status).toBe(404)
+  })
+
+  it('refuses a push without its token (or with another) and says so as an oddity', async () => {
+    const agent = await serve(startA2aAgent(new MediaSalesExecutor(), withPush, undefined, silent))
+    const connection = await connect(a2aTarget(agent.url))
+    const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
+    const config = await connection.pushConfigs().create(first.taskId!, 60_000)
+    const body = JSON.stringify({
+      statusUpdate: { taskId: first.taskId, contextId: first.contextId, status: { state: 'TASK_STATE_COMPLETED' } },
+    })
+    expect((await fetch(config.url, { method: 'POST', body })).status).toBe(401)
+    expect((await fetch(config.url, { method: 'POST', body, headers: { 'X-A2A-Notification-Token': 'guess' } })).status).toBe(401)
+    expect((await fetch(config.url, { method: 'GET' })).status).toBe(405)
+    await recorder.waitForCount((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 2)
+    expect(oddities(connection.id).map((l) => l.text)).toEqual([
+      expect.stringMatching(/was refused: it carried no token \(frame #\d+\)/),
+      expect.stringMatching(/was refused: it carried a wrong token/),
+    ])
+    expect(pushFrames(connection.id).map((f) => [f.kind, f.http?.status])).toEqual([
+      ['error', 401],
+      ['error', 401],
+    ])
+    expect(pushes(connection.id)).toEqual([]) // nothing refused reaches the conversation
+  })
+
+  it('makes an agent whose pushes never arrive a finding: the task changed state, and no push came within the bound', async () => {
+    const agent = await serve(startA2aAgent(new MediaSalesExecutor(), withPush, undefined, silent))
+    const connection = await connect(a2aTarget(agent.url))
+    const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
+    const config = await connection.pushConfigs().create(first.taskId!, 300)
+    expect((await connection.send({ text: 'auction' })).state).toBe('completed')
+    const finding = await recorder.waitFor((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 5_000)
+    expect(finding).toMatchObject({
+      level: 'warn',
+      text: expect.stringMatching(/sent no push notification for task \w+ within 300 ms of its change input-required → completed/),
+    })
+    expect((await connection.pushConfigs().get(first.taskId!, config.id)).receiver!.finding).toMatch(/sent no push notification/)
+  })
+
+  it('notices a change it did not see: once the bound has passed, the task is asked for, and a silent agent is a finding', async () => {
+    const agent = await serve(startA2aAgent(new MediaSalesExecutor(), withPush, undefined, silent))
+    const connection = await connect(a2aTarget(agent.url))
+    const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
+    await connection.pushConfigs().create(first.taskId!, 400)
+    // Someone else answers the task, behind this connection's back.
+    const answer = await fetch(`${agent.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: {
+          message: {
+            messageId: randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ text: 'auction' }],
+            taskId: first.taskId,
+            contextId: first.contextId,
+          },
+        },
+      }),
+    })
+    expect(((await answer.json()) as { result: { task: { status: { state: string } } } }).result.task.status.state).toBe(
+      'TASK_STATE_COMPLETED',
+    )
+    const finding = await recorder.waitFor((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 5_000)
+    expect(finding).toMatchObject({ text: expect.stringMatching(/input-required → completed/) })
+    expect(recorder.of('frame', connection.id).filter((f) => f.method === 'GetTask' && f.direction === 'out')).toHaveLength(1)
+  })
+
+  it('works over gRPC with the demo agent: the configs go by gRPC, the pushes come over HTTP', async () => {
+    const agent = await serve(startMediaSalesAgent())
+    const connection = await connect(a2aTarget(agent.url, 'GRPC'))
+    const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
+    const config = await connection.pushConfigs().create(first.taskId!, 5_000)
+    const calls = recorder.of('frame', connection.id).filter((f) => f.method === 'CreateTaskPushNotificationConfig')
+    expect(calls.map((f) => [f.transport, f.kind])).toEqual([
+      ['grpc', 'request'],
+      ['grpc', 'response'],
+      ['grpc', 'trailers'],
+    ])
+    expect((await connection.pushConfigs().list(first.taskId!)).map((c) => c.id)).toEqual([config.id])
+    await connection.send({ text: 'guaranteed' })
+    await recorder.waitFor(
+      (e) => e.type === 'conversation' && e.message.metadata?.kind === 'push' && e.message.metadata.state === 'completed',
+    )
+    expect(pushFrames(connection.id).every((f) => f.transport === 'rest' && f.http?.status === 200)).toBe(true)
+  })
+
+  it('says clearly when the agent does not do push notifications', async () => {
+    const noPush = (card: AgentCard): AgentCard => ({ ...card, capabilities: { ...card.capabilities!, pushNotifications: false } })
+    const agent = await serve(startA2aAgent(new MediaSalesExecutor(), noPush))
+    const connection = await connect(a2aTarget(agent.url))
+    const first = await connection.send({ text: 'formats' })
+    await expect(connection.pushConfigs().create(first.taskId!, 1_000)).rejects.toThrow(/push notification/i)
+    expect(recorder.of('conversation', connection.id).at(-1)?.message.metadata?.kind).toBe('error')
+  })
+})
