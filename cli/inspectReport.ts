@@ -98,6 +98,7 @@ export function buildReport(
   }
   if (handshake?.protocol === 'a2a' || target.spec.kind === 'a2a') {
     const h = handshake as A2aHandshakeEvent | undefined
+    const extended = discovery.findLast((d) => d.method === 'extended-agent-card')
     return {
       ...common,
       protocol: 'a2a' as const,
@@ -113,6 +114,14 @@ export function buildReport(
       skills: h?.skills ?? [],
       warnings: h?.warnings ?? [],
       discovery: discovery.map(discoveryStep),
+      /** The authenticated extended card: fetched (the card, and how it differs from the public one), or why not. */
+      ...(extended && {
+        extendedCard: {
+          status: extended.status,
+          reason: extended.reason,
+          ...(extended.extendedCard && { card: extended.extendedCard.card, differences: extended.extendedCard.differences }),
+        },
+      }),
     }
   }
   if (handshake?.protocol === 'acp' || target.spec.kind === 'acp') {
@@ -253,6 +262,17 @@ export function formatReport(report: Report): string {
       )
     lines.push(`skills (${report.skills.length})`)
     for (const skill of report.skills) lines.push(`  ${skill.id} — ${skill.description}`)
+    const extended = report.extendedCard
+    if (extended?.status === 'called') {
+      const differences = extended.differences ?? []
+      lines.push(
+        `extended card: ${differences.length ? `${differences.length} difference(s) from the public card` : 'the same as the public card'}`,
+      )
+      for (const d of differences)
+        lines.push(
+          `  ${d.op === 'add' ? '+' : d.op === 'remove' ? '-' : '~'} ${d.path} ${d.op === 'add' ? JSON.stringify(d.to) : d.op === 'remove' ? JSON.stringify(d.from) : `${JSON.stringify(d.from)} → ${JSON.stringify(d.to)}`}`,
+        )
+    } else if (extended) lines.push(`extended card: ${extended.status}: ${extended.reason}`)
     if (report.warnings.length) {
       lines.push(`warnings (${report.warnings.length})`)
       for (const w of report.warnings) lines.push(`  ${w}`)

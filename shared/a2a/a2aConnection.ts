@@ -45,6 +45,7 @@ import { createTappedFetch, type WireError } from './httpTap'
 import { readSecurity } from './securitySchemes'
 import { chooseInterface, interfaceOrigin, type InterfaceChoice } from './interfaceChoice'
 import { closeTransport } from './grpcEndpoint'
+import { extendedCardStep } from './extendedCard'
 import { PushNotifications } from './pushNotifications'
 import type { PushReceiver } from './pushReceiver'
 import { isTask, plainMessage, plainPart, plainTask, stateName } from './plain'
@@ -100,6 +101,8 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
   private grpcTap: { lastError(): WireError | undefined } | undefined
   /** The headers a request to `url` carries: the user's (to allowed origins only) and the profile's extensions. */
   private readonly headersFor: (url: URL) => Record<string, string>
+  /** Whether the target has headers of its own (credentials, for the extended card). */
+  private readonly hasCredentials: boolean
   private readonly cardUrl: string
   private readonly configuredOrigin: string
   /** The configured origin, and any other the user allowed this target to talk to. */
@@ -140,6 +143,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
     // The user's headers (credentials among them) go only to origins the user allowed.
     const headers = (url: URL) => (this.allowedOrigins.has(url.origin) ? { ...configured, ...extensions } : extensions)
     this.headersFor = headers
+    this.hasCredentials = Object.keys(configured).length > 0
     this.fetcher = createTappedFetch({
       onFrame: (frame) => this.emit(frame),
       transport: () => this.transport ?? 'jsonrpc',
@@ -298,14 +302,28 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       durationMs: now() - started,
       items: card.skills,
     })
+    const extendedStarted = now()
+    const origin = interfaceOrigin(chosen) ?? this.configuredOrigin
+    const client = this.client
+    const extended = await extendedCardStep({
+      offered: capabilities?.extendedAgentCard === true,
+      // The target's own headers where they go; OAuth's token goes to the configured origin over HTTP (shared/auth).
+      credentialsFor:
+        (this.hasCredentials && this.allowedOrigins.has(origin)) ||
+        (this.spec.oauth && origin === this.configuredOrigin && this.transport !== 'grpc')
+          ? origin
+          : undefined,
+      origin,
+      publicCard: card,
+      // The SDK's own way: it asks only when the card offers one, and then works from the card it got.
+      fetch: () => this.bounded((signal) => client.getAgentCard({ signal })),
+    })
     this.emit({
       type: 'discovery',
       method: 'extended-agent-card',
-      status: 'skipped',
       trigger: 'initial',
-      reason: capabilities?.extendedAgentCard
-        ? 'the agent offers an extended card to authenticated clients; Parallax does not fetch it on connect'
-        : 'the agent did not advertise capabilities.extendedAgentCard',
+      ...extended,
+      ...(extended.status !== 'skipped' && { durationMs: now() - extendedStarted }),
     })
     for (const warning of warnings) this.logLine('warn', `agent card: ${warning}`)
   }

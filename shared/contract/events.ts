@@ -205,6 +205,11 @@ export interface DiscoveryEvent extends EventBase {
   errorCode?: number
   /** The whole catalog for this method, all pages joined. */
   items?: unknown[]
+  /**
+   * `extended-agent-card`, fetched: the authenticated extended card (as the SDK reads it, in v1.0 JSON) and
+   * how it differs from the public card read the same way (`from` the public card's value, `to` the extended's).
+   */
+  extendedCard?: { card: unknown; differences: { path: string; op: 'add' | 'remove' | 'replace'; from?: unknown; to?: unknown }[] }
 }
 
 export interface KeepaliveEvent extends EventBase {

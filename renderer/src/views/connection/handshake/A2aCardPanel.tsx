@@ -1,5 +1,6 @@
 import { A2A_BINDINGS, type A2aBinding, type A2aHandshakeEvent, type A2aInterface } from '../../../../../shared/contract'
 import { CopyButton } from '../../../components/CopyButton'
+import { DiffList } from '../../../components/DiffList'
 import { ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 import { Name } from '../../../components/Name'
@@ -92,6 +93,46 @@ export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent })
           <JsonView value={h.agentCard} openDepth={1} />
         </div>
       </div>
+      <ExtendedCard connectionId={h.connectionId} />
+    </div>
+  )
+}
+
+/**
+ * The authenticated extended card beside the public one: how it differs (read the same way as the public
+ * card), and the card itself; or why Parallax did not ask for it (none offered, no credentials), or how asking failed.
+ */
+function ExtendedCard({ connectionId }: { connectionId: string }) {
+  const step = useStore((s) => s.connections[connectionId]?.discovery.findLast((d) => d.method === 'extended-agent-card'))
+  if (!step) return null
+  const extended = step.extendedCard
+  return (
+    <div className="card" style={{ marginTop: 16 }} data-testid="extended-card" data-status={step.status}>
+      <h3>
+        Authenticated extended card
+        <span className={`status ${step.status}`} style={{ marginLeft: 8 }}>
+          {step.status === 'called' ? 'fetched' : step.status}
+        </span>
+        <span className="spacer" />
+        {extended && <CopyButton value={() => extended.card} />}
+      </h3>
+      <div className="muted">{step.reason}</div>
+      {extended && (
+        <div className="cols" style={{ marginTop: 8 }}>
+          <div>
+            <div className="section-title">
+              {extended.differences.length
+                ? `${extended.differences.length} difference${extended.differences.length === 1 ? '' : 's'} from the public card`
+                : 'The same as the public card'}
+            </div>
+            {extended.differences.length > 0 && <DiffList diff={extended.differences} testId="extended-card-diff" />}
+          </div>
+          <div>
+            <div className="section-title">The extended card</div>
+            <JsonView value={extended.card} openDepth={1} />
+          </div>
+        </div>
+      )}
     </div>
   )
 }
