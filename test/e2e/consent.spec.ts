@@ -74,6 +74,8 @@ test('an imported command runs from nowhere without the user agreeing: Connect, 
       await page.getByRole('button', { name: 'Connect', exact: true }).first().click()
       await page.getByTestId('approve').click()
       await expect.poll(() => existsSync(marker), { timeout: 10_000 }).toBe(true)
+      // It speaks no MCP: once Parallax has given up on it (restarts included), nothing of it runs again.
+      await expect(page.getByTestId('connection-state')).toHaveText(/failed/, { timeout: 60_000 })
     })
 
     await test.step('re-imported with another argument, it asks again and shows what changed', async () => {
