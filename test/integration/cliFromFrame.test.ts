@@ -1,40 +1,20 @@
 // `parallax request --from-frame`: a request a recording holds, sent again against the demo tool server, the
 // way a script would see it (exit code, the one JSON object on stdout, what stderr says).
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FrameEvent } from '../../shared/contract'
+import { cliRunner, type CliRun } from '../fixtures/cli'
 
-const CLI = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'parallax-from-frame-'))
 const library = join(dir, 'data', 'recordings')
 const recording = join(library, 'buying.jsonl')
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
+const parallax = cliRunner(join(dir, 'data'))
 
-function parallax(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
-function oneObject(run: Run): Record<string, unknown> {
+function oneObject(run: CliRun): Record<string, unknown> {
   const lines = run.stdout.trim().split('\n')
   expect(lines, run.stdout + run.stderr).toHaveLength(1)
   return JSON.parse(lines[0]) as Record<string, unknown>

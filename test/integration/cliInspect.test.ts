@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,24 +5,12 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createToolServer } from '../../shared/demo/mcpServers'
 import { startStreamableServer } from '../../shared/demo/httpServers'
+import { cliRunner } from '../fixtures/cli'
 
-const CLI = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const parallax = cliRunner(join(dir, 'data'))
 
 describe('parallax converse', () => {
   it('runs a multi-turn A2A conversation, continuing the task that asked for input', async () => {

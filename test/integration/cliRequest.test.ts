@@ -1,41 +1,21 @@
 // `parallax request`, checked the way a script would: exit code, the one JSON object on stdout, what stderr
 // says. Against the demo servers and @modelcontextprotocol/server-everything (its tools only with
 // arguments of our own, never its schema defaults).
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
+import { cliRunner, type CliRun } from '../fixtures/cli'
 
-const CLI = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 const require = createRequire(import.meta.url)
 const EVERYTHING = `stdio:${process.execPath} ${join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')} stdio`
 const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-request-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
+const parallax = cliRunner(join(dir, 'data'))
 
-function parallax(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
-function oneObject(run: Run): Record<string, unknown> {
+function oneObject(run: CliRun): Record<string, unknown> {
   const lines = run.stdout.trim().split('\n')
   expect(lines, run.stdout + run.stderr).toHaveLength(1)
   return JSON.parse(lines[0]) as Record<string, unknown>
