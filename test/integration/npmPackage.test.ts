@@ -107,7 +107,8 @@ describe('Parallax installed from its npm tarball', () => {
     }
   })
 
-  it('`parallax web` serves the UI to a real browser, with its data in the per-user folder', async () => {
+  // A browser and a web host started beside the rest of the suite can take a while on a busy 2-core machine.
+  it('`parallax web` serves the UI to a real browser, with its data in the per-user folder', { timeout: 90_000 }, async () => {
     const host = await startInstalledWebHost(install, ['web', '--port', '0'])
     try {
       browser = await chromium.launch({ ...CHROMIUM_LAUNCH, args: [...CHROMIUM_LAUNCH.args, '--headless'] })
@@ -120,7 +121,7 @@ describe('Parallax installed from its npm tarball', () => {
       await page
         .getByTestId('connection-state')
         .filter({ hasText: /connected · healthy/ })
-        .waitFor({ timeout: 20_000 })
+        .waitFor({ timeout: 45_000 })
       await page.getByRole('tab', { name: /Discovery/ }).click()
       expect(await page.locator('tr[data-method="tools/list"]').getAttribute('data-status')).toBe('skipped')
       expect(errors).toEqual([])
