@@ -12,27 +12,7 @@ import { parseObject, readLinked } from './act'
 import { InFlightList } from './InFlight'
 import { SchemaForm, type Completer, type JsonSchema } from './SchemaForm'
 import { expandTemplate, templateVariables } from './uriTemplate'
-
-interface Prompt {
-  name: string
-  title?: string
-  description?: string
-  arguments?: { name: string; description?: string; required?: boolean }[]
-}
-interface Resource {
-  uri: string
-  name?: string
-  title?: string
-  mimeType?: string
-  description?: string
-}
-interface Template {
-  uriTemplate: string
-  name?: string
-  title?: string
-  mimeType?: string
-  description?: string
-}
+import type { Prompt, Resource, Template } from '../catalog/catalogEntries'
 
 function capabilities(view: ConnectionView): Record<string, unknown> {
   return view.handshake?.protocol === 'mcp' ? view.handshake.serverCapabilities : {}

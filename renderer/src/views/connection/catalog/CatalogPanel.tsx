@@ -6,35 +6,7 @@ import { CopyButton } from '../../../components/CopyButton'
 import { JsonView } from '../../../components/JsonView'
 import { AgentText, Name } from '../../../components/Name'
 import { AppBadge, AppResourceMetadata, AppToolMetadata, isAppResource } from './AppMetadata'
-
-interface Tool {
-  name: string
-  title?: string
-  description?: string
-  inputSchema?: { properties?: Record<string, unknown>; required?: string[] }
-  outputSchema?: unknown
-}
-interface Prompt {
-  name: string
-  title?: string
-  description?: string
-  arguments?: { name: string; description?: string; required?: boolean }[]
-}
-interface Resource {
-  uri: string
-  name?: string
-  title?: string
-  mimeType?: string
-  description?: string
-  _meta?: unknown
-}
-interface Template {
-  uriTemplate: string
-  name?: string
-  title?: string
-  mimeType?: string
-  description?: string
-}
+import type { Prompt, Resource, Template, Tool } from './catalogEntries'
 
 export function catalogCount(view: ConnectionView): number {
   return Object.values(view.catalog).reduce((n, items) => n + (items?.length ?? 0), 0)
