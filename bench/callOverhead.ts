@@ -14,7 +14,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
-import type { SavedTarget } from '../shared/contract'
+import { forUi, type SavedTarget } from '../shared/contract'
 import { demoTargets } from '../shared/demo/targets'
 import { EventBatcher } from '../shared/runtime/batcher'
 import { Engine } from '../shared/engine/engine'
@@ -27,7 +27,7 @@ const CALL = { name: 'list_creative_formats', arguments: { channel: 'display' } 
 export function engineWithUi(dataDir?: string): Engine {
   const engine = new Engine({ host: 'web', builtIns: builtInDemos(), dataDir, defaults: { keepaliveIntervalMs: 3_600_000 } })
   const batcher = new EventBatcher((events) => void JSON.stringify({ events })) // what the web host sends
-  engine.events.subscribe((event) => batcher.push(event))
+  engine.events.subscribe((event) => batcher.push(forUi(event)))
   return engine
 }
 

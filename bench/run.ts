@@ -5,6 +5,7 @@
  */
 import { callOverhead } from './callOverhead'
 import { eventDelivery } from './eventDelivery'
+import { memory } from './memory'
 import { recordings } from './recordings'
 import { startup } from './startup'
 import { timeline } from './timeline'
@@ -18,6 +19,7 @@ const benches: [string, (o: BenchOptions) => Promise<Figure[]>][] = [
   ['timeline', timeline],
   ['recordings', recordings],
   ['startup', startup],
+  ['memory', memory],
 ]
 
 const say = (line: string) => {

@@ -217,12 +217,15 @@ export const CommandInputs = {
    * comes back as the server gave it (a result, or its JSON-RPC error), or why none came. The exchange is
    * frames and, unless `conversation` is false, conversation messages (a `tools/call` is a turn, as
    * `conversation.send` makes it); `false` is for what a UI asks for itself as the user types (argument
-   * completion): frames only. Every request carries a progress token; cancel it with `connections.cancel`.
+   * completion): frames only. `progress` asks for progress (a token the server may report against, each
+   * report restarting the timeout); by default `tools/call`, `prompts/get` and `resources/read` ask for it
+   * (`PROGRESS_METHODS`), the rest do not. Cancel a request with `connections.cancel`.
    */
   'connections.request': ConnectionRef.extend({
     method: z.string().min(1).max(200),
     params: z.record(z.string(), z.unknown()).optional(),
     conversation: z.boolean().default(true),
+    progress: z.boolean().optional(),
   }),
   /** Checks a request frame, or params in place of its own, against the protocol's schema for its method, without sending anything. */
   'requests.check': ResendInput,

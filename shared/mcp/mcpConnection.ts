@@ -21,6 +21,7 @@ import {
   MCP_2026_VERSION,
   describeSpec,
   mcpVersionAsk,
+  asksProgress,
   redactArgs,
   redactText,
   type ClientProfile,
@@ -158,12 +159,11 @@ export class McpConnection extends SupervisedConnection {
     )
   }
 
-  /**
-   * Every request carries a progress token, so a slow server can report progress, and each progress
-   * notification (visible as a frame) restarts the request's timeout.
-   */
-  private get requestOptions(): SessionRequestOptions {
-    return { timeout: this.options.requestTimeoutMs, resetTimeoutOnProgress: true, onprogress: () => {} }
+  /** The request timeout, and whether to ask for progress: a token the server may report against, each report (a frame) restarting the timeout. */
+  private requestOptions(progress = false): SessionRequestOptions {
+    return progress
+      ? { timeout: this.options.requestTimeoutMs, resetTimeoutOnProgress: true, onprogress: () => {} }
+      : { timeout: this.options.requestTimeoutMs }
   }
 
   protected override get pid(): number | undefined {
@@ -453,7 +453,7 @@ export class McpConnection extends SupervisedConnection {
     this.session = new LegacySession(client, undefined)
     const started = now()
     try {
-      await client.connect(tapped, { ...this.requestOptions, timeout: this.options.connectTimeoutMs })
+      await client.connect(tapped, { timeout: this.options.connectTimeoutMs })
     } catch (error) {
       throw only2026Refusal(error) ?? error
     }
@@ -576,7 +576,7 @@ export class McpConnection extends SupervisedConnection {
     }
     for (const uri of uris) {
       try {
-        await this.session!.request('resources/subscribe', { uri }, this.requestOptions, EmptyResultSchema)
+        await this.session!.request('resources/subscribe', { uri }, this.requestOptions(), EmptyResultSchema)
       } catch (error) {
         this.subscriptions.delete(uri)
         this.logLine('warn', `could not subscribe again to ${uri}: ${errorMessage(error)}`)
@@ -587,7 +587,7 @@ export class McpConnection extends SupervisedConnection {
   }
 
   private async askLogLevel(level: LogLevel, how = ''): Promise<void> {
-    await this.session!.request('logging/setLevel', { level }, this.requestOptions, EmptyResultSchema)
+    await this.session!.request('logging/setLevel', { level }, this.requestOptions(), EmptyResultSchema)
     this.agreedLogLevel = level
     this.logLine('info', `asked the server${how} for log messages at "${level}" and above (logging/setLevel)`)
   }
@@ -605,6 +605,16 @@ export class McpConnection extends SupervisedConnection {
     // and keeps the text it arrived as for the frame tap.
     const internals = transport as unknown as { _readBuffer?: unknown }
     if ('_readBuffer' in internals) internals._readBuffer = new JsonLineReader(this.options.maxMessageBytes, deserializeMessage)
+    // Each message is serialised once, as the SDK would, and the frame tap keeps that text.
+    transport.send = (message) =>
+      new Promise((resolve, reject) => {
+        const stdin = (transport as unknown as { _process?: ChildProcess })._process?.stdin
+        if (!stdin) return reject(new Error('Not connected'))
+        const text = JSON.stringify(message)
+        wireText.set(message, text)
+        if (stdin.write(`${text}\n`)) resolve()
+        else stdin.once('drain', resolve)
+      })
     const generation = this.generation
     this.stderrTail = []
     this.exited = undefined
@@ -630,14 +640,8 @@ export class McpConnection extends SupervisedConnection {
 
   private onFrame(generation: number, direction: 'out' | 'in', message: JSONRPCMessage, ts: number, refused?: string): number | undefined {
     if (generation !== this.generation) return undefined
-    const frame: TappedFrame & { seq?: number } = this.tap.record(
-      direction,
-      message,
-      ts,
-      refused,
-      direction === 'in' ? wireText.get(message) : undefined,
-    )
-    if (direction === 'in') wireText.delete(message) // recorded: the text it arrived as may go
+    const frame: TappedFrame & { seq?: number } = this.tap.record(direction, message, ts, refused, wireText.get(message))
+    wireText.delete(message) // recorded: the text it travelled as may go
     if (frame.kind === 'request' && direction === 'out') {
       this.lastRequestId = frame.id
       const token = (message as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken
@@ -815,7 +819,7 @@ export class McpConnection extends SupervisedConnection {
     const generation = this.generation
     for (const step of DISCOVERY_STEPS) {
       if (only && step.method !== only) continue
-      const result = await runDiscoveryStep(session, step, this.serverCapabilities, trigger, this.requestOptions)
+      const result = await runDiscoveryStep(session, step, this.serverCapabilities, trigger, this.requestOptions())
       if (generation !== this.generation) return
       if (result.items) this.catalog[step.method] = result.items
       this.emit({ type: 'discovery', ...result })
@@ -828,7 +832,7 @@ export class McpConnection extends SupervisedConnection {
   private readonly mcpTasks = new McpTasks({
     session: () => (this.isLive ? this.session : undefined),
     capabilities: () => this.serverCapabilities,
-    requestOptions: () => this.requestOptions,
+    requestOptions: () => this.requestOptions(),
     say: (message) => this.emit({ type: 'conversation', message }),
     nextTurn: () => ++this.turn,
   })
@@ -887,6 +891,7 @@ export class McpConnection extends SupervisedConnection {
   private async toolExchange(
     tool: string,
     args: Record<string, unknown>,
+    progress = true,
   ): Promise<{ turn: number; answer: RequestAnswer; error?: unknown }> {
     const session = this.session
     if (!session || !this.isLive) throw new Error(`not connected (${this.state})`)
@@ -899,7 +904,7 @@ export class McpConnection extends SupervisedConnection {
     const answer = session.request(
       'tools/call',
       { name: tool, arguments: args },
-      { ...this.requestOptions, signal: controller.signal },
+      { ...this.requestOptions(progress), signal: controller.signal },
       CallToolResultSchema,
     )
     const ids = this.track(controller)
@@ -933,9 +938,9 @@ export class McpConnection extends SupervisedConnection {
 
   /**
    * Any request by method, for the user (docs/architecture.md, "One command API"): checked against the
-   * MCP SDK's schema for it before anything is sent, then answered as the server answers. Every request
-   * carries a progress token (the timeout restarts with each progress notification) and can be
-   * cancelled; a `tools/call` is a turn, as `sendTurn` makes it.
+   * MCP SDK's schema for it before anything is sent, then answered as the server answers. It asks for
+   * progress as `asksProgress` says (a token the server may report against, each report restarting the
+   * timeout) and can be cancelled; a `tools/call` is a turn, as `sendTurn` makes it.
    */
   override async request(
     method: string,
@@ -947,13 +952,16 @@ export class McpConnection extends SupervisedConnection {
     if (!session || !this.isLive) throw new CommandError(`not connected (${this.state})`, 'failed')
     if (method === 'tools/call') {
       const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> }
-      return (await this.toolExchange(name, args ?? {})).answer
+      return (await this.toolExchange(name, args ?? {}, asksProgress(method, options.progress))).answer
     }
     const conversation = options.conversation ?? true
     const askedAt = now()
     const controller = new AbortController()
     this.lastRequestId = undefined
-    const answer = session.request(method, params, { ...this.requestOptions, signal: controller.signal })
+    const answer = session.request(method, params, {
+      ...this.requestOptions(asksProgress(method, options.progress)),
+      signal: controller.signal,
+    })
     const ids = this.track(controller)
     if (conversation) this.emit({ type: 'conversation', message: mcpRequestMessage(method, params, askedAt, ids) })
     try {

@@ -27,7 +27,7 @@ interface Given {
 }
 
 /**
- * The progress tokens Parallax gave the server (it puts one in every request but keepalive probes, see
+ * The progress tokens Parallax gave the server (in the requests that ask for progress, see
  * McpConnection.requestOptions) and what became of each request, judged in wire order.
  *
  * The SDK cannot be asked: it hands a notification to its handler a microtask later but settles a

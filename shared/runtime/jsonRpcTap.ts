@@ -16,8 +16,8 @@ type Pending = { ts: number; method: string; subject?: string; probe?: true; fra
  * every response with the request that went the other way to give its latency.
  */
 export class JsonRpcTap {
-  /** Outstanding requests keyed by the direction they travelled and their id. */
-  private readonly pending = new Map<string, Pending>()
+  /** Outstanding requests by id (as text: an answer to 1 may say "1", as the SDKs accept): those Parallax sent, and the peer's. */
+  private readonly pending = { out: new Map<string, Pending>(), in: new Map<string, Pending>() }
   /** The method of a keepalive probe about to be sent: its request and answer are marked as the probe's. */
   private probeMethod: string | undefined
 
@@ -33,7 +33,7 @@ export class JsonRpcTap {
   /**
    * `refused`: why Parallax will not hand this message on (e.g. it is nested too deeply). Its frame then
    * keeps a preview of its text, never the value itself, and the whole text goes aside like an oversized frame's.
-   * `wire`: the exact text the message arrived as, when the transport kept it (saves serialising it again).
+   * `wire`: the exact text the message travelled as, when the transport kept it (saves serialising it again).
    */
   record(direction: 'out' | 'in', message: unknown, ts = now(), refused?: string, wire?: string): TappedFrame {
     const msg = (message ?? {}) as JsonRpcLike
@@ -51,10 +51,10 @@ export class JsonRpcTap {
         this.probeMethod = undefined
       }
     } else if ((kind === 'response' || kind === 'error') && id !== undefined) {
-      const key = `${direction === 'in' ? 'out' : 'in'}:${id}`
-      request = this.pending.get(key)
+      const asked = this.pending[direction === 'in' ? 'out' : 'in']
+      request = asked.get(String(id))
       if (request) {
-        this.pending.delete(key)
+        asked.delete(String(id))
         latencyMs = ts - request.ts
         ;({ method, subject, probe } = request)
         requestSeq = request.frame.seq
@@ -80,7 +80,7 @@ export class JsonRpcTap {
       ...(probe && { probe }),
       ...(oversized && { truncated: refused ? { ...oversized.truncated, refused } : oversized.truncated }),
     }
-    if (kind === 'request' && id !== undefined) this.pending.set(`${direction}:${id}`, { ts, method: method!, subject, probe, frame })
+    if (kind === 'request' && id !== undefined) this.pending[direction].set(String(id), { ts, method: method!, subject, probe, frame })
     this.sink(frame)
     return frame
   }
@@ -92,7 +92,8 @@ export class JsonRpcTap {
 
   /** Forget unanswered requests (after a reconnect, ids start again). */
   reset(): void {
-    this.pending.clear()
+    this.pending.out.clear()
+    this.pending.in.clear()
   }
 }
 

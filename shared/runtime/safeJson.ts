@@ -40,13 +40,20 @@ export function detached(text: string): string {
 
 /** True when `value` is nested more than `limit` levels deep (a scalar is 0 levels, `[]` is 1). */
 export function deeperThan(value: unknown, limit = MAX_DEPTH): boolean {
-  if (value === null || typeof value !== 'object') return false
-  const stack: [object, number][] = [[value, 1]]
-  while (stack.length) {
-    const [node, depth] = stack.pop()!
-    if (depth > limit) return true
-    const children: unknown[] = Array.isArray(node) ? node : Object.values(node)
-    for (const child of children) if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+  return value !== null && typeof value === 'object' && nestedBeyond(value, 1, limit)
+}
+
+/** Recursion no deeper than `limit` (a few hundred frames) and no allocation: this runs on every message. */
+function nestedBeyond(node: object, depth: number, limit: number): boolean {
+  if (depth > limit) return true
+  if (Array.isArray(node)) {
+    for (const child of node as unknown[])
+      if (child !== null && typeof child === 'object' && nestedBeyond(child, depth + 1, limit)) return true
+    return false
+  }
+  for (const key in node) {
+    const child = (node as Record<string, unknown>)[key]
+    if (child !== null && typeof child === 'object' && nestedBeyond(child, depth + 1, limit)) return true
   }
   return false
 }

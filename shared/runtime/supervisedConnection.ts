@@ -56,6 +56,8 @@ export interface TurnOptions {
 export interface ExchangeOptions {
   /** Whether the exchange is conversation messages too (false: frames only, e.g. argument completion as the user types). */
   conversation?: boolean
+  /** Whether to ask for progress (MCP: a progress token); unset, as `asksProgress` says for the method. */
+  progress?: boolean
 }
 
 /** How a call is made: MCP `task` makes it a task (2025-11-25 task-augmented request) where the server takes one. */

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ConversationEvent, FrameEvent, RequestAnswer, SavedTarget } from '../../shared/contract'
+import { PROGRESS_METHODS, type ConversationEvent, type FrameEvent, type RequestAnswer, type SavedTarget } from '../../shared/contract'
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
@@ -149,6 +149,33 @@ describe('server-everything, through connections.request', () => {
     await request('tools/call', { name: 'toggle-subscriber-updates', arguments: {} })
     expect((await request('resources/unsubscribe', { uri })).outcome).toBe('result')
     expect(recorder.of('log', connectionId).filter((l) => l.oddity)).toEqual([])
+  })
+
+  it('asks for progress only where a person waits on the server: a tool call, a prompt, a read; never its own discovery, pings or log level', async () => {
+    const tokenOf = (answer: RequestAnswer) => {
+      const frame = recorder.of('frame', connectionId).find((f) => f.direction === 'out' && f.id === answer.requestId)!
+      return (frame.payload as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken
+    }
+    // Everything sent so far (discovery, earlier tests' subscriptions and completions) but the server's work a person waits on: no token.
+    const quietSoFar = recorder
+      .of('frame', connectionId)
+      .filter((f) => f.direction === 'out' && f.kind === 'request' && !PROGRESS_METHODS.includes(f.method!))
+    expect(quietSoFar.map((f) => f.method)).toEqual(expect.arrayContaining(['initialize', 'tools/list', 'resources/subscribe']))
+    for (const f of quietSoFar) expect(JSON.stringify(f.payload)).not.toContain('progressToken')
+
+    expect(tokenOf(await request('tools/call', { name: 'echo', arguments: { message: 'hi' } }))).toBeDefined()
+    expect(tokenOf(await request('resources/read', { uri: 'demo://resource/static/document/features.md' }))).toBeDefined()
+    expect(tokenOf(await request('ping'))).toBeUndefined()
+    expect(tokenOf(await request('logging/setLevel', { level: 'info' }))).toBeUndefined()
+    // The user decides, either way.
+    const quiet = await engine.invoke('connections.request', {
+      connectionId,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { message: 'hi' } },
+      progress: false,
+    })
+    expect(tokenOf(quiet)).toBeUndefined()
+    expect(tokenOf(await engine.invoke('connections.request', { connectionId, method: 'ping', progress: true }))).toBeDefined()
   })
 
   it('a long operation reports progress, and Cancel stops it: notifications/cancelled, no answer, said so', async () => {

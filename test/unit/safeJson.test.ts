@@ -15,7 +15,7 @@ function nested(depth: number): unknown {
 }
 
 describe('depth- and size-safe JSON', () => {
-  it('measures depth without recursion, at any depth', () => {
+  it('measures depth at any depth, never recursing past the limit', () => {
     expect(deeperThan(nested(MAX_DEPTH))).toBe(false)
     expect(deeperThan(nested(MAX_DEPTH + 1))).toBe(true)
     expect(deeperThan(nested(200_000))).toBe(true)
@@ -144,6 +144,16 @@ describe('reading JSON-RPC lines from a stdio server', () => {
     expect(first).toMatchObject({ id: 1, result: { text: 'héllo 😀' } })
     expect(wireText.get(first)).toBe('{"jsonrpc":"2.0","id":1,"result":{"text":"héllo 😀"}}')
     expect(reader.readMessage()).toMatchObject({ method: 'notifications/initialized' })
+    expect(reader.readMessage()).toBeNull()
+  })
+
+  it('a line of megabytes in pipe-sized chunks, characters split across them, reads back exactly', () => {
+    const reader = new JsonLineReader(64 * 1024 * 1024, deserializeMessage)
+    const text = 'añ😀€'.repeat(400_000) // 4 MB of UTF-8: 2-, 3- and 4-byte characters fall across every boundary
+    const line = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 7, result: { text } })}\n{"jsonrpc":"2.0","id":8,"result":{}}\n`)
+    for (let at = 0; at < line.length; at += 65_531) reader.append(line.subarray(at, at + 65_531))
+    expect((reader.readMessage() as { result: { text: string } }).result.text).toBe(text)
+    expect(reader.readMessage()).toMatchObject({ id: 8 })
     expect(reader.readMessage()).toBeNull()
   })
 

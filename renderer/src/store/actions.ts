@@ -365,9 +365,17 @@ export function keepDraft(targetId: string, key: string, draft: Draft): void {
   changeSurface(targetId, (s) => ({ drafts: { ...s.drafts, [key]: draft } }))
 }
 
-/** Sends any MCP request (a prompt got, a resource read, a subscription, …): the exchange is frames and conversation messages. */
-export function sendRequest(connectionId: string, method: string, params?: Record<string, unknown>): Promise<RequestAnswer | undefined> {
-  return command((api) => api.invoke('connections.request', { connectionId, method, ...(params && { params }) }))
+/**
+ * Sends any MCP request (a prompt got, a resource read, a subscription, …): the exchange is frames and
+ * conversation messages. `progress` unset: the engine asks for progress as `asksProgress` says.
+ */
+export function sendRequest(
+  connectionId: string,
+  method: string,
+  params?: Record<string, unknown>,
+  progress?: boolean,
+): Promise<RequestAnswer | undefined> {
+  return command((api) => api.invoke('connections.request', { connectionId, method, ...(params && { params }), progress }))
 }
 
 /**

@@ -121,6 +121,8 @@ export interface Draft {
   mode?: 'form' | 'json'
   /** The request sent last from this entry, whose answer the surface shows. */
   requestId?: string | number
+  /** Any request: whether to ask for progress (unset: as `asksProgress` says for the method). */
+  progress?: boolean
   /** A template: the URI read from it last. */
   uri?: string
 }

@@ -38,8 +38,8 @@ export const connectionCommands: DomainHandlers<'connections'> = {
     await engine.connection(connectionId).setLogLevel(level)
     return { level }
   },
-  'connections.request': ({ connectionId, method, params, conversation }, engine) =>
-    engine.connection(connectionId).request(method, params, { conversation }),
+  'connections.request': ({ connectionId, method, params, conversation, progress }, engine) =>
+    engine.connection(connectionId).request(method, params, { conversation, progress }),
   'connections.cancel': ({ connectionId, requestId, reason }, engine) => ({
     cancelled: engine.connection(connectionId).cancelRequest(requestId, reason),
   }),

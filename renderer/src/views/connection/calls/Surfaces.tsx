@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { visibleName, type ConversationEvent } from '../../../../../shared/contract'
+import { asksProgress, PROGRESS_METHODS, visibleName, type ConversationEvent } from '../../../../../shared/contract'
 import { clock, timeOfDay } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 import { PromptMessages, ResourceContents } from '../../../components/McpContent'
@@ -279,6 +279,7 @@ export function RequestSurface({ view, surface }: { view: ConnectionView; surfac
   const method = surface.picked.request ?? 'ping'
   const key = `request:${method}`
   const draft: Draft = surface.drafts[key] ?? { values: {}, json: '{}' }
+  const progress = asksProgress(method, draft.progress)
   const [error, setError] = useState<string>()
   const [busy, setBusy] = useState(false)
   const send = async () => {
@@ -291,7 +292,7 @@ export function RequestSurface({ view, surface }: { view: ConnectionView; surfac
       return
     }
     setBusy(true)
-    const answer = await sendRequest(view.id, method, Object.keys(params).length ? params : undefined)
+    const answer = await sendRequest(view.id, method, Object.keys(params).length ? params : undefined, progress)
     setBusy(false)
     if (answer?.requestId !== undefined) keepDraft(view.targetId, key, { ...draft, requestId: answer.requestId })
   }
@@ -315,6 +316,7 @@ export function RequestSurface({ view, surface }: { view: ConnectionView; surfac
           </datalist>
           <span className="muted">any MCP request; its params are checked against the MCP schema for the method before it is sent</span>
           <span className="spacer" />
+          <ProgressToggle on={progress} onChange={(on) => keepDraft(view.targetId, key, { ...draft, progress: on })} />
           <button className="btn primary" onClick={() => void send()} disabled={!isLive(view) || busy || !method}>
             {busy ? 'Sending…' : 'Send'}
           </button>
@@ -457,5 +459,19 @@ function ErrorAnswer({ answer }: { answer: ConversationEvent }) {
       <AgentText value={answer.message.content} />
       {meta.data !== undefined && <JsonView value={meta.data} openDepth={2} />}
     </div>
+  )
+}
+
+/** Whether a request asks for progress: a token in `_meta` the server may report against, each report restarting the timeout. */
+function ProgressToggle({ on, onChange }: { on: boolean; onChange: (on: boolean) => void }) {
+  return (
+    <label
+      className="muted"
+      style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}
+      title={`Sends a progress token (params._meta.progressToken): the server may report progress, and each report restarts the request timeout. Asked by default for ${PROGRESS_METHODS.join(', ')} only.`}
+    >
+      <input type="checkbox" checked={on} onChange={(e) => onChange(e.target.checked)} />
+      ask for progress
+    </label>
   )
 }
