@@ -36,5 +36,6 @@ test('npm run bench -- --quick --json prints one well-formed figure per line for
     'replay-speed',
     'startup-web-host',
     'startup-inspect',
+    'memory-large-result',
   ])
 }, 300_000)
