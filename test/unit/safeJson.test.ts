@@ -152,7 +152,7 @@ describe('reading JSON-RPC lines from a stdio server', () => {
     const text = 'añ😀€'.repeat(400_000) // 4 MB of UTF-8: 2-, 3- and 4-byte characters fall across every boundary
     const line = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 7, result: { text } })}\n{"jsonrpc":"2.0","id":8,"result":{}}\n`)
     for (let at = 0; at < line.length; at += 65_531) reader.append(line.subarray(at, at + 65_531))
-    expect((reader.readMessage() as { result: { text: string } }).result.text).toBe(text)
+    expect((reader.readMessage() as unknown as { result: { text: string } }).result.text).toBe(text)
     expect(reader.readMessage()).toMatchObject({ id: 8 })
     expect(reader.readMessage()).toBeNull()
   })
