@@ -188,11 +188,12 @@ async function outgoing(
   headersFor: (url: URL) => Record<string, string> = () => ({}),
 ) {
   if (!(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string')) {
+    const url = new URL(input)
     const headers = new Headers(init?.headers)
-    for (const [name, value] of Object.entries(headersFor(new URL(input)))) if (!headers.has(name)) headers.set(name, value)
+    for (const [name, value] of Object.entries(headersFor(url))) if (!headers.has(name)) headers.set(name, value)
     const sent = { ...init, headers }
     return {
-      url: new URL(input),
+      url,
       httpMethod: (init?.method ?? 'GET').toUpperCase(),
       headers,
       bodyText: (init?.body as string | undefined) ?? '',
