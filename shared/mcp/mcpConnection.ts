@@ -50,6 +50,7 @@ import {
   SupervisedConnection,
   type CallEndpoint,
   type CallOptions,
+  type TurnOptions,
   type TaskOperations,
   type ExchangeOptions,
   type ProbeOutcome,
@@ -843,9 +844,9 @@ export class McpConnection extends SupervisedConnection {
   }
 
   /** A turn is a tool call (MCP has no free text and no context to start over: the session is the conversation). */
-  async sendTurn(turn: Turn): Promise<TurnResult> {
+  async sendTurn(turn: Turn, options: TurnOptions = {}): Promise<TurnResult> {
     if (!('tool' in turn)) throw new CommandError('an MCP turn is a tool call: {"tool": NAME, "arguments": {…}}', 'invalid-input')
-    const { turn: number, result } = await this.callTool(turn.tool, turn.arguments)
+    const { turn: number, result } = await this.callTool(turn.tool, turn.arguments, options.progress)
     return {
       turn: number,
       request: { tool: turn.tool, arguments: turn.arguments },
@@ -878,8 +879,8 @@ export class McpConnection extends SupervisedConnection {
   }
 
   /** One `tools/call`, recorded as a conversation turn: the call from the user, the result from the agent. Throws when no result came. */
-  async callTool(tool: string, args: Record<string, unknown>): Promise<{ turn: number; result: CallToolResult }> {
-    const { turn, answer, error } = await this.toolExchange(tool, args)
+  async callTool(tool: string, args: Record<string, unknown>, progress = true): Promise<{ turn: number; result: CallToolResult }> {
+    const { turn, answer, error } = await this.toolExchange(tool, args, progress)
     if (answer.outcome !== 'result') throw error
     return { turn, result: answer.result as CallToolResult }
   }

@@ -51,6 +51,8 @@ export interface TurnOptions {
   stream?: boolean
   /** Start a new conversation context first, where the protocol has one. */
   newContext?: boolean
+  /** MCP: whether the tool call asks for progress (a token each report of which restarts the timeout); asked unless false. */
+  progress?: boolean
 }
 
 export interface ExchangeOptions {

@@ -12,9 +12,12 @@ import {
 } from '../contract'
 import type { ConnectionOwner } from '../contract'
 import type { EventLog } from '../runtime/eventLog'
-import type { SupervisedConnection } from '../runtime/supervisedConnection'
+import type { SupervisedConnection, TurnOptions } from '../runtime/supervisedConnection'
 import { errorMessage } from '../runtime/errors'
 import { compact, type Outcome, type RecordedTurn, type ReplayTurn, type TurnMapping, DEFAULT_MAPPING } from './turns'
+
+/** A recorded turn that took this long (or that the recording cannot time) is replayed asking for progress. */
+const SLOW_TURN_MS = 1_000
 
 /** What a replay needs of the engine: connections of its own, turns on them, and the event log to report on. */
 export interface ReplayHost {
@@ -23,7 +26,7 @@ export interface ReplayHost {
   createConnection(target: SavedTarget, profile: undefined, owner: Omit<ConnectionOwner, 'startedAt'>): Promise<SupervisedConnection>
   /** Why a connection could not open, as the error the replay's caller sees. */
   connectFailure(connection: SupervisedConnection): Error
-  sendTurn(connectionId: string, turn: Turn): Promise<TurnResult>
+  sendTurn(connectionId: string, turn: Turn, options?: TurnOptions): Promise<TurnResult>
 }
 
 export interface ReplayOptions {
@@ -85,7 +88,7 @@ export class Replay {
   async step(): Promise<TurnParity | undefined> {
     if (this.done) return undefined
     const recorded = this.options.turns[this.next++]
-    const runs = await Promise.all(this.sides.map((side) => this.run(side, recorded.turn)))
+    const runs = await Promise.all(this.sides.map((side) => this.run(side, recorded)))
     if (this.finished) return undefined // stopped while the turn ran: its connections are gone, its result would mislead
     const parity = this.compare(recorded, runs)
     this.results.push(parity)
@@ -118,14 +121,16 @@ export class Replay {
     if (!this.options.keep) void this.close()
   }
 
-  private async run(side: SupervisedConnection, turn: ReplayTurn): Promise<Run> {
+  private async run(side: SupervisedConnection, { turn, tookMs }: RecordedTurn): Promise<Run> {
     const mapping = this.options.mapping ?? DEFAULT_MAPPING
     const message = forProtocol(turn, side.protocol, mapping)
     if ('skipped' in message) return { skipped: message.skipped }
     const from = this.engine.events.lastSeq + 1
     const frames = () => ({ from, to: this.engine.events.lastSeq })
     try {
-      const result = await this.engine.sendTurn(side.id, message.turn)
+      // Progress is asked for only where the recording says a timeout may need it (a slow turn, or one it cannot time).
+      const progress = tookMs === undefined || tookMs >= SLOW_TURN_MS
+      const result = await this.engine.sendTurn(side.id, message.turn, { progress })
       return { outcome: outcomeOfResult(side.protocol, result), frames: frames() }
     } catch (error) {
       return { error: errorMessage(error), frames: frames() }

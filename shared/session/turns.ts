@@ -20,6 +20,8 @@ export interface RecordedTurn {
   index: number
   turn: ReplayTurn
   recorded?: Outcome
+  /** How long the recorded side took, from the ask to its last answer, when the recording says. */
+  tookMs?: number
 }
 
 /**
@@ -33,10 +35,13 @@ export function turnsFromEvents(events: EngineEvent[], mapping: TurnMapping = DE
   for (const [, messages] of [...byTurn].sort((a, b) => a[0] - b[0])) {
     const user = messages.find((m) => m.message.role === 'user')
     if (!user) continue
+    const answers = messages.filter((m) => m.message.role === 'agent')
+    const answeredAt = answers.at(-1)?.message.timestamp
     turns.push({
       index: turns.length + 1,
       turn: askedTurn(user.message, mapping),
-      recorded: outcomeOf(messages.filter((m) => m.message.role === 'agent')) ?? undefined,
+      recorded: outcomeOf(answers) ?? undefined,
+      ...(answeredAt !== undefined && { tookMs: Math.max(0, answeredAt - user.message.timestamp) }),
     })
   }
   return turns

@@ -78,6 +78,19 @@ describe('record, then replay', () => {
     expect((await again.runAll()).same).toBe(4)
   })
 
+  it('asks for progress only on turns the recording shows were slow (or cannot time): a timeout may need it there', async () => {
+    const recorder = start()
+    const turns = demoTurns()
+    expect(turns.every((t) => t.tookMs !== undefined && t.tookMs < 1_000)).toBe(true) // the demo answers at once
+    const slow = turns.map((t, i) => (i === 1 ? { ...t, tookMs: 5_000 } : i === 2 ? { ...t, tookMs: undefined } : t))
+    const tools = await engine.targets.get('demo:tools')
+    const replay = await engine.startReplay({ targets: [tools!], turns: slow })
+    await replay.runAll()
+    const calls = recorder.of('frame').filter((f) => f.direction === 'out' && f.method === 'tools/call')
+    const asked = calls.map((f) => JSON.stringify(f.payload).includes('progressToken'))
+    expect(asked).toEqual([false, true, true, false])
+  })
+
   it('keeps every earlier result when a target dies mid-replay, and reports each later turn as an error', async () => {
     const recorder = start()
     const replay = await engine.startReplay({
