@@ -42,20 +42,27 @@ export function rawStdioTransport(spec: SavedTarget['spec']): StdioClientTranspo
   })
 }
 
-/** The raw SDK client and Parallax, each on its own connection to the same kind of server, called in turns. */
-async function mcpPair(name: string, rawTransport: Transport, target: SavedTarget, count: number): Promise<Figure> {
+/**
+ * The raw SDK client and Parallax, each on its own connection to the same kind of server, called in turns,
+ * each putting the same request on the wire: with `progress`, both ask for progress (a token, the timeout
+ * restarted by each report) as Parallax does for a call a person makes; without, neither does, as a
+ * replayed turn that was fast when recorded.
+ */
+async function mcpPair(name: string, rawTransport: Transport, target: SavedTarget, count: number, progress = false): Promise<Figure> {
   const client = new Client({ name: 'raw', version: '1' })
   await client.connect(rawTransport)
   const engine = engineWithUi()
+  const asking = progress ? { onprogress: () => {}, resetTimeoutOnProgress: true } : {}
   try {
     const connection = await engine.createConnection(target)
     if (!(await connection.open())) throw new Error(`cannot connect to ${target.name}`)
     const [raw, parallax] = await interleave(
       count,
-      () => client.request({ method: 'tools/call', params: CALL }, CallToolResultSchema),
-      () => engine.sendTurn(connection.id, { tool: CALL.name, arguments: CALL.arguments }),
+      () => client.request({ method: 'tools/call', params: CALL }, CallToolResultSchema, asking),
+      () => engine.sendTurn(connection.id, { tool: CALL.name, arguments: CALL.arguments }, { progress }),
     )
-    return figure(name, median(parallax), median(raw), 'ms median round trip', `${count} sequential tools/call each, interleaved`)
+    const what = progress ? 'both asking for progress' : 'no progress asked'
+    return figure(name, median(parallax), median(raw), 'ms median round trip', `${count} sequential tools/call each, interleaved; ${what}`)
   } finally {
     await client.close()
     await engine.dispose()
@@ -68,6 +75,7 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
 
   const stdio = demoTargets().find((t) => t.id === 'demo:tools')!
   figures.push(await mcpPair('call-overhead-stdio', rawStdioTransport(stdio.spec), stdio, count))
+  figures.push(await mcpPair('call-overhead-stdio-progress', rawStdioTransport(stdio.spec), stdio, count, true))
 
   const servers = await startBenchServers()
   try {

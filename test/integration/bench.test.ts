@@ -23,6 +23,7 @@ test('npm run bench -- --quick --json prints one well-formed figure per line for
   }
   expect(figures.map((f) => f.bench)).toEqual([
     'call-overhead-stdio',
+    'call-overhead-stdio-progress',
     'call-overhead-streamable-http',
     'call-overhead-a2a-sendmessage',
     'event-delivery-rate',
