@@ -117,7 +117,7 @@ export class McpConnection extends SupervisedConnection {
   /** The id of the last request handed to the transport (the SDK sends synchronously as it asks). */
   private lastRequestId: string | number | undefined
   /** Tool calls in flight, by request id: the number of the frame that answered each, once it came. */
-  private readonly answeredBy = new Map<string | number, number | undefined>()
+  private readonly answeredBy = new Map<string | number, { seq: number | undefined; cut: boolean } | undefined>()
   /** Why this session is on legacy SSE, when `auto` fell back to it (the handshake says so). */
   private fallback: McpHandshakeEvent['fallback']
   /** The stdio server's last lines on stderr and how its process ended: part of saying why it failed. */
@@ -660,7 +660,7 @@ export class McpConnection extends SupervisedConnection {
       this.answeredBy.has(frame.id) &&
       (frame.kind === 'response' || frame.kind === 'error')
     )
-      this.answeredBy.set(frame.id, frame.seq)
+      this.answeredBy.set(frame.id, { seq: frame.seq, cut: frame.truncated !== undefined })
     if (refused) return frame.seq
     if (direction === 'in' && frame.kind === 'request' && frame.id !== undefined) this.onServerRequest(frame.id, frame.method, frame.seq)
     const msg = message as { params?: Record<string, unknown>; result?: Record<string, unknown> }
@@ -908,12 +908,12 @@ export class McpConnection extends SupervisedConnection {
       { ...this.requestOptions(progress), signal: controller.signal },
       CallToolResultSchema,
     )
-    const ids = this.track(controller)
+    const ids = this.track(controller, progress)
     this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, askedAt, turn, ids) })
     try {
       const result = (await answer) as CallToolResult
       // What a UI is shown of a large result names the frame that holds it whole.
-      const frameSeq = ids.requestId !== undefined ? this.answeredBy.get(ids.requestId) : undefined
+      const frameSeq = this.cutInFrame(ids.requestId)
       const message = mcpResultMessage(result, now(), turn, ids)
       noteWholeInFrame(result, frameSeq)
       noteWholeInFrame(message, frameSeq)
@@ -956,24 +956,22 @@ export class McpConnection extends SupervisedConnection {
       return (await this.toolExchange(name, args ?? {}, asksProgress(method, options.progress))).answer
     }
     const conversation = options.conversation ?? true
+    const progress = asksProgress(method, options.progress)
     const askedAt = now()
     const controller = new AbortController()
     this.lastRequestId = undefined
-    const answer = session.request(method, params, {
-      ...this.requestOptions(asksProgress(method, options.progress)),
-      signal: controller.signal,
-    })
-    const ids = this.track(controller)
+    const answer = session.request(method, params, { ...this.requestOptions(progress), signal: controller.signal })
+    const ids = this.track(controller, progress)
     if (conversation) this.emit({ type: 'conversation', message: mcpRequestMessage(method, params, askedAt, ids) })
     try {
       const result = (await answer) as Record<string, unknown>
       // What a UI is shown of a large result names the frame that holds it whole.
-      noteWholeInFrame(result, ids.requestId !== undefined ? this.answeredBy.get(ids.requestId) : undefined)
+      noteWholeInFrame(result, this.cutInFrame(ids.requestId))
       this.answered(method, params)
       const problems = resultProblems(method, result)
       if (conversation) {
         const message = mcpAnswerMessage(method, result, now(), ids.requestId)
-        noteWholeInFrame(message, ids.requestId !== undefined ? this.answeredBy.get(ids.requestId) : undefined)
+        noteWholeInFrame(message, this.cutInFrame(ids.requestId))
         this.emit({ type: 'conversation', message })
       }
       return { method, ...ids, durationMs: now() - askedAt, outcome: 'result', result, ...(problems.length > 0 && { problems }) }
@@ -1002,12 +1000,18 @@ export class McpConnection extends SupervisedConnection {
   }
 
   /** The request just handed to the transport: cancellable by its id, its answer's frame noted. The SDK's progress token is its id. */
-  private track(controller: AbortController): { requestId?: string | number; progressToken?: string | number } {
+  private track(controller: AbortController, progress: boolean): { requestId?: string | number; progressToken?: string | number } {
     const requestId = this.lastRequestId
     if (requestId === undefined) return {}
     this.cancellable.set(requestId, controller)
     this.answeredBy.set(requestId, undefined)
-    return { requestId, progressToken: requestId }
+    return progress ? { requestId, progressToken: requestId } : { requestId }
+  }
+
+  /** The frame that holds a request's answer whole, when what Parallax shows of it is cut. */
+  private cutInFrame(requestId: string | number | undefined): number | undefined {
+    const answer = requestId === undefined ? undefined : this.answeredBy.get(requestId)
+    return answer?.cut ? answer.seq : undefined
   }
 
   private untrack(requestId: string | number | undefined): void {

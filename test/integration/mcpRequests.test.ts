@@ -160,7 +160,7 @@ describe('server-everything, through connections.request', () => {
     const quietSoFar = recorder
       .of('frame', connectionId)
       .filter((f) => f.direction === 'out' && f.kind === 'request' && !PROGRESS_METHODS.includes(f.method!))
-    expect(quietSoFar.map((f) => f.method)).toEqual(expect.arrayContaining(['initialize', 'tools/list', 'resources/subscribe']))
+    expect(quietSoFar.map((f) => f.method)).toEqual(expect.arrayContaining(['server/discover', 'initialize', 'tools/list']))
     for (const f of quietSoFar) expect(JSON.stringify(f.payload)).not.toContain('progressToken')
 
     expect(tokenOf(await request('tools/call', { name: 'echo', arguments: { message: 'hi' } }))).toBeDefined()
@@ -175,6 +175,7 @@ describe('server-everything, through connections.request', () => {
       progress: false,
     })
     expect(tokenOf(quiet)).toBeUndefined()
+    expect(exchange(quiet.requestId)[0].message.metadata).not.toHaveProperty('progressToken') // the UI says no progress was asked for
     expect(tokenOf(await engine.invoke('connections.request', { connectionId, method: 'ping', progress: true }))).toBeDefined()
   })
 
