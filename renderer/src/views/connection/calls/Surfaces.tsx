@@ -467,7 +467,7 @@ function ProgressToggle({ on, onChange }: { on: boolean; onChange: (on: boolean)
   return (
     <label
       className="muted"
-      style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}
+      style={{ display: 'inline-flex', gap: 4, alignItems: 'center', whiteSpace: 'nowrap' }}
       title={`Sends a progress token (params._meta.progressToken): the server may report progress, and each report restarts the request timeout. Asked by default for ${PROGRESS_METHODS.join(', ')} only.`}
     >
       <input type="checkbox" checked={on} onChange={(e) => onChange(e.target.checked)} />
