@@ -41,8 +41,12 @@ async function record(
   return lines
 }
 
-/** Opening a 100,000-event recording (what the Replay view asks for) against reading and parsing its lines. */
-async function openRecording(engine: Engine, dataDir: string, count: number): Promise<Figure> {
+/**
+ * Opening a recording of `events` events (what the Replay view asks for) against reading and parsing its
+ * lines. The server floods log notifications: each is two events, its frame and its log line.
+ */
+async function openRecording(engine: Engine, dataDir: string, events: number): Promise<Figure> {
+  const count = events / 2
   let seen = 0
   let flooded!: () => void
   const done = new Promise<void>((resolve) => (flooded = resolve))
