@@ -5,7 +5,7 @@ import type { CardAuthorization, Challenge } from './challenge'
 import type { SecretStore } from './secretStore'
 import type { SignIn, SignInRequest } from './signIn'
 
-/** Sign-ins (discovery, registration, the MCP SDK's auth()) load when the first one starts: most sessions never need one. */
+/** Sign-ins (discovery, registration, the MCP SDK's auth()) load when one starts: most sessions never need one. */
 const signInModule = () => import('./signIn')
 
 /** What authorization needs of a target: its id, the protected resource's URL, its OAuth settings. */

@@ -396,7 +396,8 @@ export class McpConnection extends SupervisedConnection {
         ? Math.min(STDIO_PROBE_MS, this.options.connectTimeoutMs)
         : this.options.connectTimeoutMs
     const started = now()
-    // Over stdio the server process starts while the 2.x client loads (a transport starts once); a failure to start is the probe's to report.
+    // Over stdio the server process starts while the 2.x client loads (a transport starts once); a failure
+    // to start is the probe's to report.
     if (kind === 'stdio') tapped.start().catch(() => {})
     const { probe2026, ModernSession } = await loadEra2026()
     const probe = await probe2026(tapped, {

@@ -14,9 +14,9 @@ export type ResultCheck = Parameters<Client['request']>[1]
 
 /**
  * One negotiated MCP session, whichever SDK speaks it (docs/architecture.md, "Two SDKs, one per era"): the
- * 1.x client for the 2025 era, the 2.x client for 2026-07-28 (./modernSession.ts). Failures come out alike: a JSON-RPC error as
- * the 1.x `McpError` (its code, message and data), a timeout as `RequestTimeout`, a method the era does
- * not have as a `CommandError` saying so.
+ * 1.x client for the 2025 era, the 2.x client for 2026-07-28 (./modernSession.ts). Failures come out alike:
+ * a JSON-RPC error as the 1.x `McpError` (its code, message and data), a timeout as `RequestTimeout`, a
+ * method the era does not have as a `CommandError` saying so.
  */
 export interface McpSession {
   readonly era: McpEra

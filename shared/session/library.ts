@@ -124,7 +124,7 @@ export class RecordingLibrary {
     return redactRecordingText(await this.read(name))
   }
 
-  /** Opens a recording to replay it (./recording.ts); a header that is not a usable Parallax header is dropped and reported as line 1. */
+  /** Opens a recording (`openRecording`); a header that is not a usable Parallax header is dropped and reported as line 1. */
   async load(name: string): Promise<OpenedRecording> {
     const text = await this.read(name)
     const loaded = openRecording(text)
