@@ -9,7 +9,7 @@ import { demoTargets } from '../shared/demo/targets'
 import type { Engine } from '../shared/engine/engine'
 import { a2aClient, a2aMessage, engineWithUi, rawStdioTransport } from './callOverhead'
 import { floodTarget, isFloodFrame } from './eventDelivery'
-import { figure, median, type BenchOptions, type Figure } from './harness'
+import { collectGarbage, figure, median, type BenchOptions, type Figure } from './harness'
 import { startBenchServers } from './servers'
 
 /** The turns of the replayed session: calls that each side answers at once, in a cycle. */
@@ -65,7 +65,9 @@ async function openRecording(engine: Engine, dataDir: string, events: number): P
   const parallax: number[] = []
   const raw: number[] = []
   for (let i = 0; i < 5; i++) {
+    collectGarbage()
     raw.push(await timed(rawParse))
+    collectGarbage()
     parallax.push(await timed(open))
   }
   return figure(
