@@ -16,7 +16,12 @@ const standaloneExternal = (id: string) => nodeBuiltins.has(id) || /^(tsx|buffer
 /** The same for electron/ code, which gets Electron from the running app (a sandboxed preload can require nothing else). */
 const electronExternal = (id: string) => id === 'electron' || standaloneExternal(id)
 
-const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs', external = electronExternal) => ({
+/**
+ * A Node entry's bundle. `split`: each lazy import() becomes a chunk in `chunks/` beside the entry, loaded
+ * only when that code first runs (a protocol's SDK, sign-ins, the demo A2A agent), so a command starts with
+ * what it uses; otherwise one file, lazy imports included (a sandboxed preload can load nothing else).
+ */
+const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs', external = electronExternal, split = false) => ({
   consumer: 'server' as const,
   resolve: { noExternal: true as const },
   build: {
@@ -28,8 +33,12 @@ const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs', ex
     rolldownOptions: {
       input: { [basename(entry, '.ts')]: r(entry) },
       external,
-      // One file per bundle, a lazy import() included: the package ships each bundle's one file (package.json "files").
-      output: { format, entryFileNames: format === 'cjs' ? '[name].cjs' : '[name].js', codeSplitting: false },
+      output: {
+        format,
+        entryFileNames: format === 'cjs' ? '[name].cjs' : '[name].js',
+        codeSplitting: split,
+        chunkFileNames: 'chunks/[name]-[hash].js',
+      },
     },
   },
 })
@@ -55,8 +64,8 @@ export default defineConfig({
     client: { build: { outDir: r('dist/renderer'), emptyOutDir: true } },
     main: nodeEnvironment('electron/main/index.ts', 'dist/electron/main', 'es'),
     preload: nodeEnvironment('electron/preload/index.ts', 'dist/electron/preload', 'cjs'), // sandboxed preloads must be CJS
-    cli: nodeEnvironment('cli/main.ts', 'dist/cli', 'es', standaloneExternal),
-    demo: nodeEnvironment('shared/demo/stdio.ts', 'dist/demo', 'es', standaloneExternal),
+    cli: nodeEnvironment('cli/main.ts', 'dist/cli', 'es', standaloneExternal, true),
+    demo: nodeEnvironment('shared/demo/stdio.ts', 'dist/demo', 'es', standaloneExternal, true),
   },
   builder: {
     async buildApp(builder) {

@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+
 /** One figure: Parallax's number, the baseline measured in the same run, and their ratio. */
 export interface Figure {
   bench: string
@@ -15,6 +18,16 @@ export interface BenchOptions {
 
 export function figure(bench: string, parallax: number, baseline: number, unit: string, note?: string): Figure {
   return { bench, parallax: round(parallax), baseline: round(baseline), ratio: round(parallax / baseline), unit, ...(note && { note }) }
+}
+
+/**
+ * A full garbage collection, so that a timed run does not pay for the garbage the run before it left (a
+ * baseline that held 100,000 parsed lines leaves a lot).
+ */
+export function collectGarbage(): void {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  gc()
 }
 
 export function round(n: number): number {

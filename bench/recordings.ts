@@ -9,7 +9,7 @@ import { demoTargets } from '../shared/demo/targets'
 import type { Engine } from '../shared/engine/engine'
 import { a2aClient, a2aMessage, engineWithUi, rawStdioTransport } from './callOverhead'
 import { floodTarget, isFloodFrame } from './eventDelivery'
-import { figure, median, type BenchOptions, type Figure } from './harness'
+import { collectGarbage, figure, median, type BenchOptions, type Figure } from './harness'
 import { startBenchServers } from './servers'
 
 /** The turns of the replayed session: calls that each side answers at once, in a cycle. */
@@ -41,8 +41,12 @@ async function record(
   return lines
 }
 
-/** Opening a 100,000-event recording (what the Replay view asks for) against reading and parsing its lines. */
-async function openRecording(engine: Engine, dataDir: string, count: number): Promise<Figure> {
+/**
+ * Opening a recording of `events` events (what the Replay view asks for) against reading and parsing its
+ * lines. The server floods log notifications: each is two events, its frame and its log line.
+ */
+async function openRecording(engine: Engine, dataDir: string, events: number): Promise<Figure> {
+  const count = events / 2
   let seen = 0
   let flooded!: () => void
   const done = new Promise<void>((resolve) => (flooded = resolve))
@@ -61,7 +65,9 @@ async function openRecording(engine: Engine, dataDir: string, count: number): Pr
   const parallax: number[] = []
   const raw: number[] = []
   for (let i = 0; i < 5; i++) {
+    collectGarbage()
     raw.push(await timed(rawParse))
+    collectGarbage()
     parallax.push(await timed(open))
   }
   return figure(

@@ -3,9 +3,8 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { visibleText, type TurnParity } from '../shared/contract'
 import { parityReportHtml } from '../shared/session/parityReport'
-import { parseRecording } from '../shared/session/recording'
+import { openRecording } from '../shared/session/recording'
 import { Redactor } from '../shared/session/redaction'
-import { turnsFromEvents } from '../shared/session/turns'
 import { cliHost, targetRef, wholeNumber, type CliHost } from './connect'
 import { printJson } from './failure'
 import { resolveTarget } from './resolveTarget'
@@ -79,10 +78,10 @@ export async function replay(argv: string[]): Promise<number> {
     } catch (error) {
       throw new UsageError(`cannot read ${file}: ${(error as Error).message}`)
     }
-    const parsed = parseRecording(text)
-    for (const problem of parsed.problems) process.stderr.write(`${file}:${problem.line}: ${problem.message}\n`)
-    if (turnsFromEvents(parsed.events, parsed.header?.mapping).length === 0) throw new UsageError(`${file} holds no turns to replay`)
-    loaded.push({ file, text, problems: parsed.problems })
+    const opened = openRecording(text)
+    for (const problem of opened.problems) process.stderr.write(`${file}:${problem.line}: ${problem.message}\n`)
+    if (opened.turns.length === 0) throw new UsageError(`${file} holds no turns to replay`)
+    loaded.push({ file, text, problems: opened.problems })
   }
   const targets = await Promise.all(values.target.map((t) => resolveTarget(t, values.config)))
   const labels = targets.length === 2 ? values.target : ['recording', values.target[0]]

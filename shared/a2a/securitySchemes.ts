@@ -1,5 +1,5 @@
 import type { A2aSecuritySummary } from '../contract'
-import type { CardAuthorization } from '../auth/discovery'
+import type { CardAuthorization } from '../auth/challenge'
 
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v)

@@ -1,9 +1,12 @@
 import type { AuthBeginResult, AuthStatus, OAuthSettings } from '../contract'
 import { AuthSteps, type EmitAuth } from './authSteps'
 import { CredentialVault, type TargetCredentials } from './credentials'
-import type { CardAuthorization, Challenge } from './discovery'
+import type { CardAuthorization, Challenge } from './challenge'
 import type { SecretStore } from './secretStore'
-import { PersonNeeded, SignIn, type SignInRequest } from './signIn'
+import type { SignIn, SignInRequest } from './signIn'
+
+/** Sign-ins (discovery, registration, the MCP SDK's auth()) load when one starts: most sessions never need one. */
+const signInModule = () => import('./signIn')
 
 /** What authorization needs of a target: its id, the protected resource's URL, its OAuth settings. */
 export interface AuthTarget {
@@ -96,8 +99,14 @@ export class AuthManager {
     return new AuthSteps(this.options.emit, target.id, `a${++this.nextFlow}`, connectionId ?? `auth:${target.id}`)
   }
 
-  private newSignIn(target: AuthTarget, steps: AuthSteps, credentials: TargetCredentials, request: Partial<SignInRequest>): SignIn {
+  private async newSignIn(
+    target: AuthTarget,
+    steps: AuthSteps,
+    credentials: TargetCredentials,
+    request: Partial<SignInRequest>,
+  ): Promise<SignIn> {
     const state = this.stateOf(target.id)
+    const { SignIn } = await signInModule()
     return new SignIn(
       {
         targetId: target.id,
@@ -126,7 +135,8 @@ export class AuthManager {
     const steps = this.flowSteps(target, connectionId)
     if (challenge) sayChallenge(steps, challenge, !!held)
     const run = async () => {
-      const signIn = this.newSignIn(target, steps, await this.credentialsOf(target), { refresh: !held, ...(held && { held }) })
+      const { PersonNeeded } = await signInModule()
+      const signIn = await this.newSignIn(target, steps, await this.credentialsOf(target), { refresh: !held, ...(held && { held }) })
       try {
         await signIn.start()
         await this.keep(target, signIn.credentials)
@@ -177,7 +187,7 @@ export class AuthManager {
   async begin(target: AuthTarget, options: { connectionId?: string; scope?: string; headless?: boolean } = {}): Promise<AuthBeginResult> {
     const steps = this.flowSteps(target, options.connectionId)
     const settings = { ...target.oauth, ...(options.headless !== undefined && { headless: options.headless }) }
-    const signIn = this.newSignIn({ ...target, oauth: settings }, steps, await this.credentialsOf(target), {
+    const signIn = await this.newSignIn({ ...target, oauth: settings }, steps, await this.credentialsOf(target), {
       settings,
       person: true,
       ...(options.scope && { askedScope: options.scope }),

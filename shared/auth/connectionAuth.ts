@@ -1,5 +1,5 @@
 import type { AuthManager, AuthTarget } from './authManager'
-import { parseChallenge, type CardAuthorization } from './discovery'
+import { parseChallenge, type CardAuthorization } from './challenge'
 import { scopeList } from './scopes'
 
 /** Step-ups one connection may try (403 insufficient_scope): a server that keeps asking for more is not asked forever. */

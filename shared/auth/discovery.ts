@@ -3,27 +3,7 @@ import type { AuthorizationServerMetadata, OAuthProtectedResourceMetadata } from
 import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js'
 import { errorMessage } from '../runtime/errors'
 import type { AuthSteps } from './authSteps'
-
-/** What the server's challenge said (RFC 6750 §3, RFC 9728 §5.1). */
-export interface Challenge {
-  status: number
-  header?: string
-  resourceMetadata?: string
-  scope?: string
-  error?: string
-  errorDescription?: string
-}
-
-/** Where an A2A card says to authorize (an OAuth 2 or OpenID Connect security scheme), for agents without resource metadata. */
-export interface CardAuthorization {
-  scheme: string
-  authorizationUrl?: string
-  tokenUrl?: string
-  openIdConnectUrl?: string
-  /** The card offers the client-credentials flow (at `tokenUrl`). */
-  clientCredentials?: boolean
-  scopes: string[]
-}
+import type { CardAuthorization, Challenge } from './challenge'
 
 export interface Discovered {
   resourceMetadata?: OAuthProtectedResourceMetadata
@@ -31,24 +11,6 @@ export interface Discovered {
   resource?: string
   authorizationServerUrl: string
   metadata?: AuthorizationServerMetadata
-}
-
-/** Reads a `WWW-Authenticate` challenge's parameters (quoted or not). */
-export function parseChallenge(status: number, header: string | null): Challenge {
-  const field = (name: string) => (header ? new RegExp(`(?:^|[\\s,])${name}=(?:"([^"]*)"|([^\\s,]+))`).exec(header) : null)
-  const value = (name: string) => {
-    const match = field(name)
-    return match ? (match[1] ?? match[2]) : undefined
-  }
-  const resourceMetadata = value('resource_metadata')
-  return {
-    status,
-    ...(header && { header }),
-    ...(resourceMetadata && URL.canParse(resourceMetadata) && { resourceMetadata }),
-    ...(value('scope') && { scope: value('scope') }),
-    ...(value('error') && { error: value('error') }),
-    ...(value('error_description') && { errorDescription: value('error_description') }),
-  }
 }
 
 /**

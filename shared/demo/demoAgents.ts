@@ -1,5 +1,5 @@
 import type { SavedTarget } from '../contract'
-import { startMediaSalesAgent, type RunningAgent } from './a2aAgent'
+import type { RunningAgent } from './a2aAgent'
 
 export const DEMO_A2A_ID = 'demo:a2a'
 
@@ -28,14 +28,14 @@ const DEMO_A2A_IDS = new Set([DEMO_A2A_ID, DEMO_A2A_GRPC_ID])
 
 /**
  * Runs the built-in A2A demo agent in the engine's process, on 127.0.0.1, the first time a demo
- * target needs it, and stops it with the engine.
+ * target needs it (its module and the A2A server SDK are loaded only then), and stops it with the engine.
  */
 export class DemoAgents {
   private agent: Promise<RunningAgent> | undefined
 
   async resolve(target: SavedTarget): Promise<SavedTarget> {
     if (!DEMO_A2A_IDS.has(target.id) || target.spec.kind !== 'a2a') return target
-    this.agent ??= startMediaSalesAgent()
+    this.agent ??= import('./a2aAgent').then(({ startMediaSalesAgent }) => startMediaSalesAgent())
     const { url } = await this.agent
     return { ...target, spec: { ...target.spec, url } }
   }

@@ -3,11 +3,12 @@
  * server, or (`acp`) the media-sales agent's ACP face. Parallax spawns this itself for the `demo:` targets.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { serveAcpDemo } from './acpAgent'
 import { DEMO_SERVERS, type DemoServerName } from './mcpServers'
 
 const name = process.argv[2]
 if (name === 'acp') {
+  // The ACP SDK loads only for the ACP demo: the MCP demos start without it.
+  const { serveAcpDemo } = await import('./acpAgent')
   serveAcpDemo()
   process.stderr.write(`parallax demo ACP agent ready on stdio (pid ${process.pid})\n`)
 } else {

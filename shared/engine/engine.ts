@@ -26,21 +26,19 @@ import {
   type Turn,
   type TurnResult,
 } from '../contract'
-import { A2aConnection, type OriginGate } from '../a2a/a2aConnection'
-import { AcpConnection } from '../acp/acpConnection'
+import type { OriginGate } from '../a2a/a2aConnection'
 import { AuthManager, authTargetOf } from '../auth/authManager'
 import { ConnectionAuth } from '../auth/connectionAuth'
 import type { McpServer } from '@agentclientprotocol/sdk'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from '../auth/secretStore'
 import { PushReceiver } from '../a2a/pushReceiver'
 import type { ScriptedResponder } from '../mcp/clientRole'
-import { McpConnection } from '../mcp/mcpConnection'
 import { compareSnapshots, snapshotOf, type OperationPairing } from '../compare/compare'
 import { inspectCall } from '../hooks/callInspector'
 import type { HookSet } from '../hooks/hooks'
 import { loadHooks } from '../hooks/loadHooks'
 import { loadResponder, RESPONDER_MODULE_EXTENSIONS } from '../hooks/responder'
-import { SchemaValidator } from '../hooks/validator'
+import type { SchemaValidator } from '../hooks/validator'
 import { NO_BUILT_INS, type BuiltIns } from '../runtime/builtIns'
 import { EventLog } from '../runtime/eventLog'
 import { answerForUi, deeperThan, MAX_DEPTH } from '../runtime/safeJson'
@@ -116,7 +114,8 @@ export class Engine implements CommandContext {
   private readonly builtIns: BuiltIns
   /** Hooks per target, so they survive reconnects. */
   private readonly hooks = new Map<string, HookSet>()
-  private readonly validator = new SchemaValidator()
+  /** The JSON Schema validator (Ajv), made on the first inspected call: a host starts without it. */
+  private validator: Promise<SchemaValidator> | undefined
   private readonly recorders: Recorders
   private readonly replays = new Map<string, Replay>()
   private nextReplay = 0
@@ -264,9 +263,10 @@ export class Engine implements CommandContext {
     const authTarget = authTargetOf({ ...resolved, id: target.id })
     const auth = authTarget && new ConnectionAuth(this.auth, authTarget, id)
     const askUser = this.options.askUser ?? this.options.host !== 'cli'
+    // Each protocol's module (and its SDK) is loaded when a connection first needs it: a host starts without them.
     const connection =
       resolved.spec.kind === 'a2a'
-        ? new A2aConnection(
+        ? new (await import('../a2a/a2aConnection')).A2aConnection(
             id,
             resolved,
             this.events,
@@ -277,7 +277,7 @@ export class Engine implements CommandContext {
             this.pushReceiver,
           )
         : resolved.spec.kind === 'acp'
-          ? new AcpConnection(id, resolved, this.events, options, {
+          ? new (await import('../acp/acpConnection')).AcpConnection(id, resolved, this.events, options, {
               profile: underProfile,
               // A replay runs turns the user recorded and asked to run again: its permission requests are allowed
               // unless the target says otherwise; a compare only looks, so it allows nothing. Commands never run unasked.
@@ -292,7 +292,7 @@ export class Engine implements CommandContext {
               },
               mcpServers: await this.mcpServersFor(target, resolved.spec.mcpServers),
             })
-          : new McpConnection(id, resolved, this.events, options, {
+          : new (await import('../mcp/mcpConnection')).McpConnection(id, resolved, this.events, options, {
               auth,
               profile: underProfile,
               client: {
@@ -455,9 +455,14 @@ export class Engine implements CommandContext {
   ): Promise<CallReport> {
     const connection = this.connection(connectionId)
     const endpoint = { protocol: connection.protocol, tool, ...connection.callEndpoint(tool, options) }
-    const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), this.validator, this.options.protocolFields)
+    const validator = await this.schemaValidator()
+    const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), validator, this.options.protocolFields)
     this.events.emit({ type: 'call', connectionId, ...report, ...(view && { view }) })
     return report
+  }
+
+  private schemaValidator(): Promise<SchemaValidator> {
+    return (this.validator ??= import('../hooks/validator').then(({ SchemaValidator }) => new SchemaValidator()))
   }
 
   /** Loads (or reloads) a hooks file for the connection's target. A bad file leaves the old hooks in place. */

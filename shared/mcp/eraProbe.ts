@@ -6,11 +6,7 @@ import {
   type Transport as ModernTransport,
 } from '@modelcontextprotocol/client'
 import { MCP_2026_VERSION } from '../contract'
-import { errorMessage } from '../runtime/errors'
 import type { TapTransport } from './tapTransport'
-
-/** How long a stdio server has to answer server/discover before it counts as a 2025 server (silent on the unknown request). */
-export const STDIO_PROBE_MS = 10_000
 
 export interface ProbeSettings {
   clientInfo: { name: string; version: string }
@@ -48,13 +44,18 @@ export async function probe2026(transport: TapTransport, settings: ProbeSettings
     await client.connect(lease as unknown as ModernTransport, { timeout: settings.timeoutMs })
   } catch (error) {
     if (isEraVerdict(error)) return { kind: 'declined', verdict: error.message }
-    const status = error instanceof SdkHttpError ? (error.data as { status?: number } | undefined)?.status : undefined
+    const status = sdkHttpStatus(error)
     // A network failure the SDK wrapped: the failure is the network's own (refused host:port), as on any other request.
     const cause = error instanceof SdkError ? (error.data as { cause?: unknown } | undefined)?.cause : undefined
     return { kind: 'failed', error: cause ?? error, ...(status !== undefined && { status }) }
   }
   lease.release()
   return { kind: 'modern', client, lease }
+}
+
+/** The HTTP status the 2.x transport was answered with, when that is what failed. */
+export function sdkHttpStatus(error: unknown): number | undefined {
+  return error instanceof SdkHttpError ? (error.data as { status?: number } | undefined)?.status : undefined
 }
 
 /** The SDK's "no 2026 evidence" (a 2025 server), as opposed to a network failure it wraps in the same code (with its cause) or an HTTP status. */
@@ -123,21 +124,4 @@ export class ProbeLease {
   setProtocolVersion(version: string): void {
     this.tap.setProtocolVersion(version)
   }
-}
-
-/** The probe's answer in words, from its frame: the versions offered, or the JSON-RPC error. */
-export function probeAnswerText(answer: { result?: unknown; error?: unknown } | undefined): string | undefined {
-  if (!answer) return undefined
-  if (answer.error && typeof answer.error === 'object') {
-    const { code, message } = answer.error as { code?: unknown; message?: unknown }
-    return `error ${String(code)}${typeof message === 'string' && message ? ` ${message}` : ''}`
-  }
-  const result = (answer.result ?? {}) as { supportedVersions?: unknown }
-  const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions.map(String) : []
-  return versions.length ? `supports ${versions.join(', ')}` : 'a result that is not a server/discover result'
-}
-
-/** Why a probe failure is no era verdict, in words (the SDK's own message, without its prefixes). */
-export function probeFailureText(error: unknown): string {
-  return errorMessage(error).replace(/^Version negotiation (failed|probe failed): /, '')
 }

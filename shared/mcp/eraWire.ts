@@ -1,11 +1,32 @@
 import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { MCP_2026_VERSION, type LogLevel } from '../contract'
+import { errorMessage } from '../runtime/errors'
 
-// The MCP 2026 era on the wire, as the connection needs it beside the 2.x client: the probe's ids, the
-// `_meta` keys it reads and writes, and what a 2025 refusal by a 2026-only server says.
+// The MCP 2026 era on the wire, as the connection needs it beside the 2.x client: the probe's ids, wait and
+// answer in words, the `_meta` keys it reads and writes, and what a 2025 refusal by a 2026-only server says.
 
 /** Ids the 2.x client gives its era probe (server/discover) — strings, so they never meet a session's numeric ids. */
 export const PROBE_ID_PREFIX = 'server-discover-probe-'
+
+/** How long a stdio server has to answer server/discover before it counts as a 2025 server (silent on the unknown request). */
+export const STDIO_PROBE_MS = 10_000
+
+/** The probe's answer in words, from its frame: the versions offered, or the JSON-RPC error. */
+export function probeAnswerText(answer: { result?: unknown; error?: unknown } | undefined): string | undefined {
+  if (!answer) return undefined
+  if (answer.error && typeof answer.error === 'object') {
+    const { code, message } = answer.error as { code?: unknown; message?: unknown }
+    return `error ${String(code)}${typeof message === 'string' && message ? ` ${message}` : ''}`
+  }
+  const result = (answer.result ?? {}) as { supportedVersions?: unknown }
+  const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions.map(String) : []
+  return versions.length ? `supports ${versions.join(', ')}` : 'a result that is not a server/discover result'
+}
+
+/** Why a probe failure is no era verdict, in words (the SDK's own message, without its prefixes). */
+export function probeFailureText(error: unknown): string {
+  return errorMessage(error).replace(/^Version negotiation (failed|probe failed): /, '')
+}
 
 /** The 2026 era's `_meta` keys: the log level a request asks for, and the stream a notification belongs to. */
 export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel'

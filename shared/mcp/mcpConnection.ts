@@ -14,7 +14,6 @@ import {
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
-import { SdkHttpError, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client'
 import {
   CommandError,
   LOG_LEVELS,
@@ -67,13 +66,30 @@ import { ProgressTokens, serverLogLine } from './serverVoice'
 import { TapTransport } from './tapTransport'
 import { McpTasks } from './mcpTasks'
 import { ClientRole, type ClientRoleSettings } from './clientRole'
-import { LegacySession, ModernSession, type McpSession, type SessionRequestOptions } from './session'
-import { probe2026, probeAnswerText, probeFailureText, STDIO_PROBE_MS } from './eraProbe'
-import { LOG_LEVEL_KEY, only2026HintInBody, only2026Refusal, PROBE_ID_PREFIX, SUBSCRIPTION_ID_KEY, withLogLevel } from './eraWire'
+import { LegacySession, type McpSession, type SessionRequestOptions } from './session'
+import type { ModernSession } from './modernSession'
+import type * as Era2026 from './era2026'
+import {
+  LOG_LEVEL_KEY,
+  only2026HintInBody,
+  only2026Refusal,
+  PROBE_ID_PREFIX,
+  probeAnswerText,
+  probeFailureText,
+  STDIO_PROBE_MS,
+  SUBSCRIPTION_ID_KEY,
+  withLogLevel,
+} from './eraWire'
 import { discoveryRule, keepaliveRule, LIST_CHANGED_2025, NegotiationRecord } from './negotiation'
 import { ChangeStream } from './changeStream'
 
 export const CLIENT_INFO = { name: 'parallax', version: PARALLAX_VERSION }
+
+/** The 2.x client's part (./era2026.ts), loaded when a connection first offers the 2026 era. */
+let era2026: typeof Era2026 | undefined
+async function loadEra2026(): Promise<typeof Era2026> {
+  return (era2026 ??= await import('./era2026'))
+}
 
 export interface McpConnectionSettings {
   profile?: ClientProfile
@@ -256,6 +272,7 @@ export class McpConnection extends SupervisedConnection {
    */
   private async connectHttp2026(spec: Extract<TargetSpec, { kind: 'mcp-http' }>): Promise<boolean> {
     const answers = new AnswerWatch()
+    const { ModernHttpTransport } = await loadEra2026()
     const transport = new ModernHttpTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: this.httpFetch(answers) })
     const tapped = this.tapped('streamable-http', transport as unknown as Transport)
     let taken: boolean
@@ -379,6 +396,10 @@ export class McpConnection extends SupervisedConnection {
         ? Math.min(STDIO_PROBE_MS, this.options.connectTimeoutMs)
         : this.options.connectTimeoutMs
     const started = now()
+    // Over stdio the server process starts while the 2.x client loads (a transport starts once); a failure
+    // to start is the probe's to report.
+    if (kind === 'stdio') tapped.start().catch(() => {})
+    const { probe2026, ModernSession } = await loadEra2026()
     const probe = await probe2026(tapped, {
       clientInfo: profile?.clientInfo ?? CLIENT_INFO,
       capabilities: profile?.capabilities ?? {},
@@ -487,10 +508,10 @@ export class McpConnection extends SupervisedConnection {
     this.probeMethod = this.serverCapabilities.tools ? 'tools/list' : era === '2026' ? 'server/discover' : 'ping'
     this.probeChange = undefined
     let listChanged = LIST_CHANGED_2025
-    if (session instanceof ModernSession) {
+    if (era === '2026') {
       // Opened before the handshake is told, so the rules say what the server acknowledged.
       this.changes = new ChangeStream(
-        session.client,
+        (session as ModernSession).client,
         this.serverCapabilities,
         (level, text) => this.logLine(level, text),
         this.options.requestTimeoutMs,
@@ -1203,12 +1224,7 @@ function noFallback(status: number | undefined): string {
 
 /** What an HTTP transport met: the server's answer (status, its words, its challenge), else the network's (refused host:port), else the error. */
 async function httpFailure(kind: 'streamable-http' | 'sse', url: string, error: unknown, answers: AnswerWatch): Promise<ConnectFailure> {
-  const status =
-    error instanceof StreamableHTTPError || error instanceof SseError
-      ? error.code
-      : error instanceof SdkHttpError
-        ? (error.data as { status?: number } | undefined)?.status
-        : undefined
+  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : era2026?.sdkHttpStatus(error)
   const answer = status !== undefined && status > 0 ? await answers.lastFailure() : undefined
   const seen = answer?.status === status ? answer : undefined
   const request = { method: seen?.request.method ?? (kind === 'sse' ? 'GET' : 'POST'), url: redactText(seen?.request.url ?? url) }

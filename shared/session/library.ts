@@ -2,7 +2,7 @@ import { chmod, lstat, open, readdir, readFile, rm, stat } from 'node:fs/promise
 import { basename, join } from 'node:path'
 import { CommandError, type RecordingInfo } from '../contract'
 import { copyPrivateFile, createPrivateFile, ensurePrivateDir, renameExclusive } from '../runtime/privateFiles'
-import { parseRecording, RECORDING_FORMAT, redactRecordingText } from './recording'
+import { openRecording, readRecording, RECORDING_FORMAT, redactRecordingText, type OpenedRecording } from './recording'
 
 export type { RecordingInfo }
 type HeaderSummary = NonNullable<RecordingInfo['header']>
@@ -124,10 +124,10 @@ export class RecordingLibrary {
     return redactRecordingText(await this.read(name))
   }
 
-  /** Loads a recording; a header that is not a usable Parallax header is dropped and reported as line 1. */
-  async load(name: string) {
+  /** Opens a recording (`openRecording`); a header that is not a usable Parallax header is dropped and reported as line 1. */
+  async load(name: string): Promise<OpenedRecording> {
     const text = await this.read(name)
-    const loaded = parseRecording(text)
+    const loaded = openRecording(text)
     const end = text.indexOf('\n')
     const summary = summarizeHeader(end === -1 ? text : text.slice(0, end), text.length)
     if ('damaged' in summary) {
@@ -144,8 +144,8 @@ export class RecordingLibrary {
    */
   async import(name: string, text: string): Promise<{ name: string; problems: { line: number; message: string }[] }> {
     const path = this.pathOf(name)
-    const parsed = parseRecording(text)
-    if (parsed.events.length === 0)
+    const parsed = readRecording(text, () => {})
+    if (parsed.events === 0)
       throw new CommandError(
         `nothing to import: ${parsed.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ') || 'the file is empty'}`,
         'invalid-input',

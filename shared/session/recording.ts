@@ -2,6 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 import type { EngineEvent, RecordingHeader } from '../contract'
 import { PARALLAX_VERSION } from '../version'
 import { Redactor } from './redaction'
+import { turnsFromEvents, type RecordedTurn } from './turns'
 
 export const RECORDING_FORMAT: RecordingHeader['format'] = 'parallax.recording/1'
 
@@ -56,35 +57,46 @@ export class RecordingWriter {
   }
 }
 
+type Problem = { line: number; message: string }
+
 export interface LoadedRecording {
   header: RecordingHeader | undefined
   events: EngineEvent[]
   /** Every line that could not be used, by number; the rest still loads. */
-  problems: { line: number; message: string }[]
+  problems: Problem[]
 }
 
-/** Reads a recording, reporting each corrupt or truncated line by its number and keeping the rest. */
-export function parseRecording(text: string): LoadedRecording {
-  const lines = text.split('\n')
-  const problems: LoadedRecording['problems'] = []
-  const events: EngineEvent[] = []
+/**
+ * Reads a recording line by line, reporting each corrupt or truncated line by its number and handing every
+ * other event, in order, to `onEvent`: memory and work go per line, and nothing is kept but what `onEvent`
+ * keeps. Returns the header, the problems and how many events there were.
+ */
+export function readRecording(
+  text: string,
+  onEvent: (event: EngineEvent) => void,
+): { header: RecordingHeader | undefined; problems: Problem[]; events: number } {
+  const problems: Problem[] = []
   let header: RecordingHeader | undefined
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]
+  let events = 0
+  // Where the last line with anything on it ends: a line that does not parse there was cut short.
+  const contentEnd = text.trimEnd().length
+  for (let start = 0, number = 1; start < text.length; number++) {
+    const newline = text.indexOf('\n', start)
+    const end = newline === -1 ? text.length : newline
+    const line = text.slice(start, end)
+    start = end + 1
     if (!line.trim()) continue
-    const number = i + 1
     let value: unknown
     try {
       value = JSON.parse(line)
     } catch {
-      const last = i === lines.length - 1 || lines.slice(i + 1).every((l) => !l.trim())
       problems.push({
         line: number,
-        message: last ? 'truncated: the last line is incomplete (was the recording interrupted?)' : 'not valid JSON',
+        message: end >= contentEnd ? 'truncated: the last line is incomplete (was the recording interrupted?)' : 'not valid JSON',
       })
       continue
     }
-    if (number === 1 || (!header && events.length === 0)) {
+    if (number === 1 || (!header && events === 0)) {
       if ((value as { format?: unknown })?.format === RECORDING_FORMAT) {
         header = value as RecordingHeader
         continue
@@ -96,10 +108,35 @@ export function parseRecording(text: string): LoadedRecording {
       problems.push({ line: number, message: 'not an event (needs "type" and "seq")' })
       continue
     }
-    events.push(event as EngineEvent)
+    events++
+    onEvent(event as EngineEvent)
   }
   if (!header && !problems.some((p) => p.line === 1)) problems.unshift({ line: 1, message: 'no header line' })
+  return { header, problems, events }
+}
+
+/** Reads a recording whole: every event, and each corrupt or truncated line by its number. */
+export function parseRecording(text: string): LoadedRecording {
+  const events: EngineEvent[] = []
+  const { header, problems } = readRecording(text, (event) => events.push(event))
   return { header, events, problems }
+}
+
+/** What opening a recording to replay it needs: its header, problems, how many events it holds, and its turns. */
+export interface OpenedRecording {
+  header: RecordingHeader | undefined
+  problems: Problem[]
+  events: number
+  turns: RecordedTurn[]
+}
+
+/** Opens a recording to replay it: every line is checked, and only its conversation is kept (the turns come from it). */
+export function openRecording(text: string): OpenedRecording {
+  const conversation: EngineEvent[] = []
+  const read = readRecording(text, (event) => {
+    if (event.type === 'conversation') conversation.push(event)
+  })
+  return { ...read, turns: turnsFromEvents(conversation, read.header?.mapping) }
 }
 
 /**

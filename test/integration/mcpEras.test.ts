@@ -191,6 +191,9 @@ describe('a 2025 server (the 1.x SDK)', () => {
         .map((f) => `${f.direction} ${f.method}`)
         .slice(0, 4),
     ).toEqual(['out server/discover', 'in server/discover', 'out initialize', 'in initialize'])
+    // The error is the answer: initialize follows it at once, not after the probe's wait (10 s on a pipe).
+    const [, refused, initialize] = frames(connection.id)
+    expect(initialize.ts - refused.ts).toBeLessThan(1_000)
   })
 
   it('the mcp-2026 profile fails, saying the server did not take 2026-07-28', async () => {

@@ -15,6 +15,7 @@ const SHIPPED = [
   /^shared\/bundles\.mjs$/,
   /^shared\/demo\/(hooks|recordings)\/[\w.-]+\.(json|jsonl|mjs)$/,
   /^dist\/(cli\/main|demo\/stdio|electron\/main\/index)\.js$/,
+  /^dist\/(cli|demo)\/chunks\/[\w.-]+\.js$/,
   /^dist\/electron\/preload\/index\.cjs$/,
   /^dist\/renderer\/(index\.html|assets\/[\w.-]+\.(js|css))$/,
 ]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readSecurity } from '../../shared/a2a/securitySchemes'
-import { parseChallenge } from '../../shared/auth/discovery'
+import { parseChallenge } from '../../shared/auth/challenge'
 import { redactBody, redactHeaders, redactUrl } from '../../shared/auth/redactExchange'
 import { chooseScopes } from '../../shared/auth/scopes'
 

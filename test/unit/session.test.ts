@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { EngineEvent } from '../../shared/contract'
 import { compareOutcomes } from '../../shared/session/parity'
-import { parseRecording } from '../../shared/session/recording'
+import { openRecording, parseRecording } from '../../shared/session/recording'
 import { redactDeep } from '../../shared/session/redaction'
 import { turnsFromEvents } from '../../shared/session/turns'
 
@@ -25,6 +27,24 @@ describe('recordings', () => {
       { line: 3, message: 'not valid JSON' },
       { line: 5, message: 'not an event (needs "type" and "seq")' },
       { line: 7, message: 'truncated: the last line is incomplete (was the recording interrupted?)' },
+    ])
+  })
+
+  it('open for replay: every line is checked, a corrupt one and a cut-short last one are reported by number, no turn is lost', () => {
+    const demo = readFileSync(fileURLToPath(new URL('../../shared/demo/recordings/media-buying.jsonl', import.meta.url)), 'utf8')
+    const lines = demo.trimEnd().split('\n')
+    const damaged = [...lines.slice(0, 4), '{"type":"frame","seq":', ...lines.slice(4), '', '{"type":"log","seq":9999,"te', '', ''].join(
+      '\n',
+    )
+    const whole = parseRecording(demo)
+    const opened = openRecording(damaged)
+    expect(opened.header).toEqual(whole.header)
+    expect(opened.events).toBe(whole.events.length)
+    expect(opened.turns.length).toBeGreaterThan(1)
+    expect(opened.turns).toEqual(turnsFromEvents(whole.events, whole.header?.mapping))
+    expect(opened.problems).toEqual([
+      { line: 5, message: 'not valid JSON' },
+      { line: lines.length + 3, message: 'truncated: the last line is incomplete (was the recording interrupted?)' },
     ])
   })
 

@@ -1,9 +1,8 @@
 import { CommandError, type ReplayEvent } from '../../contract'
 import { parityReportHtml } from '../../session/parityReport'
-import { parseRecording } from '../../session/recording'
+import { openRecording } from '../../session/recording'
 import { Redactor } from '../../session/redaction'
 import { summarize } from '../../session/replay'
-import { turnsFromEvents } from '../../session/turns'
 import type { DomainHandlers } from './handler'
 
 /** The recordings library (and recording a connection into it, or into a file), and replays of recordings. */
@@ -32,20 +31,18 @@ export const recordingCommands: DomainHandlers<'recordings' | 'replay'> = {
   'recordings.import': ({ name, text }, engine) => engine.requireLibrary().import(name, text),
   'recordings.export': async ({ name }, engine) => ({ text: await engine.requireLibrary().export(name) }),
   'recordings.load': async ({ name }, engine) => {
-    const loaded = await engine.requireLibrary().load(name)
-    const turns = turnsFromEvents(loaded.events, loaded.header?.mapping).map(({ index, turn }) => ({ index, turn }))
-    return { header: loaded.header, problems: loaded.problems, events: loaded.events.length, turns }
+    const { header, problems, events, turns } = await engine.requireLibrary().load(name)
+    return { header, problems, events, turns: turns.map(({ index, turn }) => ({ index, turn })) }
   },
 
   'replay.start': async ({ recording, targetIds, targets, ignore, keep }, engine) => {
     const byName = typeof recording === 'string'
-    const loaded = byName ? await engine.requireLibrary().load(recording) : parseRecording(recording.text)
+    const loaded = byName ? await engine.requireLibrary().load(recording) : openRecording(recording.text)
     const refs = targets ?? (targetIds ?? []).map((targetId) => ({ targetId }))
     const sides = await Promise.all(refs.map((ref) => engine.resolveTarget(ref)))
-    const turns = turnsFromEvents(loaded.events, loaded.header?.mapping)
     const replay = await engine.startReplay({
       targets: sides,
-      turns,
+      turns: loaded.turns,
       ignore,
       recording: byName ? recording : recording.label,
       mapping: loaded.header?.mapping,
