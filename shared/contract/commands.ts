@@ -20,6 +20,7 @@ import type { AuthBeginResult, AuthStatus } from './auth'
 import { APP_FRAME_TEXT_MAX, type AppViewInfo } from './apps'
 import type { ConnectionPurpose } from './events'
 import type { RequestCheck } from './resend'
+import type { BacklogPage } from './backlog'
 
 /**
  * Every command a host can send to the engine, with its runtime input schema. The engine validates
@@ -393,8 +394,10 @@ export const CommandInputs = {
   'apps.callTool': ViewRef.extend({ tool: z.string().min(1).max(500), arguments: z.record(z.string(), z.unknown()).default({}) }),
   /** The view is gone (torn down, or stopped for misbehaving: `reason` says why); its frames stay. */
   'apps.close': ViewRef.extend({ reason: z.string().max(500).optional() }),
-  /** The backlog a UI needs when it (re)attaches: every event after `afterSeq`, at most `limit` events (a page: a UI catching up on a long session asks page by page). */
+  /** Every event after `afterSeq`, at most `limit` of them, each as a UI receives it live. */
   'events.since': z.object({ afterSeq: z.number().int().min(0), limit: z.number().int().min(1).optional() }),
+  /** The backlog a UI needs when it (re)attaches, packed (see backlog.ts): the events after `afterSeq`, at most `limit` (a page: a UI catching up on a long session asks page by page). */
+  'events.backlog': z.object({ afterSeq: z.number().int().min(0), limit: z.number().int().min(1).optional() }),
 } as const
 
 export type CommandName = keyof typeof CommandInputs
@@ -496,6 +499,7 @@ export interface CommandOutputs {
   'auth.signOut': AuthStatus & { cleared: string[] }
   'auth.status': AuthStatus
   'events.since': EngineEvent[]
+  'events.backlog': BacklogPage
   'apps.open': AppViewInfo
   'apps.document': { html: string; csp: string; allow: string; sandbox: string }
   'apps.frames': { recorded: number }

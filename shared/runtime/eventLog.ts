@@ -1,15 +1,18 @@
-import type { EngineEvent, EventInput } from '../contract'
+import type { BacklogPage, EngineEvent, EventInput } from '../contract'
+import { BacklogRows } from './backlogRows'
 import { now } from './clock'
 import { boundForUi } from './safeJson'
 
 export type EventListener = (event: EngineEvent) => void
 
 /**
- * The engine's append-only event stream: stamps `seq`/`ts`, keeps history for late subscribers,
- * and fans out to listeners. Appending is O(1); `since` is a binary search plus a slice.
+ * The engine's append-only event stream: stamps `seq`/`ts`, keeps history for late subscribers (and, as
+ * rows, for a UI catching up: `backlog`), and fans out to listeners. Appending is O(1); `since` and
+ * `backlog` are binary searches plus slices.
  */
 export class EventLog {
   private readonly events: EngineEvent[] = []
+  private readonly rows = new BacklogRows()
   private readonly listeners = new Set<EventListener>()
   private seq = 0
 
@@ -24,6 +27,7 @@ export class EventLog {
     event.seq = ++this.seq
     event.ts ??= now()
     this.events.push(event)
+    this.rows.add(event)
     for (const listener of this.listeners) {
       try {
         listener(event)
@@ -49,6 +53,11 @@ export class EventLog {
       else hi = mid
     }
     return this.events.slice(lo, lo + limit)
+  }
+
+  /** The events after `afterSeq`, at most `limit`, as a UI's backlog page (shared/contract/backlog.ts). */
+  backlog(afterSeq: number, limit = Infinity): BacklogPage {
+    return this.rows.page(afterSeq, limit, this.seq)
   }
 
   /** The event numbered `seq` (events are numbered 1, 2, 3, … in the order kept). */

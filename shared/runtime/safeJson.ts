@@ -333,7 +333,7 @@ function boundedCopy(root: unknown, caps: Caps, rootNote: string, final: boolean
 }
 
 /** Commands whose answer is whole by design (an export), or made of events that are bounded already. */
-const WHOLE_ANSWERS = new Set(['frames.export', 'recordings.export', 'events.since'])
+const WHOLE_ANSWERS = new Set(['frames.export', 'recordings.export', 'events.since', 'events.backlog'])
 
 /** A command's answer as a UI receives it: large agent data as a bounded preview (the whole stays in its frame). */
 export function answerForUi(command: string, result: unknown): unknown {

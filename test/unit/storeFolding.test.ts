@@ -58,7 +58,7 @@ describe('the UI store folds engine events', () => {
     // Live events that arrived while the backlog was in flight: 2 and 3 again, then 4.
     fold([frame('demo:tools#1', 'initialize', 2), frame('demo:tools#1', 'tools/list', 3), frame('demo:tools#1', 'ping', 4)])
     const view = state().connections['demo:tools#1']
-    expect(view.frames.map((f) => f.method)).toEqual(['initialize', 'tools/list', 'ping'])
+    expect(view.frames.all().map((f) => f.method)).toEqual(['initialize', 'tools/list', 'ping'])
     expect(state().lastSeq).toBe(4)
 
     // A batch with nothing new leaves the store as it was: no new objects, no re-render.
@@ -78,7 +78,7 @@ describe('the UI store folds engine events', () => {
     ])
 
     const next = state().connections
-    expect(next['demo:tools#1'].frames.map((f) => f.method)).toEqual(['tools/call', 'ping'])
+    expect(next['demo:tools#1'].frames.all().map((f) => f.method)).toEqual(['tools/call', 'ping'])
     expect(next['demo:a2a#2'].state).toBe('connected')
     expect(next['demo:a2a#2'].frames).toHaveLength(1)
     // A touched view is a new object with its `rev` moved on once per batch, so selectors see the change;

@@ -51,20 +51,20 @@ export function useEngineEvents(): void {
 }
 
 /** Events per backlog page: small enough to parse and fold between two paints, large enough to be few. */
-const BACKLOG_PAGE = 20_000
+const BACKLOG_PAGE = 50_000
 
 /**
- * Fetches the events missed so far page by page, asking for the next page before folding the current
- * one, so the engine serialises a page while the UI folds the last.
+ * Fetches the events missed so far page by page (frames and log lines as rows: see
+ * shared/contract/backlog.ts), asking for the next page before folding the current one, so the engine
+ * prepares a page while the UI folds the last.
  */
 async function catchUp(api: ParallaxApi): Promise<void> {
-  const page = (afterSeq: number) => api.invoke('events.since', { afterSeq, limit: BACKLOG_PAGE })
+  const page = (afterSeq: number) => api.invoke('events.backlog', { afterSeq, limit: BACKLOG_PAGE })
   let next = page(useStore.getState().lastSeq)
   for (;;) {
-    const events = await next
-    const more = events.length === BACKLOG_PAGE
-    if (more) next = page(events[events.length - 1].seq)
-    useStore.getState().applyEvents(events, { live: false }) // history: its restarts and saves were told when they happened
-    if (!more) return
+    const current = await next
+    if (current.more) next = page(current.lastSeq)
+    useStore.getState().applyBacklog(current)
+    if (!current.more) return
   }
 }

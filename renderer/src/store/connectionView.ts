@@ -11,21 +11,24 @@ import type {
   DiscoveryMethod,
   EngineEvent,
   FrameEvent,
+  FrameRows,
   HandshakeEvent,
   Health,
   KeepaliveEvent,
-  LogEvent,
   LogLevel,
+  LogRows,
   Protocol,
   ServerRequestEvent,
   TransportKind,
 } from '../../../shared/contract'
 import { timeOfDay } from '../components/format'
 import { foldRequestFrame, foldRequestMessage, newRequestsView, type RequestsView } from './requests'
+import { FrameList, LogList } from './rowLists'
 
 /**
- * Everything the UI shows about one connection, folded from its events. Arrays only ever grow and
- * are appended in place (no O(n) copies per event); `rev` changes whenever anything did.
+ * Everything the UI shows about one connection, folded from its events (and from a backlog's rows: see
+ * applyFrameRow). Arrays and lists only ever grow and are appended in place (no O(n) copies per event);
+ * `rev` changes whenever anything did.
  */
 export interface ConnectionView {
   id: string
@@ -51,8 +54,8 @@ export interface ConnectionView {
   catalog: Partial<Record<DiscoveryMethod, unknown[]>>
   probes: KeepaliveEvent[]
   lifecycle: ConnectionEvent[]
-  frames: FrameEvent[]
-  logs: LogEvent[]
+  frames: FrameList
+  logs: LogList
   conversation: ConversationEvent[]
   calls: CallEvent[]
   hooks?: HooksEvent
@@ -90,8 +93,8 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     catalog: {},
     probes: [],
     lifecycle: [],
-    frames: [],
-    logs: [],
+    frames: new FrameList(),
+    logs: new LogList(),
     conversation: [],
     calls: [],
     serverRequests: {},
@@ -105,20 +108,15 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
 
 /** Folds one event into its connection's view, in O(1). */
 export function applyEvent(view: ConnectionView, event: EngineEvent): void {
-  if (view.recording && !view.recording.error && event.type !== 'recording') view.recording.events++
+  if (event.type !== 'recording') countRecorded(view)
   switch (event.type) {
     case 'frame':
       view.frames.push(event)
-      if (event.view) view.appFrames[event.view.id] = (view.appFrames[event.view.id] ?? 0) + 1
-      if (event.method === 'logging/setLevel') noteLogLevel(view, event)
-      foldRequestFrame(view.requests, event)
+      foldFrame(view, event)
       break
     case 'log':
       view.logs.push(event)
-      if (event.oddity) {
-        view.oddities++
-        view.logOddities++
-      }
+      if (event.oddity) countLogOddity(view)
       break
     case 'conversation':
       view.conversation.push(event)
@@ -179,6 +177,40 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       else if (event.state === 'reconnecting' || event.state === 'failed') view.health = 'down'
       break
   }
+}
+
+/**
+ * Folds row `row` of a backlog page's frames, in O(1). A row that is only its shape and numbers (a
+ * notification whose payload the UI does not fold) tells the views nothing more than its place in Frames;
+ * any other is made the frame event it stands for and folded like one.
+ */
+export function applyFrameRow(view: ConnectionView, rows: FrameRows, row: number): void {
+  countRecorded(view)
+  view.frames.pushRow(rows, row)
+  if (rows.rest[row]) foldFrame(view, view.frames.at(view.frames.length - 1))
+}
+
+/** Folds row `row` of a backlog page's log lines, in O(1). */
+export function applyLogRow(view: ConnectionView, rows: LogRows, row: number): void {
+  countRecorded(view)
+  view.logs.pushRow(rows, row)
+  if (rows.shapes[rows.shape[row]].oddity) countLogOddity(view)
+}
+
+function countRecorded(view: ConnectionView): void {
+  if (view.recording && !view.recording.error) view.recording.events++
+}
+
+function countLogOddity(view: ConnectionView): void {
+  view.oddities++
+  view.logOddities++
+}
+
+/** What a frame tells the views beyond Frames: an App view's message, the log level agreed, a request's progress, a subscription. */
+function foldFrame(view: ConnectionView, frame: FrameEvent): void {
+  if (frame.view) view.appFrames[frame.view.id] = (view.appFrames[frame.view.id] ?? 0) + 1
+  if (frame.method === 'logging/setLevel') noteLogLevel(view, frame)
+  foldRequestFrame(view.requests, frame)
 }
 
 const PURPOSES: Record<ConnectionOwner['purpose'], string> = {

@@ -11,9 +11,9 @@ import type {
   SavedTarget,
   TurnParity,
 } from '../../../shared/contract'
-import { isApprovalRequired } from '../../../shared/contract'
+import { frameOfRow, isApprovalRequired, logOfRow, walkBacklog, type BacklogPage, type BacklogVisitor } from '../../../shared/contract'
 import type { LinkState } from '../host'
-import { applyEvent, isSession, newConnectionView, type ConnectionView } from './connectionView'
+import { applyEvent, applyFrameRow, applyLogRow, isSession, newConnectionView, type ConnectionView } from './connectionView'
 
 export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth'
 export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
@@ -155,6 +155,8 @@ interface EngineSlice {
    * recording saved.
    */
   applyEvents(events: EngineEvent[], options?: { live?: boolean }): void
+  /** Folds a page of the backlog (history: nothing in it is news to tell the user), its rows kept as rows. */
+  applyBacklog(page: BacklogPage): void
 }
 
 interface UiSlice {
@@ -201,53 +203,12 @@ export const useStore = create<Store>()((set, get) => ({
   authSteps: {},
   lastSeq: 0,
   applyEvents(events, { live = true } = {}) {
-    const { connections, latestByTarget } = get()
-    let lastSeq = get().lastSeq
-    const touched = new Map<string, ConnectionView>()
-    let newTargets: Record<string, string> | undefined
-    let replays: Record<string, ReplayState> | undefined
-    let authSteps: Record<string, AuthEvent[]> | undefined
-    const authTouched = new Set<string>()
-    let notice: Toast | undefined
-    for (const event of events) {
-      if (event.seq <= lastSeq) continue // already folded (backlog and live stream overlap)
-      lastSeq = event.seq
-      if (event.type === 'replay') {
-        replays ??= { ...get().replays }
-        replays[event.replayId] = foldReplay(replays[event.replayId], event)
-        continue
-      }
-      if (event.type === 'auth') {
-        // Per target, not per connection: a sign-in asked for before connecting has no connection.
-        authSteps ??= { ...get().authSteps }
-        if (!authTouched.has(event.targetId)) authSteps[event.targetId] = [...(authSteps[event.targetId] ?? [])]
-        authTouched.add(event.targetId)
-        authSteps[event.targetId].push(event)
-        continue
-      }
-      let view = touched.get(event.connectionId) ?? connections[event.connectionId]
-      if (!view) {
-        view = newConnectionView(event)
-      }
-      touched.set(event.connectionId, view)
-      applyEvent(view, event)
-      if (event.type === 'connection' && isSession(view) && (newTargets ?? latestByTarget)[event.targetId] !== event.connectionId) {
-        newTargets ??= { ...latestByTarget }
-        newTargets[event.targetId] = event.connectionId
-      }
-      if (live) notice = noticeOf(view, event) ?? notice
-    }
-    if (touched.size === 0 && !replays && !authSteps) return
-    const next = touched.size ? { ...connections } : connections
-    for (const [id, view] of touched) next[id] = { ...view, rev: view.rev + 1 }
-    set({
-      connections: next,
-      lastSeq,
-      ...(newTargets && { latestByTarget: newTargets }),
-      ...(replays && { replays }),
-      ...(authSteps && { authSteps }),
-      ...(notice && { toast: notice }),
+    fold(get, set, live, (visit) => {
+      for (const event of events) visit.event(event)
     })
+  },
+  applyBacklog(page) {
+    fold(get, set, false, (visit) => walkBacklog(page, visit))
   },
 
   selectedTargetId: undefined,
@@ -267,6 +228,81 @@ export const useStore = create<Store>()((set, get) => ({
   callSurfaces: {},
   appViews: {},
 }))
+
+/**
+ * Folds what `walk` visits into the store in one update: work proportional to the batch, never to
+ * history. Each connection touched gets a new view object (its lists appended in place) and a new `rev`.
+ */
+function fold(get: () => Store, set: (partial: Partial<Store>) => void, live: boolean, walk: (visit: BacklogVisitor) => void): void {
+  const { connections, latestByTarget } = get()
+  let lastSeq = get().lastSeq
+  const touched = new Map<string, ConnectionView>()
+  let newTargets: Record<string, string> | undefined
+  let replays: Record<string, ReplayState> | undefined
+  let authSteps: Record<string, AuthEvent[]> | undefined
+  const authTouched = new Set<string>()
+  let notice: Toast | undefined
+  const viewFor = (connectionId: string, first: () => EngineEvent) => {
+    const view = touched.get(connectionId) ?? connections[connectionId] ?? newConnectionView(first())
+    touched.set(connectionId, view)
+    return view
+  }
+  walk({
+    event(event) {
+      if (event.seq <= lastSeq) return // already folded (backlog and live stream overlap)
+      lastSeq = event.seq
+      if (event.type === 'replay') {
+        replays ??= { ...get().replays }
+        replays[event.replayId] = foldReplay(replays[event.replayId], event)
+        return
+      }
+      if (event.type === 'auth') {
+        // Per target, not per connection: a sign-in asked for before connecting has no connection.
+        authSteps ??= { ...get().authSteps }
+        if (!authTouched.has(event.targetId)) authSteps[event.targetId] = [...(authSteps[event.targetId] ?? [])]
+        authTouched.add(event.targetId)
+        authSteps[event.targetId].push(event)
+        return
+      }
+      const view = viewFor(event.connectionId, () => event)
+      applyEvent(view, event)
+      if (event.type === 'connection' && isSession(view) && (newTargets ?? latestByTarget)[event.targetId] !== event.connectionId) {
+        newTargets ??= { ...latestByTarget }
+        newTargets[event.targetId] = event.connectionId
+      }
+      if (live) notice = noticeOf(view, event) ?? notice
+    },
+    frame(rows, row) {
+      if (rows.seq[row] <= lastSeq) return
+      lastSeq = rows.seq[row]
+      applyFrameRow(
+        viewFor(rows.shapes[rows.shape[row]].connectionId, () => frameOfRow(rows, row)),
+        rows,
+        row,
+      )
+    },
+    log(rows, row) {
+      if (rows.seq[row] <= lastSeq) return
+      lastSeq = rows.seq[row]
+      applyLogRow(
+        viewFor(rows.shapes[rows.shape[row]].connectionId, () => logOfRow(rows, row)),
+        rows,
+        row,
+      )
+    },
+  })
+  if (touched.size === 0 && !replays && !authSteps) return
+  const next = touched.size ? { ...connections } : connections
+  for (const [id, view] of touched) next[id] = { ...view, rev: view.rev + 1 }
+  set({
+    connections: next,
+    lastSeq,
+    ...(newTargets && { latestByTarget: newTargets }),
+    ...(replays && { replays }),
+    ...(authSteps && { authSteps }),
+    ...(notice && { toast: notice }),
+  })
+}
 
 /**
  * What a live event tells the user beyond its view: the user's session came back after its server went

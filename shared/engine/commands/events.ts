@@ -1,9 +1,10 @@
 import { CommandError, forUi, type FrameEvent } from '../../contract'
 import type { CommandContext, DomainHandlers } from './handler'
 
-/** The event log as a UI catches up on it (payloads of big frames left behind), and frames' payloads on demand. */
+/** The event log as a UI catches up on it (payloads it does not fold left behind), and frames' payloads on demand. */
 export const eventCommands: DomainHandlers<'events' | 'frames'> = {
   'events.since': ({ afterSeq, limit }, engine) => engine.events.since(afterSeq, limit).map(forUi),
+  'events.backlog': ({ afterSeq, limit }, engine) => engine.events.backlog(afterSeq, limit),
   'frames.payloads': ({ connectionId, seqs }, engine) => ({ payloads: seqs.map((seq) => frameOf(engine, connectionId, seq).payload) }),
   'frames.export': ({ connectionId, seq }, engine) => {
     const connection = engine.connection(connectionId)

@@ -1,5 +1,4 @@
 import { useEffect, useMemo } from 'react'
-import type { FrameEvent } from '../../../../../shared/contract'
 import { closeConnections, closeFramesDrawer } from '../../../store/actions'
 import { connectionLabel, connectionNumber, isSession, type ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
@@ -57,27 +56,9 @@ export function FramesDrawer() {
 function RangeFrames({ view, range }: { view: ConnectionView; range?: { from: number; to: number } }) {
   const count = view.frames.length
   const frames = useMemo(
-    () => (range ? between(view.frames, range.from, range.to) : view.frames),
+    () => (range ? view.frames.between(range.from, range.to) : view.frames),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- frames only grow (appended in place): their count says when
     [view.frames, count, range?.from, range?.to],
   )
-  const shown = useMemo(() => (range ? { ...view, frames } : view), [view, frames, range])
-  return <FramesPanel key={`${view.id} ${range?.from ?? ''}`} view={shown} />
-}
-
-/** The frames with `from <= seq <= to` (frames are in seq order). */
-function between(frames: FrameEvent[], from: number, to: number): FrameEvent[] {
-  const first = lowerBound(frames, from)
-  return frames.slice(first, lowerBound(frames, to + 1))
-}
-
-function lowerBound(frames: FrameEvent[], seq: number): number {
-  let lo = 0
-  let hi = frames.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (frames[mid].seq < seq) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+  return <FramesPanel key={`${view.id} ${range?.from ?? ''}`} view={view} frames={frames} />
 }

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
 import { visibleName, type FrameEvent } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
+import type { Frames } from '../../../store/rowLists'
 import { CopyButton } from '../../../components/CopyButton'
 import { bytes, clock, ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
@@ -13,8 +14,8 @@ import { framePayloads, useWholeFrame } from '../../../store/framePayloads'
 
 const ROW = 26
 
-/** Every frame on the wire, virtualized: filter by method, direction and kind; inspect one as JSON. */
-export function FramesPanel({ view }: { view: ConnectionView }) {
+/** Every frame on the wire (or those of `frames`), virtualized: filter by method, direction and kind; inspect one as JSON. */
+export function FramesPanel({ view, frames = view.frames }: { view: ConnectionView; frames?: Frames }) {
   const [text, setText] = useState('')
   const [direction, setDirection] = useState<'' | 'out' | 'in'>('')
   const [kind, setKind] = useState('')
@@ -23,7 +24,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   const [wire, setWire] = useState<'' | 'server' | 'view'>('')
   // A link from elsewhere (Compare, Replay) may ask for one frame: select it and stop following.
   const focus = useStore((s) => (s.focusFrame?.connectionId === view.id ? s.focusFrame.seq : undefined))
-  const focusIndex = focus === undefined ? undefined : sortedIndexBy(view.frames, focus)
+  const focusIndex = focus === undefined ? undefined : frames.indexOfSeq(focus)
   const [selected, setSelected] = useState<number | undefined>(focusIndex !== undefined && focusIndex >= 0 ? focusIndex : undefined)
   const [follow, setFollow] = useState(selected === undefined)
   const scroller = useRef<HTMLDivElement>(null)
@@ -35,16 +36,22 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
   const filtered = !needle && !direction && !kind && !hideProbes && !wire
   const matches = methodFilter(needle)
   const indices = useIncrementalFilter(
-    view.frames,
+    frames,
     `${needle}|${direction}|${kind}|${hideProbes}|${wire}`,
     filtered
       ? undefined
-      : (f: FrameEvent) =>
-          (!direction || f.direction === direction) &&
-          (!kind || f.kind === kind) &&
-          !(hideProbes && f.probe) &&
-          (!wire || (wire === 'view') === (f.protocol === 'mcp-app')) &&
-          matches(f),
+      : (i) => {
+          // Read as rows: filtering a long backlog makes no frame events.
+          const shape = frames.shapeAt(i)
+          const rest = frames.restAt(i)
+          return (
+            (!direction || shape.direction === direction) &&
+            (!kind || shape.kind === kind) &&
+            !(hideProbes && rest?.probe) &&
+            (!wire || (wire === 'view') === (shape.protocol === 'mcp-app')) &&
+            matches(shape.method, rest?.subject)
+          )
+        },
   )
   const count = indices.length
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
@@ -73,12 +80,12 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
 
   useEffect(() => {
     if (selectSeq === undefined) return
-    const index = sortedIndexBy(view.frames, selectSeq)
+    const index = frames.indexOfSeq(selectSeq)
     if (index === -1) return
     setSelectSeq(undefined)
     select(index)
     // eslint-disable-next-line react-hooks/exhaustive-deps -- when the frame arrives
-  }, [selectSeq, view.frames.length])
+  }, [selectSeq, frames.length])
 
   const selectedPosition = selected === undefined ? -1 : sortedIndexOf(indices, selected)
   const move = (delta: number) => {
@@ -88,9 +95,9 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
     setFollow(false)
     virtualizer.scrollToIndex(next, { align: 'auto' })
   }
-  const frame = selected !== undefined ? view.frames[selected] : undefined
+  const frame = selected !== undefined ? frames.at(selected) : undefined
   const whole = useWholeFrame(view.id, frame)
-  const pair = frame ? pairOf(view.frames, selected!) : undefined
+  const pair = frame ? pairOf(frames, selected!) : undefined
   /** Selects a frame by its position in the connection, showing it even if the filter hides it. */
   const select = (index: number) => {
     setSelected(index)
@@ -153,8 +160,8 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
             <span className="spacer" />
             <span className="muted" data-testid="frame-count">
               {filtered
-                ? `${view.frames.length.toLocaleString()} frames`
-                : `${count.toLocaleString()} of ${view.frames.length.toLocaleString()} frames`}
+                ? `${frames.length.toLocaleString()} frames`
+                : `${count.toLocaleString()} of ${frames.length.toLocaleString()} frames`}
             </span>
             <CopyButton
               label="Copy"
@@ -162,7 +169,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
               value={() =>
                 framePayloads(
                   view.id,
-                  indices.map((i) => view.frames[i]),
+                  indices.map((i) => frames.at(i)),
                 )
               }
             />
@@ -198,12 +205,12 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
             }}
           >
             {count === 0 ? (
-              <div className="empty">{view.frames.length === 0 ? 'No frames yet.' : 'No frame matches the filter.'}</div>
+              <div className="empty">{frames.length === 0 ? 'No frames yet.' : 'No frame matches the filter.'}</div>
             ) : (
               <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
                 {virtualizer.getVirtualItems().map((item) => {
                   const index = indices[item.index]
-                  const f = view.frames[index]
+                  const f = frames.at(index)
                   const paired = pair?.index === index
                   return (
                     <div
@@ -294,7 +301,7 @@ export function FramesPanel({ view }: { view: ConnectionView }) {
                   frame={whole.frame}
                   connectionId={view.id}
                   onSent={setSelectSeq}
-                  origin={frame.resendOf === undefined ? -1 : sortedIndexBy(view.frames, frame.resendOf)}
+                  origin={frame.resendOf === undefined ? -1 : frames.indexOfSeq(frame.resendOf)}
                   onOrigin={select}
                 />
               )}
@@ -407,29 +414,37 @@ function GrpcExchange({ grpc, frame }: { grpc: NonNullable<FrameEvent['grpc']>; 
 }
 
 /** The other half of a request/response exchange: the answer to a request, or the request an answer answers. */
-function pairOf(frames: FrameEvent[], index: number): { index: number; role: 'answer' | 'request' } | undefined {
-  const frame = frames[index]
+function pairOf(frames: Frames, index: number): { index: number; role: 'answer' | 'request' } | undefined {
+  const frame = frames.at(index)
   if (frame.requestSeq !== undefined) {
-    const request = sortedIndexBy(frames, frame.requestSeq)
+    const request = frames.indexOfSeq(frame.requestSeq)
     return request === -1 ? undefined : { index: request, role: 'request' }
   }
   if (frame.kind !== 'request') return undefined
   // Answers follow their request; the first frame naming it as its request is the answer (a stream: its first event).
-  for (let i = index + 1; i < frames.length; i++) if (frames[i].requestSeq === frame.seq) return { index: i, role: 'answer' }
+  for (let i = index + 1; i < frames.length; i++) if (frames.restAt(i)?.requestSeq === frame.seq) return { index: i, role: 'answer' }
   return undefined
 }
 
 /**
  * The text filter: words match a frame's method or subject (any of them); `-word` excludes frames whose
- * method or subject contains it. An empty filter matches everything.
+ * method or subject contains it. An empty filter matches everything. Most frames have a method and no
+ * subject, and few methods recur: their answer is remembered per method.
  */
-function methodFilter(needle: string): (frame: FrameEvent) => boolean {
+function methodFilter(needle: string): (method: string | undefined, subject: string | undefined) => boolean {
   const words = needle.split(/\s+/).filter(Boolean)
   const include = words.filter((w) => !w.startsWith('-'))
   const exclude = words.filter((w) => w.startsWith('-') && w.length > 1).map((w) => w.slice(1))
-  return (frame) => {
-    const text = `${frame.method ?? ''} ${frame.subject ?? ''}`.toLowerCase()
+  const test = (method: string | undefined, subject: string | undefined) => {
+    const text = `${method ?? ''} ${subject ?? ''}`.toLowerCase()
     return (include.length === 0 || include.some((w) => text.includes(w))) && !exclude.some((w) => text.includes(w))
+  }
+  const byMethod = new Map<string | undefined, boolean>()
+  return (method, subject) => {
+    if (subject !== undefined) return test(method, subject)
+    let answer = byMethod.get(method)
+    if (answer === undefined) byMethod.set(method, (answer = test(method, undefined)))
+    return answer
   }
 }
 
@@ -458,19 +473,6 @@ function TruncatedNotice({ frame, connectionId }: { frame: FrameEvent; connectio
       )}
     </div>
   )
-}
-
-/** Position of the frame with `seq` (frames are in `seq` order), or -1. */
-function sortedIndexBy(frames: FrameEvent[], seq: number): number {
-  let lo = 0
-  let hi = frames.length - 1
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1
-    if (frames[mid].seq === seq) return mid
-    if (frames[mid].seq < seq) lo = mid + 1
-    else hi = mid - 1
-  }
-  return -1
 }
 
 /** Position of `value` in an ascending array, or -1: the filtered indices are always ascending. */

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
-import { LOG_LEVELS, type LogEvent, type LogLevel } from '../../../../../shared/contract'
+import { LOG_LEVELS, type LogEvent, type LogLevel, type LogShape } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { setLogLevel, showFrame } from '../../../store/actions'
 import { CopyButton } from '../../../components/CopyButton'
@@ -20,21 +20,29 @@ export function LogPanel({ view }: { view: ConnectionView }) {
   const scroller = useRef<HTMLDivElement>(null)
   const needle = text.trim().toLowerCase()
   const floor = LOG_LEVELS.indexOf(minimum)
+  const logs = view.logs
   const indices = useIncrementalFilter(
-    view.logs,
+    logs,
     `${minimum}|${needle}`,
     floor === 0 && !needle
       ? undefined
-      : (line: LogEvent) =>
-          rank(line) >= floor &&
-          (!needle || line.text.toLowerCase().includes(needle) || (line.server?.logger ?? line.source).toLowerCase().includes(needle)),
+      : (i) => {
+          // Read as rows: filtering a long backlog makes no log events.
+          const shape = logs.shapeAt(i)
+          return (
+            rank(shape) >= floor &&
+            (!needle ||
+              logs.textAt(i).toLowerCase().includes(needle) ||
+              (shape.server?.logger ?? shape.source).toLowerCase().includes(needle))
+          )
+        },
   )
   const count = indices.length
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
   useEffect(() => {
     if (count) virtualizer.scrollToIndex(count - 1, { align: 'end' })
   }, [count, virtualizer])
-  const filtered = count !== view.logs.length
+  const filtered = count !== logs.length
 
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
@@ -57,14 +65,15 @@ export function LogPanel({ view }: { view: ConnectionView }) {
           aria-label="Filter log"
         />
         <span className="muted" data-testid="log-count">
-          {filtered ? `${count.toLocaleString()} of ${view.logs.length.toLocaleString()} lines` : `${count.toLocaleString()} lines`}
+          {filtered ? `${count.toLocaleString()} of ${logs.length.toLocaleString()} lines` : `${count.toLocaleString()} lines`}
         </span>
         <span className="spacer" />
         <ServerLevel view={view} />
         <CopyButton
           label="Copy all"
           value={() =>
-            view.logs
+            logs
+              .all()
               .map((l) => `${clock(l.ts)} ${levelOf(l)} [${l.server?.logger ?? l.source}]${l.oddity ? ' (oddity)' : ''} ${l.text}`)
               .join('\n')
           }
@@ -73,14 +82,14 @@ export function LogPanel({ view }: { view: ConnectionView }) {
       <div ref={scroller} className="rows" data-testid="log">
         {count === 0 ? (
           <div className="empty">
-            {view.logs.length
+            {logs.length
               ? 'No line at this level or with this text.'
               : "Nothing logged yet. The server's log messages (notifications/message) and a stdio server's stderr appear here, with the engine's notes."}
           </div>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
-              const line = view.logs[indices[item.index]]
+              const line = logs.at(indices[item.index])
               return <LogRow key={line.seq} line={line} top={item.start} connectionId={view.id} />
             })}
           </div>
@@ -152,13 +161,13 @@ function ServerLevel({ view }: { view: ConnectionView }) {
 }
 
 /** A line's level on the spec's scale: a server's as it sent it, Parallax's own mapped onto it. */
-function levelOf(line: LogEvent): string {
+function levelOf(line: LogShape): string {
   if (line.server) return line.server.level
   return line.level === 'warn' ? 'warning' : line.level
 }
 
 /** Where a line stands for filtering (a server level outside the spec's counts as info). */
-function rank(line: LogEvent): number {
+function rank(line: LogShape): number {
   const at = LOG_LEVELS.indexOf(levelOf(line) as LogLevel)
   return at === -1 ? 1 : at
 }

@@ -1,0 +1,159 @@
+import {
+  frameOfRow,
+  logOfRow,
+  type FrameEvent,
+  type FrameRest,
+  type FrameRows,
+  type FrameShape,
+  type LogEvent,
+  type LogRows,
+  type LogShape,
+} from '../../../shared/contract'
+
+/**
+ * One connection's frames or log lines, in order: events as they arrived live, and the rows of backlog
+ * pages as they came (shared/contract/backlog.ts), each row made an event only when something reads it
+ * whole (and then kept: it stays the same object). So a backlog of a hundred thousand frames is listed at
+ * once, at the cost of a row number each, and filters read rows without making events. Appending is O(1).
+ */
+abstract class RowList<E extends { seq: number }, Rows extends { seq: number[] }> {
+  private readonly chunks: Chunk<E, Rows>[] = []
+  private last: Chunk<E, Rows> | undefined
+  length = 0
+
+  protected abstract make(rows: Rows, row: number): E
+
+  /** The i-th item, as an event. */
+  at(i: number): E {
+    const { start, rows, index, events } = this.chunkOf(i)
+    return rows ? (events[i - start] ??= this.make(rows, index[i - start])) : events[i - start]
+  }
+
+  /** Every item, as events (making them all: for copying the lot). */
+  all(): E[] {
+    return Array.from({ length: this.length }, (_, i) => this.at(i))
+  }
+
+  seqAt(i: number): number {
+    const { start, rows, index, events } = this.chunkOf(i)
+    return rows ? rows.seq[index[i - start]] : events[i - start].seq
+  }
+
+  /** The position of the item numbered `seq`, or -1. */
+  indexOfSeq(seq: number): number {
+    const at = this.firstFrom(seq)
+    return at < this.length && this.seqAt(at) === seq ? at : -1
+  }
+
+  /** The position of the first item with a seq of `seq` or above (the length when none). */
+  firstFrom(seq: number): number {
+    let lo = 0
+    let hi = this.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.seqAt(mid) < seq) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** Appends a live event. */
+  push(event: E): void {
+    const last = this.chunks.at(-1)
+    if (last && !last.rows) last.events.push(event)
+    else this.chunks.push({ start: this.length, events: [event], index: [] })
+    this.length++
+  }
+
+  /** Appends row `row` of a backlog page's `rows`. */
+  pushRow(rows: Rows, row: number): void {
+    const last = this.chunks.at(-1)
+    if (last?.rows === rows) last.index.push(row)
+    else this.chunks.push({ start: this.length, rows, index: [row], events: [] })
+    this.length++
+  }
+
+  /** The run item i is in (kept: reading goes mostly in order). */
+  protected chunkOf(i: number): Chunk<E, Rows> {
+    const last = this.last
+    if (last && i >= last.start && i < last.start + (last.rows ? last.index.length : last.events.length)) return last
+    let lo = 0
+    let hi = this.chunks.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      if (this.chunks[mid].start <= i) lo = mid
+      else hi = mid - 1
+    }
+    return (this.last = this.chunks[lo])
+  }
+}
+
+/** A run of items from one source: live events (`events`), or some rows of one backlog page (`index`; `events` then holds those made). */
+interface Chunk<E, Rows> {
+  start: number
+  rows?: Rows
+  index: number[]
+  events: E[]
+}
+
+/** What the Frames view reads of a connection's frames: all of them (FrameList) or one turn's (`between`). */
+export interface Frames {
+  readonly length: number
+  at(i: number): FrameEvent
+  seqAt(i: number): number
+  indexOfSeq(seq: number): number
+  /** The fields a frame shares with others (direction, kind, method, …), without making it an event. */
+  shapeAt(i: number): FrameShape
+  /** Its other fields (id, subject, probe, …), or null when it has none. */
+  restAt(i: number): FrameRest | null
+}
+
+export class FrameList extends RowList<FrameEvent, FrameRows> implements Frames {
+  protected make(rows: FrameRows, row: number): FrameEvent {
+    return frameOfRow(rows, row)
+  }
+
+  shapeAt(i: number): FrameShape {
+    const { start, rows, index, events } = this.chunkOf(i)
+    return rows ? rows.shapes[rows.shape[index[i - start]]] : events[i - start]
+  }
+
+  restAt(i: number): FrameRest | null {
+    const { start, rows, index, events } = this.chunkOf(i)
+    return rows ? rows.rest[index[i - start]] : events[i - start]
+  }
+
+  /** The frames with `from <= seq <= to`, as they are now. */
+  between(from: number, to: number): Frames {
+    const first = this.firstFrom(from)
+    const length = Math.max(0, this.firstFrom(to + 1) - first)
+    return {
+      length,
+      at: (i) => this.at(first + i),
+      seqAt: (i) => this.seqAt(first + i),
+      shapeAt: (i) => this.shapeAt(first + i),
+      restAt: (i) => this.restAt(first + i),
+      indexOfSeq: (seq) => {
+        const at = this.indexOfSeq(seq)
+        return at >= first && at < first + length ? at - first : -1
+      },
+    }
+  }
+}
+
+export class LogList extends RowList<LogEvent, LogRows> {
+  protected make(rows: LogRows, row: number): LogEvent {
+    return logOfRow(rows, row)
+  }
+
+  /** A line's source, levels and logger, without making it an event. */
+  shapeAt(i: number): LogShape {
+    const { start, rows, index, events } = this.chunkOf(i)
+    return rows ? rows.shapes[rows.shape[index[i - start]]] : events[i - start]
+  }
+
+  textAt(i: number): string {
+    const { start, rows, index, events } = this.chunkOf(i)
+    return rows ? rows.text[index[i - start]] : events[i - start].text
+  }
+}

@@ -1,0 +1,143 @@
+import type { EngineEvent, FrameEvent, LogEvent } from './events'
+
+/**
+ * The backlog as it travels to a UI catching up on a long session (`events.backlog`), one page at a time.
+ * A session's bulk is frames and log lines, and from one to the next little but their number, time, size
+ * and text changes. So they travel as rows: what repeats (a frame's connection, direction, protocol,
+ * transport, kind and method; a log line's connection, source and levels) is a shape written once per
+ * page, and each row is its shape's number beside the fields that change, one column per field. A frame
+ * carries its payload only when the UI folds it into its views (`payloadFolded`); any other frame is
+ * `deferred`, its payload fetched when it is opened or copied (`frames.payloads`) — so a server's log
+ * message travels once, as its log line. Every other event travels whole.
+ *
+ * A UI may keep the rows as they came and make a row an event only when it is shown (`frameOfRow`,
+ * `logOfRow`); `unpackBacklog` makes them all events, in order.
+ */
+export interface BacklogPage {
+  frames: FrameRows
+  logs: LogRows
+  /** Every other event, whole. */
+  events: EngineEvent[]
+  /** The seq of the page's last event (the `afterSeq` asked for when it is empty): the next page starts after it. */
+  lastSeq: number
+  /** The engine holds events after this page. */
+  more: boolean
+}
+
+export type FrameShape = Pick<FrameEvent, 'connectionId' | 'direction' | 'protocol' | 'transport' | 'kind' | 'method'>
+
+/** A frame's other fields, when it has any: its id, latency, subject, …, and its payload when the UI folds it. */
+export type FrameRest = Partial<
+  Pick<
+    FrameEvent,
+    'id' | 'latencyMs' | 'requestSeq' | 'subject' | 'probe' | 'resendOf' | 'truncated' | 'http' | 'view' | 'grpc' | 'payload'
+  >
+>
+
+/** Frames as columns: row i is `seq[i]`, `ts[i]`, `bytes[i]`, the shape `shapes[shape[i]]` and `rest[i]` (null: none). */
+export interface FrameRows {
+  shapes: FrameShape[]
+  seq: number[]
+  ts: number[]
+  shape: number[]
+  bytes: number[]
+  rest: (FrameRest | null)[]
+}
+
+export type LogShape = Pick<LogEvent, 'connectionId' | 'source' | 'level' | 'oddity'> & { server?: { level: string; logger?: string } }
+
+/** Log lines as columns: row i is `seq[i]`, `ts[i]`, `text[i]`, the shape `shapes[shape[i]]` and, for a server's message, `frameSeq[i]`. */
+export interface LogRows {
+  shapes: LogShape[]
+  seq: number[]
+  ts: number[]
+  shape: number[]
+  text: string[]
+  frameSeq: (number | null)[]
+}
+
+// Every field of a frame and of a log line has its place in a row: a field added to either event stops this
+// compiling until it has one (and the engine's rows, shared/runtime/backlogRows.ts, fill it).
+type NoneLeft<Fields extends never> = Fields
+type _FrameRowHoldsEveryField = NoneLeft<
+  Exclude<keyof FrameEvent, keyof FrameShape | keyof FrameRest | 'type' | 'seq' | 'ts' | 'bytes' | 'deferred'>
+>
+type _LogRowHoldsEveryField = NoneLeft<Exclude<keyof LogEvent, keyof LogShape | 'type' | 'seq' | 'ts' | 'text'>>
+type _LogRowHoldsEveryServerField = NoneLeft<Exclude<keyof NonNullable<LogEvent['server']>, 'level' | 'logger' | 'frameSeq'>>
+
+/** What walks a backlog page: each whole event, and each frame or log row in its place. */
+export interface BacklogVisitor {
+  event(event: EngineEvent): void
+  frame(rows: FrameRows, row: number): void
+  log(rows: LogRows, row: number): void
+}
+
+/** Visits the page's events in seq order. */
+export function walkBacklog(page: BacklogPage, visit: BacklogVisitor): void {
+  const { frames, logs, events } = page
+  let f = 0
+  let l = 0
+  let e = 0
+  for (;;) {
+    const fs = f < frames.seq.length ? frames.seq[f] : Infinity
+    const ls = l < logs.seq.length ? logs.seq[l] : Infinity
+    const es = e < events.length ? events[e].seq : Infinity
+    if (fs < ls && fs < es) visit.frame(frames, f++)
+    else if (ls < es) visit.log(logs, l++)
+    else if (es !== Infinity) visit.event(events[e++])
+    else return
+  }
+}
+
+/** The page's events in seq order, each as a UI receives it live (a frame's payload `deferred` unless the UI folds it). */
+export function unpackBacklog(page: BacklogPage): EngineEvent[] {
+  const out: EngineEvent[] = []
+  walkBacklog(page, {
+    event: (event) => out.push(event),
+    frame: (rows, row) => out.push(frameOfRow(rows, row)),
+    log: (rows, row) => out.push(logOfRow(rows, row)),
+  })
+  return out
+}
+
+// A row becomes one object literal of one layout (a field the row lacks is undefined): quick to make, and a
+// UI holding many of them holds objects of one hidden class.
+
+/** Row `row` as a frame event. */
+export function frameOfRow(rows: FrameRows, row: number): FrameEvent {
+  const shape = rows.shapes[rows.shape[row]]
+  const rest = rows.rest[row]
+  const frame: FrameEvent = {
+    type: 'frame',
+    seq: rows.seq[row],
+    ts: rows.ts[row],
+    connectionId: shape.connectionId,
+    direction: shape.direction,
+    protocol: shape.protocol,
+    transport: shape.transport,
+    kind: shape.kind,
+    method: shape.method,
+    bytes: rows.bytes[row],
+    payload: undefined,
+    deferred: rest?.payload === undefined ? true : undefined,
+  }
+  return rest ? Object.assign(frame, rest) : frame
+}
+
+/** Row `row` as a log event. */
+export function logOfRow(rows: LogRows, row: number): LogEvent {
+  const shape = rows.shapes[rows.shape[row]]
+  const server = shape.server
+  const frameSeq = rows.frameSeq[row]
+  return {
+    type: 'log',
+    seq: rows.seq[row],
+    ts: rows.ts[row],
+    connectionId: shape.connectionId,
+    source: shape.source,
+    level: shape.level,
+    text: rows.text[row],
+    server: server && { level: server.level, logger: server.logger, frameSeq: frameSeq ?? undefined },
+    oddity: shape.oddity,
+  }
+}

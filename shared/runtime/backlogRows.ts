@@ -1,0 +1,176 @@
+import {
+  payloadFolded,
+  type BacklogPage,
+  type EngineEvent,
+  type FrameEvent,
+  type FrameRest,
+  type FrameRows,
+  type FrameShape,
+  type LogEvent,
+  type LogRows,
+  type LogShape,
+} from '../contract'
+
+/**
+ * The event log's frames and log lines kept the way a UI's backlog carries them (shared/contract/backlog.ts),
+ * a row at a time as they are emitted, so that a page of the backlog is a slice of columns: no walk over a
+ * hundred thousand events the processor's caches forgot long ago. Every other event is kept aside, in order.
+ */
+export class BacklogRows {
+  private readonly frames = new FrameTable()
+  private readonly logs = new LogTable()
+  private readonly others: EngineEvent[] = []
+
+  add(event: EngineEvent): void {
+    if (event.type === 'frame') this.frames.add(event)
+    else if (event.type === 'log') this.logs.add(event)
+    else this.others.push(event)
+  }
+
+  /** The events with `afterSeq < seq <= afterSeq + limit` of a log whose events are numbered 1 to `lastSeq`. */
+  page(afterSeq: number, limit: number, lastSeq: number): BacklogPage {
+    const toSeq = Math.max(afterSeq, Math.min(lastSeq, afterSeq + limit))
+    return {
+      frames: this.frames.slice(afterSeq, toSeq),
+      logs: this.logs.slice(afterSeq, toSeq),
+      events: this.others.slice(
+        firstAfter(this.others, afterSeq, (e) => e.seq),
+        firstAfter(this.others, toSeq, (e) => e.seq),
+      ),
+      lastSeq: toSeq,
+      more: toSeq < lastSeq,
+    }
+  }
+}
+
+/** Rows of one kind in columns, each row's shape numbered among the shapes seen so far. */
+abstract class Table<S extends { connectionId: string }, Rows extends { shapes: S[]; seq: number[]; shape: number[] }> {
+  protected abstract readonly rows: Rows
+  private readonly byConnection = new Map<string, number[]>()
+  private last = -1
+
+  /** Whether `shape` is the one `event` has. */
+  protected abstract same(shape: S, event: S): boolean
+  protected abstract shapeOf(event: S): S
+
+  /** The number of `event`'s shape: mostly the last row's, else one of its connection's, else a new one. */
+  protected numberOf(event: S): number {
+    const { shapes } = this.rows
+    if (this.last !== -1 && this.same(shapes[this.last], event)) return this.last
+    let known = this.byConnection.get(event.connectionId)
+    if (!known) this.byConnection.set(event.connectionId, (known = []))
+    const found = known.find((n) => this.same(shapes[n], event))
+    if (found !== undefined) return (this.last = found)
+    this.last = shapes.push(this.shapeOf(event)) - 1
+    known.push(this.last)
+    return this.last
+  }
+
+  /** The rows with `afterSeq < seq <= toSeq`, their shapes numbered anew for the page. */
+  slice(afterSeq: number, toSeq: number): Rows {
+    const seq = this.rows.seq
+    const from = firstAfter(seq, afterSeq, (s) => s)
+    const to = firstAfter(seq, toSeq, (s) => s)
+    const page = Object.fromEntries(
+      Object.entries(this.rows).map(([column, values]: [string, unknown[]]) => [column, column === 'shapes' ? [] : values.slice(from, to)]),
+    ) as Rows
+    const local = new Map<number, number>()
+    page.shape = page.shape.map((n) => {
+      let own = local.get(n)
+      if (own === undefined) local.set(n, (own = page.shapes.push(this.rows.shapes[n]) - 1))
+      return own
+    })
+    return page
+  }
+}
+
+class FrameTable extends Table<FrameShape, FrameRows> {
+  protected readonly rows: FrameRows = { shapes: [], seq: [], ts: [], shape: [], bytes: [], rest: [] }
+
+  add(frame: FrameEvent): void {
+    const rows = this.rows
+    rows.shape.push(this.numberOf(frame))
+    rows.seq.push(frame.seq)
+    rows.ts.push(frame.ts)
+    rows.bytes.push(frame.bytes)
+    rows.rest.push(restOf(frame))
+  }
+
+  protected same(shape: FrameShape, frame: FrameShape): boolean {
+    return (
+      shape.method === frame.method &&
+      shape.kind === frame.kind &&
+      shape.direction === frame.direction &&
+      shape.connectionId === frame.connectionId &&
+      shape.protocol === frame.protocol &&
+      shape.transport === frame.transport
+    )
+  }
+
+  protected shapeOf({ connectionId, direction, protocol, transport, kind, method }: FrameShape): FrameShape {
+    return { connectionId, direction, protocol, transport, kind, method }
+  }
+}
+
+/** A frame's fields beyond its shape and columns, or null when it has none (a plain notification). */
+function restOf(frame: FrameEvent): FrameRest | null {
+  const { id, latencyMs, requestSeq, subject, probe, resendOf, truncated, http, view, grpc } = frame
+  const folded = payloadFolded(frame)
+  if (
+    id === undefined &&
+    latencyMs === undefined &&
+    requestSeq === undefined &&
+    subject === undefined &&
+    !probe &&
+    resendOf === undefined &&
+    !truncated &&
+    !http &&
+    !view &&
+    !grpc &&
+    !folded
+  )
+    return null
+  // Undefined fields stay out of the JSON a page travels as.
+  return { id, latencyMs, requestSeq, subject, probe, resendOf, truncated, http, view, grpc, payload: folded ? frame.payload : undefined }
+}
+
+class LogTable extends Table<LogShape, LogRows> {
+  protected readonly rows: LogRows = { shapes: [], seq: [], ts: [], shape: [], text: [], frameSeq: [] }
+
+  add(line: LogEvent): void {
+    const rows = this.rows
+    rows.shape.push(this.numberOf(line))
+    rows.seq.push(line.seq)
+    rows.ts.push(line.ts)
+    rows.text.push(line.text)
+    rows.frameSeq.push(line.server?.frameSeq ?? null)
+  }
+
+  protected same(shape: LogShape, line: LogShape): boolean {
+    return (
+      shape.source === line.source &&
+      shape.level === line.level &&
+      shape.connectionId === line.connectionId &&
+      !shape.oddity === !line.oddity &&
+      !shape.server === !line.server &&
+      shape.server?.level === line.server?.level &&
+      shape.server?.logger === line.server?.logger
+    )
+  }
+
+  protected shapeOf({ connectionId, source, level, oddity, server }: LogShape): LogShape {
+    return { connectionId, source, level, oddity: oddity || undefined, server: server && { level: server.level, logger: server.logger } }
+  }
+}
+
+/** The index of the first item whose seq is above `seq` (items are in seq order). */
+function firstAfter<T>(items: readonly T[], seq: number, seqOf: (item: T) => number): number {
+  let lo = 0
+  let hi = items.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (seqOf(items[mid]) <= seq) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
