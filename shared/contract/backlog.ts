@@ -10,8 +10,11 @@ import type { EngineEvent, FrameEvent, LogEvent } from './events'
  * `deferred`, its payload fetched when it is opened or copied (`frames.payloads`) — so a server's log
  * message travels once, as its log line. Every other event travels whole.
  *
- * A UI may keep the rows as they came and make a row an event only when it is shown (`frameOfRow`,
- * `logOfRow`); `unpackBacklog` makes them all events, in order.
+ * Numbers travel short: a row's seq and ts as the difference from the row before it in its column (the
+ * first as it is), a log line's frameSeq as how far back its frame is (`encodeBacklog`, `decodeBacklog`).
+ *
+ * A UI may keep a decoded page's rows as they are and make a row an event only when it is shown
+ * (`frameOfRow`, `logOfRow`); `unpackBacklog` makes a page all events, in order.
  */
 export interface BacklogPage {
   frames: FrameRows
@@ -65,6 +68,35 @@ type _FrameRowHoldsEveryField = NoneLeft<
 type _LogRowHoldsEveryField = NoneLeft<Exclude<keyof LogEvent, keyof LogShape | 'type' | 'seq' | 'ts' | 'text'>>
 type _LogRowHoldsEveryServerField = NoneLeft<Exclude<keyof NonNullable<LogEvent['server']>, 'level' | 'logger' | 'frameSeq'>>
 
+/** A page as it arrived, its numbers made whole again (`decodeBacklog`): what can be walked and read. */
+export type DecodedBacklog = BacklogPage & { decoded: true }
+
+/** The page as it travels, its numbers made short. Its columns are the caller's: they are changed in place. */
+export function encodeBacklog(page: BacklogPage): BacklogPage {
+  const { frames, logs } = page
+  logs.frameSeq = logs.frameSeq.map((frameSeq, row) => (frameSeq === null ? null : logs.seq[row] - frameSeq))
+  for (const column of [frames.seq, frames.ts, logs.seq, logs.ts])
+    for (let row = column.length - 1; row > 0; row--) column[row] -= column[row - 1]
+  return page
+}
+
+/**
+ * The page with its numbers whole again, in new columns. Undoing a difference gives back the very number:
+ * seqs are integers, and consecutive timestamps lie within a factor of two of each other, so the
+ * difference of two is exact.
+ */
+export function decodeBacklog(page: BacklogPage): DecodedBacklog {
+  const whole = (column: number[]) => {
+    const out = column.slice()
+    for (let row = 1; row < out.length; row++) out[row] += out[row - 1]
+    return out
+  }
+  const frames = { ...page.frames, seq: whole(page.frames.seq), ts: whole(page.frames.ts) }
+  const seq = whole(page.logs.seq)
+  const frameSeq = page.logs.frameSeq.map((back, row) => (back === null ? null : seq[row] - back))
+  return { ...page, frames, logs: { ...page.logs, seq, ts: whole(page.logs.ts), frameSeq }, decoded: true }
+}
+
 /** What walks a backlog page: each whole event, and each frame or log row in its place. */
 export interface BacklogVisitor {
   event(event: EngineEvent): void
@@ -73,7 +105,7 @@ export interface BacklogVisitor {
 }
 
 /** Visits the page's events in seq order. */
-export function walkBacklog(page: BacklogPage, visit: BacklogVisitor): void {
+export function walkBacklog(page: DecodedBacklog, visit: BacklogVisitor): void {
   const { frames, logs, events } = page
   let f = 0
   let l = 0
@@ -89,10 +121,10 @@ export function walkBacklog(page: BacklogPage, visit: BacklogVisitor): void {
   }
 }
 
-/** The page's events in seq order, each as a UI receives it live (a frame's payload `deferred` unless the UI folds it). */
+/** The events of a page as it arrived, in seq order, each as a UI receives it live (a frame's payload `deferred` unless the UI folds it). */
 export function unpackBacklog(page: BacklogPage): EngineEvent[] {
   const out: EngineEvent[] = []
-  walkBacklog(page, {
+  walkBacklog(decodeBacklog(page), {
     event: (event) => out.push(event),
     frame: (rows, row) => out.push(frameOfRow(rows, row)),
     log: (rows, row) => out.push(logOfRow(rows, row)),

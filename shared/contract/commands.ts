@@ -396,7 +396,11 @@ export const CommandInputs = {
   'apps.close': ViewRef.extend({ reason: z.string().max(500).optional() }),
   /** Every event after `afterSeq`, at most `limit` of them, each as a UI receives it live. */
   'events.since': z.object({ afterSeq: z.number().int().min(0), limit: z.number().int().min(1).optional() }),
-  /** The backlog a UI needs when it (re)attaches, packed (see backlog.ts): the events after `afterSeq`, at most `limit` (a page: a UI catching up on a long session asks page by page). */
+  /**
+   * The backlog a UI needs when it (re)attaches, packed (see backlog.ts): the events numbered `afterSeq + 1`
+   * to `afterSeq + limit` (events are numbered 1, 2, 3, …), so a UI catching up on a long session may ask
+   * for the next page before this one arrives.
+   */
   'events.backlog': z.object({ afterSeq: z.number().int().min(0), limit: z.number().int().min(1).optional() }),
 } as const
 

@@ -1,4 +1,5 @@
 import {
+  encodeBacklog,
   payloadFolded,
   type BacklogPage,
   type EngineEvent,
@@ -30,7 +31,7 @@ export class BacklogRows {
   /** The events with `afterSeq < seq <= afterSeq + limit` of a log whose events are numbered 1 to `lastSeq`. */
   page(afterSeq: number, limit: number, lastSeq: number): BacklogPage {
     const toSeq = Math.max(afterSeq, Math.min(lastSeq, afterSeq + limit))
-    return {
+    return encodeBacklog({
       frames: this.frames.slice(afterSeq, toSeq),
       logs: this.logs.slice(afterSeq, toSeq),
       events: this.others.slice(
@@ -39,7 +40,7 @@ export class BacklogRows {
       ),
       lastSeq: toSeq,
       more: toSeq < lastSeq,
-    }
+    })
   }
 }
 

@@ -32,10 +32,9 @@ export function useEngineEvents(): void {
       }
       void (async () => {
         const api = apiRef
-        // Targets first: the sidebar is usable while a long backlog is still arriving.
-        const [info] = await Promise.all([api.invoke('app.info', {}), reloadTargets()])
+        // The sidebar's targets come at once, beside a long backlog still arriving.
+        const [info] = await Promise.all([api.invoke('app.info', {}), reloadTargets(), catchUp(api)])
         setAppInfo(info)
-        await catchUp(api)
         synced = true
         flush() // live events that arrived while the backlog was in flight
       })().catch(() => {})
@@ -55,16 +54,22 @@ const BACKLOG_PAGE = 50_000
 
 /**
  * Fetches the events missed so far page by page (frames and log lines as rows: see
- * shared/contract/backlog.ts), asking for the next page before folding the current one, so the engine
- * prepares a page while the UI folds the last.
+ * shared/contract/backlog.ts). A page holds the next BACKLOG_PAGE events by number, so the one after
+ * it is asked for before it arrives: with two pages in flight, the engine, the socket and the UI all
+ * work at once.
  */
 async function catchUp(api: ParallaxApi): Promise<void> {
-  const page = (afterSeq: number) => api.invoke('events.backlog', { afterSeq, limit: BACKLOG_PAGE })
-  let next = page(useStore.getState().lastSeq)
+  let afterSeq = useStore.getState().lastSeq
+  const ask = () => {
+    const page = api.invoke('events.backlog', { afterSeq, limit: BACKLOG_PAGE })
+    afterSeq += BACKLOG_PAGE
+    return page
+  }
+  const inFlight = [ask(), ask()]
   for (;;) {
-    const current = await next
-    if (current.more) next = page(current.lastSeq)
-    useStore.getState().applyBacklog(current)
-    if (!current.more) return
+    const page = await inFlight.shift()!
+    if (page.more) inFlight.push(ask())
+    useStore.getState().applyBacklog(page)
+    if (!page.more) return // a page asked for past the end holds what the live stream brings anyway
   }
 }

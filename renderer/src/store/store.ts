@@ -11,7 +11,15 @@ import type {
   SavedTarget,
   TurnParity,
 } from '../../../shared/contract'
-import { frameOfRow, isApprovalRequired, logOfRow, walkBacklog, type BacklogPage, type BacklogVisitor } from '../../../shared/contract'
+import {
+  decodeBacklog,
+  frameOfRow,
+  isApprovalRequired,
+  logOfRow,
+  walkBacklog,
+  type BacklogPage,
+  type BacklogVisitor,
+} from '../../../shared/contract'
 import type { LinkState } from '../host'
 import { applyEvent, applyFrameRow, applyLogRow, isSession, newConnectionView, type ConnectionView } from './connectionView'
 
@@ -208,7 +216,8 @@ export const useStore = create<Store>()((set, get) => ({
     })
   },
   applyBacklog(page) {
-    fold(get, set, false, (visit) => walkBacklog(page, visit))
+    const rows = decodeBacklog(page)
+    fold(get, set, false, (visit) => walkBacklog(rows, visit))
   },
 
   selectedTargetId: undefined,

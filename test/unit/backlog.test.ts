@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest'
+import {
+  decodeBacklog,
+  payloadFolded,
+  unpackBacklog,
+  type BacklogPage,
+  type EngineEvent,
+  type EventInput,
+  type FrameEvent,
+} from '../../shared/contract'
+import { EventLog } from '../../shared/runtime/eventLog'
+
+// The backlog a UI catches up with travels as rows (shared/contract/backlog.ts): whatever the engine kept,
+// a UI unpacking the pages gets every event back, in order, as it would have received it live — but for the
+// payloads it does not fold, which stay in the engine.
+
+const C = 'demo:tools#1'
+const frame = (fields: Partial<FrameEvent>) =>
+  ({
+    type: 'frame',
+    connectionId: C,
+    direction: 'in',
+    protocol: 'mcp',
+    transport: 'stdio',
+    kind: 'notification',
+    bytes: 100,
+    ...fields,
+  }) as EventInput
+
+/** A session of every kind of row: requests and answers, a flood of log messages, progress, a cancel, engine notes, an oddity, another connection. */
+function session(): EventLog {
+  const log = new EventLog()
+  let ts = 1_795_465_254_649.563 // epoch ms with the sub-millisecond part a real clock gives
+  const at = () => (ts += 0.1 + Math.random())
+  log.emit({
+    type: 'connection',
+    connectionId: C,
+    state: 'connected',
+    targetId: 'demo:tools',
+    targetName: 'Demo',
+    protocol: 'mcp',
+    owner: { purpose: 'session', startedAt: 1 },
+    ts: at(),
+  } as EventInput)
+  const initialize = log.emit(
+    frame({ direction: 'out', kind: 'request', method: 'initialize', id: 0, payload: { method: 'initialize' }, ts: at() }),
+  )
+  log.emit(
+    frame({ kind: 'response', method: 'initialize', id: 0, payload: { result: {} }, latencyMs: 1.5, requestSeq: initialize.seq, ts: at() }),
+  )
+  log.emit(
+    frame({ direction: 'out', kind: 'request', method: 'logging/setLevel', id: 1, payload: { params: { level: 'debug' } }, ts: at() }),
+  )
+  for (let i = 0; i < 40; i++) {
+    const message = log.emit(frame({ method: 'notifications/message', payload: { params: { level: 'info', data: { i } } }, ts: at() }))
+    log.emit({
+      type: 'log',
+      connectionId: C,
+      source: 'server',
+      level: 'info',
+      text: JSON.stringify({ i }),
+      server: { level: 'info', logger: 'flood', frameSeq: message.seq },
+      ts: at(),
+    } as EventInput)
+  }
+  log.emit(
+    frame({
+      direction: 'out',
+      kind: 'request',
+      method: 'tools/call',
+      id: 2,
+      subject: 'slow',
+      payload: { params: { _meta: { progressToken: 2 } } },
+      ts: at(),
+    }),
+  )
+  log.emit(frame({ method: 'notifications/progress', payload: { params: { progressToken: 2, progress: 1, total: 3 } }, ts: at() }))
+  log.emit(frame({ direction: 'out', method: 'notifications/cancelled', payload: { params: { requestId: 2 } }, ts: at() }))
+  log.emit(frame({ direction: 'out', kind: 'request', method: 'ping', id: 3, probe: true, payload: {}, bytes: 40, ts: at() }))
+  log.emit({
+    type: 'log',
+    connectionId: C,
+    source: 'server',
+    level: 'warn',
+    text: 'progress backwards',
+    oddity: true,
+    server: { level: 'warning' },
+    ts: at(),
+  } as EventInput)
+  log.emit({ type: 'log', connectionId: C, source: 'stderr', level: 'info', text: 'listening', ts: at() } as EventInput)
+  log.emit(
+    frame({
+      connectionId: 'demo:a2a#2',
+      protocol: 'a2a',
+      transport: 'jsonrpc',
+      kind: 'stream-event',
+      method: 'message/stream',
+      http: { method: 'POST', url: 'http://127.0.0.1:4000/' },
+      payload: { kind: 'status-update' },
+      ts: at(),
+    }),
+  )
+  return log
+}
+
+/** An event as a backlog brings it: a frame keeps its payload only when the UI folds it. */
+function asBrought(event: EngineEvent): EngineEvent {
+  if (event.type !== 'frame' || payloadFolded(event)) return event
+  return { ...event, payload: undefined, deferred: true }
+}
+
+/** Every page from `afterSeq` on, as they travel (through JSON, as over the web host's socket). */
+function pages(log: EventLog, limit: number, afterSeq = 0): BacklogPage[] {
+  const out: BacklogPage[] = []
+  for (;;) {
+    const page = JSON.parse(JSON.stringify(log.backlog(afterSeq, limit))) as BacklogPage
+    out.push(page)
+    if (!page.more) return out
+    afterSeq = page.lastSeq
+  }
+}
+
+describe('the backlog a UI catches up with', () => {
+  it('gives back every event in order, whatever the page size, with only the payloads the UI folds', () => {
+    const log = session()
+    const kept = log.since(0)
+    for (const limit of [1, 7, 50, 1000]) {
+      const events = pages(log, limit).flatMap(unpackBacklog)
+      expect(events.map((e) => e.seq)).toEqual(kept.map((e) => e.seq))
+      expect(events).toEqual(kept.map(asBrought))
+    }
+    const brought = unpackBacklog(pages(log, 1000)[0]).filter((e): e is FrameEvent => e.type === 'frame')
+    expect(brought.filter((f) => !f.deferred).map((f) => f.method)).toEqual([
+      'logging/setLevel',
+      'notifications/progress',
+      'notifications/cancelled',
+    ])
+  })
+
+  it('pages by event number, so the next page can be asked for before this one arrives', () => {
+    const log = session()
+    const last = log.lastSeq
+    const [first, second] = [log.backlog(0, 60), log.backlog(60, 60)]
+    expect([first.lastSeq, first.more]).toEqual([60, true])
+    expect([second.lastSeq, second.more]).toEqual([last, false])
+    const past = log.backlog(last + 60, 60)
+    expect(unpackBacklog(past)).toEqual([])
+    expect([past.lastSeq, past.more]).toEqual([last + 60, false])
+    expect([...unpackBacklog(first), ...unpackBacklog(second)].map((e) => e.seq)).toEqual(log.since(0).map((e) => e.seq))
+  })
+
+  it('writes what repeats once: a flood of log messages is a few shapes and short numbers', () => {
+    const log = new EventLog()
+    for (let i = 0; i < 1000; i++) {
+      const message = log.emit(frame({ method: 'notifications/message', payload: { params: { data: { i } } } }))
+      log.emit({
+        type: 'log',
+        connectionId: C,
+        source: 'server',
+        level: 'info',
+        text: `line ${i}`,
+        server: { level: 'info', frameSeq: message.seq },
+      } as EventInput)
+    }
+    const page = log.backlog(0, 2000)
+    expect(page.frames.shapes).toHaveLength(1)
+    expect(page.logs.shapes).toHaveLength(1)
+    expect(page.frames.rest.every((rest) => rest === null)).toBe(true)
+    expect(new Set(page.frames.seq.slice(1))).toEqual(new Set([2])) // each frame two after the one before
+    expect(new Set(page.logs.frameSeq)).toEqual(new Set([1])) // each line's frame just before it
+    // A later page names only the shapes its own rows use.
+    log.emit({ type: 'log', connectionId: 'other#1', source: 'engine', level: 'debug', text: 'hello' } as EventInput)
+    expect(log.backlog(2000, 10).logs.shapes).toEqual([{ connectionId: 'other#1', source: 'engine', level: 'debug' }])
+  })
+
+  it('keeps every timestamp and number exact through the short numbers', () => {
+    const log = session()
+    const page = JSON.parse(JSON.stringify(log.backlog(0))) as BacklogPage
+    const whole = decodeBacklog(page)
+    const kept = log.since(0)
+    const byType = (type: string) => kept.filter((e) => e.type === type)
+    expect(whole.frames.ts).toEqual(byType('frame').map((e) => e.ts))
+    expect(whole.logs.ts).toEqual(byType('log').map((e) => e.ts))
+    expect(whole.logs.frameSeq).toEqual(byType('log').map((e) => (e.type === 'log' ? (e.server?.frameSeq ?? null) : null)))
+    expect(decodeBacklog(page)).toEqual(whole) // the page as it arrived is left as it was
+  })
+})
