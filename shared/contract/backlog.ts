@@ -2,19 +2,21 @@ import type { EngineEvent, FrameEvent, LogEvent } from './events'
 
 /**
  * The backlog as it travels to a UI catching up on a long session (`events.backlog`), one page at a time.
- * A session's bulk is frames and log lines, and from one to the next little but their number, time, size
- * and text changes. So they travel as rows: what repeats (a frame's connection, direction, protocol,
+ * A session's bulk is frames and log lines, and from one to the next little but their number, time and
+ * size changes. So they travel as rows: what repeats (a frame's connection, direction, protocol,
  * transport, kind and method; a log line's connection, source and levels) is a shape written once per
- * page, and each row is its shape's number beside the fields that change, one column per field. A frame
- * carries its payload only when the UI folds it into its views (`payloadFolded`); any other frame is
- * `deferred`, its payload fetched when it is opened or copied (`frames.payloads`) — so a server's log
- * message travels once, as its log line. Every other event travels whole.
+ * page, and each row is its shape's number beside the fields that change, one column per field.
+ *
+ * What a UI does not show until asked stays in the engine, as a big frame's payload always did: a frame
+ * carries its payload only when the UI folds it into its views (`payloadFolded`), else it is `deferred`
+ * and fetched when opened or copied (`frames.payloads`); a log line's text is fetched when the Log view
+ * shows or searches it (`logs.texts`). So a flood of log messages travels as numbers. Every other
+ * event travels whole.
  *
  * Numbers travel short: a row's seq and ts as the difference from the row before it in its column (the
  * first as it is), a log line's frameSeq as how far back its frame is (`encodeBacklog`, `decodeBacklog`).
- *
- * A UI may keep a decoded page's rows as they are and make a row an event only when it is shown
- * (`frameOfRow`, `logOfRow`); `unpackBacklog` makes a page all events, in order.
+ * A UI keeps a decoded page's rows as they are and makes a row an event only when something reads it
+ * whole (`frameOfRow`, `logOfRow`).
  */
 export interface BacklogPage {
   frames: FrameRows
@@ -49,13 +51,12 @@ export interface FrameRows {
 
 export type LogShape = Pick<LogEvent, 'connectionId' | 'source' | 'level' | 'oddity'> & { server?: { level: string; logger?: string } }
 
-/** Log lines as columns: row i is `seq[i]`, `ts[i]`, `text[i]`, the shape `shapes[shape[i]]` and, for a server's message, `frameSeq[i]`. */
+/** Log lines as columns, without their text: row i is `seq[i]`, `ts[i]`, the shape `shapes[shape[i]]` and, for a server's message, `frameSeq[i]`. */
 export interface LogRows {
   shapes: LogShape[]
   seq: number[]
   ts: number[]
   shape: number[]
-  text: string[]
   frameSeq: (number | null)[]
 }
 
@@ -121,17 +122,6 @@ export function walkBacklog(page: DecodedBacklog, visit: BacklogVisitor): void {
   }
 }
 
-/** The events of a page as it arrived, in seq order, each as a UI receives it live (a frame's payload `deferred` unless the UI folds it). */
-export function unpackBacklog(page: BacklogPage): EngineEvent[] {
-  const out: EngineEvent[] = []
-  walkBacklog(decodeBacklog(page), {
-    event: (event) => out.push(event),
-    frame: (rows, row) => out.push(frameOfRow(rows, row)),
-    log: (rows, row) => out.push(logOfRow(rows, row)),
-  })
-  return out
-}
-
 // A row becomes one object literal of one layout (a field the row lacks is undefined): quick to make, and a
 // UI holding many of them holds objects of one hidden class.
 
@@ -156,8 +146,8 @@ export function frameOfRow(rows: FrameRows, row: number): FrameEvent {
   return rest ? Object.assign(frame, rest) : frame
 }
 
-/** Row `row` as a log event. */
-export function logOfRow(rows: LogRows, row: number): LogEvent {
+/** Row `row` as a log event, with its text. */
+export function logOfRow(rows: LogRows, row: number, text: string): LogEvent {
   const shape = rows.shapes[rows.shape[row]]
   const server = shape.server
   const frameSeq = rows.frameSeq[row]
@@ -168,7 +158,7 @@ export function logOfRow(rows: LogRows, row: number): LogEvent {
     connectionId: shape.connectionId,
     source: shape.source,
     level: shape.level,
-    text: rows.text[row],
+    text,
     server: server && { level: server.level, logger: server.logger, frameSeq: frameSeq ?? undefined },
     oddity: shape.oddity,
   }

@@ -326,6 +326,8 @@ export const CommandInputs = {
   'frames.export': ConnectionRef.extend({ seq: z.number().int().min(1) }),
   /** Frames' payloads as the engine keeps them, in the order asked, for a UI that got the frames without them (`deferred`). */
   'frames.payloads': ConnectionRef.extend({ seqs: z.array(z.number().int().min(1)).min(1).max(100_000) }),
+  /** Log lines' texts, in the order asked, for a UI that got the lines without them (a backlog's rows). */
+  'logs.texts': ConnectionRef.extend({ seqs: z.array(z.number().int().min(1)).min(1).max(100_000) }),
   'approvals.list': z.object({}),
   /** Approves exactly what an `approval-required` refusal asked about (its fingerprint). */
   'approvals.grant': z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'a fingerprint from an approval request') }),
@@ -488,6 +490,7 @@ export interface CommandOutputs {
   'replay.report': { html: string }
   'frames.export': { text: string; bytes: number }
   'frames.payloads': { payloads: unknown[] }
+  'logs.texts': { texts: string[] }
   'approvals.list': ApprovalRecord[]
   'approvals.grant': ApprovalRecord
   'approvals.revoke': { revoked: boolean }

@@ -136,14 +136,13 @@ function restOf(frame: FrameEvent): FrameRest | null {
 }
 
 class LogTable extends Table<LogShape, LogRows> {
-  protected readonly rows: LogRows = { shapes: [], seq: [], ts: [], shape: [], text: [], frameSeq: [] }
+  protected readonly rows: LogRows = { shapes: [], seq: [], ts: [], shape: [], frameSeq: [] }
 
   add(line: LogEvent): void {
     const rows = this.rows
     rows.shape.push(this.numberOf(line))
     rows.seq.push(line.seq)
     rows.ts.push(line.ts)
-    rows.text.push(line.text)
     rows.frameSeq.push(line.server?.frameSeq ?? null)
   }
 

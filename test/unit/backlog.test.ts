@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import {
   decodeBacklog,
+  frameOfRow,
+  logOfRow,
   payloadFolded,
-  unpackBacklog,
+  walkBacklog,
   type BacklogPage,
   type EngineEvent,
   type EventInput,
   type FrameEvent,
+  type LogEvent,
 } from '../../shared/contract'
 import { EventLog } from '../../shared/runtime/eventLog'
 
 // The backlog a UI catches up with travels as rows (shared/contract/backlog.ts): whatever the engine kept,
-// a UI unpacking the pages gets every event back, in order, as it would have received it live — but for the
-// payloads it does not fold, which stay in the engine.
+// a UI reading the pages gets every event back, in order, as it would have received it live — but for the
+// payloads it does not fold and the log lines' texts, which stay in the engine until asked for.
 
 const C = 'demo:tools#1'
 const frame = (fields: Partial<FrameEvent>) =>
@@ -109,6 +112,17 @@ function asBrought(event: EngineEvent): EngineEvent {
   return { ...event, payload: undefined, deferred: true }
 }
 
+/** A page's events as a UI makes them from its rows, each log line given its text as `logs.texts` gives it. */
+function unpack(page: BacklogPage, log: EventLog): EngineEvent[] {
+  const out: EngineEvent[] = []
+  walkBacklog(decodeBacklog(page), {
+    event: (event) => out.push(event),
+    frame: (rows, row) => out.push(frameOfRow(rows, row)),
+    log: (rows, row) => out.push(logOfRow(rows, row, (log.at(rows.seq[row]) as LogEvent).text)),
+  })
+  return out
+}
+
 /** Every page from `afterSeq` on, as they travel (through JSON, as over the web host's socket). */
 function pages(log: EventLog, limit: number, afterSeq = 0): BacklogPage[] {
   const out: BacklogPage[] = []
@@ -125,11 +139,11 @@ describe('the backlog a UI catches up with', () => {
     const log = session()
     const kept = log.since(0)
     for (const limit of [1, 7, 50, 1000]) {
-      const events = pages(log, limit).flatMap(unpackBacklog)
+      const events = pages(log, limit).flatMap((page) => unpack(page, log))
       expect(events.map((e) => e.seq)).toEqual(kept.map((e) => e.seq))
       expect(events).toEqual(kept.map(asBrought))
     }
-    const brought = unpackBacklog(pages(log, 1000)[0]).filter((e): e is FrameEvent => e.type === 'frame')
+    const brought = unpack(pages(log, 1000)[0], log).filter((e): e is FrameEvent => e.type === 'frame')
     expect(brought.filter((f) => !f.deferred).map((f) => f.method)).toEqual([
       'logging/setLevel',
       'notifications/progress',
@@ -144,9 +158,9 @@ describe('the backlog a UI catches up with', () => {
     expect([first.lastSeq, first.more]).toEqual([60, true])
     expect([second.lastSeq, second.more]).toEqual([last, false])
     const past = log.backlog(last + 60, 60)
-    expect(unpackBacklog(past)).toEqual([])
+    expect(unpack(past, log)).toEqual([])
     expect([past.lastSeq, past.more]).toEqual([last + 60, false])
-    expect([...unpackBacklog(first), ...unpackBacklog(second)].map((e) => e.seq)).toEqual(log.since(0).map((e) => e.seq))
+    expect([...unpack(first, log), ...unpack(second, log)].map((e) => e.seq)).toEqual(log.since(0).map((e) => e.seq))
   })
 
   it('writes what repeats once: a flood of log messages is a few shapes and short numbers', () => {
@@ -168,6 +182,7 @@ describe('the backlog a UI catches up with', () => {
     expect(page.frames.rest.every((rest) => rest === null)).toBe(true)
     expect(new Set(page.frames.seq.slice(1))).toEqual(new Set([2])) // each frame two after the one before
     expect(new Set(page.logs.frameSeq)).toEqual(new Set([1])) // each line's frame just before it
+    expect(JSON.stringify(page)).not.toContain('line 7') // the texts stay in the engine
     // A later page names only the shapes its own rows use.
     log.emit({ type: 'log', connectionId: 'other#1', source: 'engine', level: 'debug', text: 'hello' } as EventInput)
     expect(log.backlog(2000, 10).logs.shapes).toEqual([{ connectionId: 'other#1', source: 'engine', level: 'debug' }])

@@ -13,20 +13,21 @@ import {
 /**
  * One connection's frames or log lines, in order: events as they arrived live, and the rows of backlog
  * pages as they came (shared/contract/backlog.ts), each row made an event only when something reads it
- * whole (and then kept: it stays the same object). So a backlog of a hundred thousand frames is listed at
- * once, at the cost of a row number each, and filters read rows without making events. Appending is O(1).
+ * whole. So a backlog of a hundred thousand frames is listed at once, at the cost of a row number each,
+ * and filters read rows without making events. Appending is O(1).
  */
 abstract class RowList<E extends { seq: number }, Rows extends { seq: number[] }> {
   private readonly chunks: Chunk<E, Rows>[] = []
   private last: Chunk<E, Rows> | undefined
   length = 0
 
-  protected abstract make(rows: Rows, row: number): E
+  /** Row `k` of a backlog chunk as an event. */
+  protected abstract fromRow(chunk: Chunk<E, Rows>, k: number): E
 
   /** The i-th item, as an event. */
   at(i: number): E {
-    const { start, rows, index, events } = this.chunkOf(i)
-    return rows ? (events[i - start] ??= this.make(rows, index[i - start])) : events[i - start]
+    const chunk = this.chunkOf(i)
+    return chunk.rows ? this.fromRow(chunk, i - chunk.start) : chunk.events[i - chunk.start]
   }
 
   /** Every item, as events (making them all: for copying the lot). */
@@ -59,7 +60,7 @@ abstract class RowList<E extends { seq: number }, Rows extends { seq: number[] }
 
   /** Appends a live event. */
   push(event: E): void {
-    const last = this.chunks.at(-1)
+    const last = this.chunks[this.chunks.length - 1]
     if (last && !last.rows) last.events.push(event)
     else this.chunks.push({ start: this.length, events: [event], index: [] })
     this.length++
@@ -67,7 +68,7 @@ abstract class RowList<E extends { seq: number }, Rows extends { seq: number[] }
 
   /** Appends row `row` of a backlog page's `rows`. */
   pushRow(rows: Rows, row: number): void {
-    const last = this.chunks.at(-1)
+    const last = this.chunks[this.chunks.length - 1]
     if (last?.rows === rows) last.index.push(row)
     else this.chunks.push({ start: this.length, rows, index: [row], events: [] })
     this.length++
@@ -109,8 +110,9 @@ export interface Frames {
 }
 
 export class FrameList extends RowList<FrameEvent, FrameRows> implements Frames {
-  protected make(rows: FrameRows, row: number): FrameEvent {
-    return frameOfRow(rows, row)
+  /** A row made a frame is kept: it stays the same object while it is shown. */
+  protected fromRow(chunk: Chunk<FrameEvent, FrameRows>, k: number): FrameEvent {
+    return (chunk.events[k] ??= frameOfRow(chunk.rows!, chunk.index[k]))
   }
 
   shapeAt(i: number): FrameShape {
@@ -141,9 +143,20 @@ export class FrameList extends RowList<FrameEvent, FrameRows> implements Frames 
   }
 }
 
+/** A connection's log lines. A backlog's lines come without their text, which is fetched when shown or searched (store/logTexts.ts). */
 export class LogList extends RowList<LogEvent, LogRows> {
-  protected make(rows: LogRows, row: number): LogEvent {
-    return logOfRow(rows, row)
+  private readonly texts = new Map<number, string>()
+  private rowCount = 0
+
+  /** A backlog line as an event, its text empty until fetched. */
+  protected fromRow(chunk: Chunk<LogEvent, LogRows>, k: number): LogEvent {
+    const row = chunk.index[k]
+    return logOfRow(chunk.rows!, row, this.texts.get(chunk.rows!.seq[row]) ?? '')
+  }
+
+  override pushRow(rows: LogRows, row: number): void {
+    super.pushRow(rows, row)
+    this.rowCount++
   }
 
   /** A line's source, levels and logger, without making it an event. */
@@ -152,8 +165,19 @@ export class LogList extends RowList<LogEvent, LogRows> {
     return rows ? rows.shapes[rows.shape[index[i - start]]] : events[i - start]
   }
 
-  textAt(i: number): string {
+  /** A line's text, or undefined while it has not been fetched. */
+  textAt(i: number): string | undefined {
     const { start, rows, index, events } = this.chunkOf(i)
-    return rows ? rows.text[index[i - start]] : events[i - start].text
+    return rows ? this.texts.get(rows.seq[index[i - start]]) : events[i - start].text
+  }
+
+  /** Every line's text is here. */
+  get textsComplete(): boolean {
+    return this.texts.size === this.rowCount
+  }
+
+  /** Keeps the text of the line numbered `seq`, once fetched. */
+  keepText(seq: number, text: string): void {
+    this.texts.set(seq, text)
   }
 }

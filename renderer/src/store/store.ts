@@ -256,6 +256,9 @@ function fold(get: () => Store, set: (partial: Partial<Store>) => void, live: bo
     touched.set(connectionId, view)
     return view
   }
+  // Rows come in long runs of one connection's: the view of the last row's is kept at hand.
+  let rowConnection: string | undefined
+  let rowView: ConnectionView | undefined
   walk({
     event(event) {
       if (event.seq <= lastSeq) return // already folded (backlog and live stream overlap)
@@ -284,20 +287,16 @@ function fold(get: () => Store, set: (partial: Partial<Store>) => void, live: bo
     frame(rows, row) {
       if (rows.seq[row] <= lastSeq) return
       lastSeq = rows.seq[row]
-      applyFrameRow(
-        viewFor(rows.shapes[rows.shape[row]].connectionId, () => frameOfRow(rows, row)),
-        rows,
-        row,
-      )
+      const connectionId = rows.shapes[rows.shape[row]].connectionId
+      if (connectionId !== rowConnection) [rowConnection, rowView] = [connectionId, viewFor(connectionId, () => frameOfRow(rows, row))]
+      applyFrameRow(rowView!, rows, row)
     },
     log(rows, row) {
       if (rows.seq[row] <= lastSeq) return
       lastSeq = rows.seq[row]
-      applyLogRow(
-        viewFor(rows.shapes[rows.shape[row]].connectionId, () => logOfRow(rows, row)),
-        rows,
-        row,
-      )
+      const connectionId = rows.shapes[rows.shape[row]].connectionId
+      if (connectionId !== rowConnection) [rowConnection, rowView] = [connectionId, viewFor(connectionId, () => logOfRow(rows, row, ''))]
+      applyLogRow(rowView!, rows, row)
     },
   })
   if (touched.size === 0 && !replays && !authSteps) return

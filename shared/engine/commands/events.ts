@@ -1,14 +1,17 @@
-import { CommandError, forUi, type FrameEvent } from '../../contract'
+import { CommandError, forUi, type EngineEvent } from '../../contract'
 import type { CommandContext, DomainHandlers } from './handler'
 
-/** The event log as a UI catches up on it (payloads it does not fold left behind), and frames' payloads on demand. */
-export const eventCommands: DomainHandlers<'events' | 'frames'> = {
+/** The event log as a UI catches up on it (what it does not show at once left behind), and that on demand: frames' payloads, log lines' texts. */
+export const eventCommands: DomainHandlers<'events' | 'frames' | 'logs'> = {
   'events.since': ({ afterSeq, limit }, engine) => engine.events.since(afterSeq, limit).map(forUi),
   'events.backlog': ({ afterSeq, limit }, engine) => engine.events.backlog(afterSeq, limit),
-  'frames.payloads': ({ connectionId, seqs }, engine) => ({ payloads: seqs.map((seq) => frameOf(engine, connectionId, seq).payload) }),
+  'frames.payloads': ({ connectionId, seqs }, engine) => ({
+    payloads: seqs.map((seq) => eventOf(engine, connectionId, seq, 'frame').payload),
+  }),
+  'logs.texts': ({ connectionId, seqs }, engine) => ({ texts: seqs.map((seq) => eventOf(engine, connectionId, seq, 'log').text) }),
   'frames.export': ({ connectionId, seq }, engine) => {
     const connection = engine.connection(connectionId)
-    const frame = frameOf(engine, connectionId, seq)
+    const frame = eventOf(engine, connectionId, seq, 'frame')
     if (!frame.truncated?.file)
       throw new CommandError(
         frame.truncated ? 'the whole payload could not be kept (the disk refused it)' : 'this frame is shown whole already',
@@ -18,9 +21,14 @@ export const eventCommands: DomainHandlers<'events' | 'frames'> = {
   },
 }
 
-function frameOf(engine: CommandContext, connectionId: string, seq: number): FrameEvent {
-  const frame = engine.events.at(seq)
-  if (frame?.type !== 'frame' || frame.connectionId !== connectionId)
-    throw new CommandError(`no frame #${seq} on this connection`, 'not-found')
-  return frame
+function eventOf<T extends 'frame' | 'log'>(
+  engine: CommandContext,
+  connectionId: string,
+  seq: number,
+  type: T,
+): Extract<EngineEvent, { type: T }> {
+  const event = engine.events.at(seq)
+  if (event?.type !== type || event.connectionId !== connectionId)
+    throw new CommandError(`no ${type === 'frame' ? 'frame' : 'log line'} #${seq} on this connection`, 'not-found')
+  return event as Extract<EngineEvent, { type: T }>
 }

@@ -1,9 +1,9 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
 import { visibleName, type FrameEvent } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import type { Frames } from '../../../store/rowLists'
 import { CopyButton } from '../../../components/CopyButton'
+import { useFixedRows } from '../../../components/useFixedRows'
 import { bytes, clock, ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 import { clearFrameFocus } from '../../../store/actions'
@@ -54,15 +54,15 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
         },
   )
   const count = indices.length
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
+  const { rows, totalSize, scrollToIndex } = useFixedRows(scroller, count, ROW)
 
   useEffect(() => {
-    if (follow && count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' })
-  }, [count, follow, virtualizer])
+    if (follow && count > 0) scrollToIndex(count - 1, 'end')
+  }, [count, follow, scrollToIndex])
 
   useEffect(() => {
     if (focus === undefined) return
-    if (selected !== undefined) virtualizer.scrollToIndex(selected, { align: 'center' })
+    if (selected !== undefined) scrollToIndex(selected, 'center')
     clearFrameFocus()
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the tab opens on a frame another view linked to
   }, [])
@@ -93,7 +93,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
     const next = Math.max(0, Math.min(count - 1, (selectedPosition === -1 ? (delta > 0 ? -1 : count) : selectedPosition) + delta))
     setSelected(indices[next])
     setFollow(false)
-    virtualizer.scrollToIndex(next, { align: 'auto' })
+    scrollToIndex(next)
   }
   const frame = selected !== undefined ? frames.at(selected) : undefined
   const whole = useWholeFrame(view.id, frame)
@@ -103,7 +103,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
     setSelected(index)
     setFollow(false)
     const position = sortedIndexOf(indices, index)
-    if (position !== -1) virtualizer.scrollToIndex(position, { align: 'auto' })
+    if (position !== -1) scrollToIndex(position)
   }
 
   return (
@@ -207,8 +207,8 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
             {count === 0 ? (
               <div className="empty">{frames.length === 0 ? 'No frames yet.' : 'No frame matches the filter.'}</div>
             ) : (
-              <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-                {virtualizer.getVirtualItems().map((item) => {
+              <div style={{ height: totalSize, position: 'relative' }}>
+                {rows.map((item) => {
                   const index = indices[item.index]
                   const f = frames.at(index)
                   const paired = pair?.index === index

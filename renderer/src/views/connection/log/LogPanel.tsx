@@ -1,9 +1,10 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useReducer, useRef, useState } from 'react'
 import { LOG_LEVELS, type LogEvent, type LogLevel, type LogShape } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { setLogLevel, showFrame } from '../../../store/actions'
 import { CopyButton } from '../../../components/CopyButton'
+import { useFixedRows } from '../../../components/useFixedRows'
+import { everyLine, loadLogTexts } from '../../../store/logTexts'
 import { clock } from '../../../components/format'
 import { useIncrementalFilter } from '../frames/useIncrementalFilter'
 
@@ -21,9 +22,12 @@ export function LogPanel({ view }: { view: ConnectionView }) {
   const needle = text.trim().toLowerCase()
   const floor = LOG_LEVELS.indexOf(minimum)
   const logs = view.logs
+  // A backlog's lines come without their text: fetched for the lines shown, and all of them to search.
+  const [, textsCame] = useReducer((n: number) => n + 1, 0)
+  const searchable = !needle || logs.textsComplete
   const indices = useIncrementalFilter(
     logs,
-    `${minimum}|${needle}`,
+    `${minimum}|${needle}|${searchable}`,
     floor === 0 && !needle
       ? undefined
       : (i) => {
@@ -32,16 +36,23 @@ export function LogPanel({ view }: { view: ConnectionView }) {
           return (
             rank(shape) >= floor &&
             (!needle ||
-              logs.textAt(i).toLowerCase().includes(needle) ||
+              (logs.textAt(i) ?? '').toLowerCase().includes(needle) ||
               (shape.server?.logger ?? shape.source).toLowerCase().includes(needle))
           )
         },
   )
   const count = indices.length
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
+  const { rows, totalSize, scrollToIndex } = useFixedRows(scroller, count, ROW)
   useEffect(() => {
-    if (count) virtualizer.scrollToIndex(count - 1, { align: 'end' })
-  }, [count, virtualizer])
+    if (count) scrollToIndex(count - 1, 'end')
+  }, [count, scrollToIndex])
+  useEffect(() => {
+    const shown = rows.map((row) => indices[row.index])
+    if (shown.some((i) => logs.textAt(i) === undefined)) void loadLogTexts(view.id, logs, shown).then(textsCame, () => {})
+  })
+  useEffect(() => {
+    if (!searchable) void loadLogTexts(view.id, logs, everyLine(logs)).then(textsCame, () => {})
+  }, [searchable, view.id, logs, logs.length])
   const filtered = count !== logs.length
 
   return (
@@ -65,18 +76,23 @@ export function LogPanel({ view }: { view: ConnectionView }) {
           aria-label="Filter log"
         />
         <span className="muted" data-testid="log-count">
-          {filtered ? `${count.toLocaleString()} of ${logs.length.toLocaleString()} lines` : `${count.toLocaleString()} lines`}
+          {!searchable
+            ? `searching ${logs.length.toLocaleString()} lines…`
+            : filtered
+              ? `${count.toLocaleString()} of ${logs.length.toLocaleString()} lines`
+              : `${count.toLocaleString()} lines`}
         </span>
         <span className="spacer" />
         <ServerLevel view={view} />
         <CopyButton
           label="Copy all"
-          value={() =>
-            logs
+          value={async () => {
+            await loadLogTexts(view.id, logs, everyLine(logs))
+            return logs
               .all()
               .map((l) => `${clock(l.ts)} ${levelOf(l)} [${l.server?.logger ?? l.source}]${l.oddity ? ' (oddity)' : ''} ${l.text}`)
               .join('\n')
-          }
+          }}
         />
       </div>
       <div ref={scroller} className="rows" data-testid="log">
@@ -87,10 +103,11 @@ export function LogPanel({ view }: { view: ConnectionView }) {
               : "Nothing logged yet. The server's log messages (notifications/message) and a stdio server's stderr appear here, with the engine's notes."}
           </div>
         ) : (
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const line = logs.at(indices[item.index])
-              return <LogRow key={line.seq} line={line} top={item.start} connectionId={view.id} />
+          <div style={{ height: totalSize, position: 'relative' }}>
+            {rows.map((item) => {
+              const at = indices[item.index]
+              const line = logs.at(at)
+              return <LogRow key={line.seq} line={line} fetched={logs.textAt(at) !== undefined} top={item.start} connectionId={view.id} />
             })}
           </div>
         )}
@@ -99,14 +116,14 @@ export function LogPanel({ view }: { view: ConnectionView }) {
   )
 }
 
-function LogRow({ line, top, connectionId }: { line: LogEvent; top: number; connectionId: string }) {
+function LogRow({ line, fetched, top, connectionId }: { line: LogEvent; fetched: boolean; top: number; connectionId: string }) {
   const level = levelOf(line)
   const frameSeq = line.server?.frameSeq
   return (
     <div
       className={`log-row lvl-${LOG_LEVELS.includes(level as LogLevel) ? level : 'info'}${line.oddity ? ' oddity' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
-      title={line.text}
+      title={fetched ? line.text : undefined}
       data-source={line.source}
       data-level={level}
     >
@@ -122,7 +139,7 @@ function LogRow({ line, top, connectionId }: { line: LogEvent; top: number; conn
           oddity
         </span>
       )}
-      <span className="text">{line.text}</span>
+      <span className={fetched ? 'text' : 'text muted'}>{fetched ? line.text : '…'}</span>
       {frameSeq !== undefined && (
         <button className="btn ghost small frame-link" onClick={() => showFrame(connectionId, frameSeq)} title="The frame it came in">
           frame
