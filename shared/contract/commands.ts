@@ -27,6 +27,9 @@ import type { BacklogPage } from './backlog'
  * each input against these (Engine.execute); hosts only check who is calling.
  */
 const ConnectionRef = z.object({ connectionId: z.string().min(1).max(300) })
+/** The most events one `frames.payloads` or `logs.texts` asks about: a UI asks for more in several. */
+export const SEQS_PER_REQUEST = 100_000
+const Seqs = z.array(z.number().int().min(1)).min(1).max(SEQS_PER_REQUEST)
 const TargetId = z.string().min(1).max(200)
 const RecordingName = z.string().min(1).max(120)
 
@@ -325,9 +328,9 @@ export const CommandInputs = {
   /** The whole payload of a frame that was kept truncated for its size. */
   'frames.export': ConnectionRef.extend({ seq: z.number().int().min(1) }),
   /** Frames' payloads as the engine keeps them, in the order asked, for a UI that got the frames without them (`deferred`). */
-  'frames.payloads': ConnectionRef.extend({ seqs: z.array(z.number().int().min(1)).min(1).max(100_000) }),
+  'frames.payloads': ConnectionRef.extend({ seqs: Seqs }),
   /** Log lines' texts, in the order asked, for a UI that got the lines without them (a backlog's rows). */
-  'logs.texts': ConnectionRef.extend({ seqs: z.array(z.number().int().min(1)).min(1).max(100_000) }),
+  'logs.texts': ConnectionRef.extend({ seqs: Seqs }),
   'approvals.list': z.object({}),
   /** Approves exactly what an `approval-required` refusal asked about (its fingerprint). */
   'approvals.grant': z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'a fingerprint from an approval request') }),

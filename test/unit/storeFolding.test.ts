@@ -1,6 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { ConnectionEvent, ConnectionPurpose, ConnectionState, EngineEvent, ReplayEvent, TurnParity } from '../../shared/contract'
+import type {
+  BacklogPage,
+  ConnectionEvent,
+  ConnectionPurpose,
+  ConnectionState,
+  EngineEvent,
+  EventInput,
+  ReplayEvent,
+  TurnParity,
+} from '../../shared/contract'
 import { useStore } from '../../renderer/src/store/store'
+import { EventLog } from '../../shared/runtime/eventLog'
 
 // The UI store is plain zustand: it folds events in Node as it does in the browser.
 const initial = useStore.getState()
@@ -178,5 +188,88 @@ describe('the UI store folds engine events', () => {
     expect(state().replays.r1.turns.map((t) => t.index)).toEqual([1, 2])
     expect(state().connections).toEqual({})
     expect(state().lastSeq).toBe(seq)
+  })
+})
+
+describe('opening on a backlog', () => {
+  /** A session as an engine keeps it: a call in flight with its progress, a flood of log messages, an oddity, the log level agreed, a recording. */
+  function session(): EventLog {
+    const log = new EventLog()
+    const C = 'demo:tools#1'
+    const emit = (event: Record<string, unknown>) => log.emit({ connectionId: C, ...event } as EventInput)
+    const wire = (fields: Record<string, unknown>) =>
+      emit({ type: 'frame', direction: 'in', protocol: 'mcp', transport: 'stdio', kind: 'notification', bytes: 120, ...fields })
+    emit({
+      type: 'connection',
+      state: 'connected',
+      targetId: 'demo:tools',
+      targetName: 'Demo',
+      protocol: 'mcp',
+      owner: { purpose: 'session', startedAt: 1 },
+    })
+    const setLevel = wire({ direction: 'out', kind: 'request', method: 'logging/setLevel', id: 1, payload: { params: { level: 'debug' } } })
+    wire({ kind: 'response', method: 'logging/setLevel', id: 1, requestSeq: setLevel.seq, payload: { result: {} } })
+    emit({ type: 'recording', state: 'started', name: 'mine', context: 2 })
+    emit({
+      type: 'conversation',
+      message: {
+        role: 'user',
+        content: 'slow',
+        timestamp: 1,
+        metadata: { kind: 'call', requestId: 2, progressToken: 2, data: { tool: 'slow' } },
+      },
+    })
+    wire({ direction: 'out', kind: 'request', method: 'tools/call', id: 2, subject: 'slow', payload: { params: { name: 'slow' } } })
+    for (let i = 0; i < 50; i++) {
+      const message = wire({ method: 'notifications/message', payload: { params: { level: 'info', data: { i } } } })
+      emit({
+        type: 'log',
+        source: 'server',
+        level: 'info',
+        text: `{"i":${i}}`,
+        server: { level: 'info', logger: 'db', frameSeq: message.seq },
+      })
+    }
+    wire({ method: 'notifications/progress', payload: { params: { progressToken: 2, progress: 1, total: 3, message: 'a third' } } })
+    emit({ type: 'log', source: 'server', level: 'warn', text: 'a level the spec does not have', oddity: true, server: { level: 'loud' } })
+    return log
+  }
+
+  /** What the views show of a connection, its frames and log lines as events (a backlog's without the payloads and texts left in the engine). */
+  const shown = (id: string) => {
+    const { frames, logs, rev: _rev, ...rest } = state().connections[id]
+    return {
+      ...rest,
+      frames: frames.all().map(({ payload: _payload, deferred: _deferred, ...frame }) => frame),
+      logs: logs.all().map(({ text: _text, ...line }) => line),
+    }
+  }
+
+  it('shows every view as it was when the same events came live', () => {
+    const log = session()
+    fold(log.since(0))
+    const live = shown('demo:tools#1')
+    expect(live.requests.inFlight['2'].progress).toMatchObject({ progress: 1, total: 3, message: 'a third' })
+    expect([live.logLevel, live.oddities, live.logOddities, live.recording?.events]).toEqual(['debug', 1, 1, 2 + 1 + 1 + 100 + 2])
+
+    useStore.setState(initial, true)
+    for (let afterSeq = 0; afterSeq < log.lastSeq; afterSeq += 40)
+      useStore.getState().applyBacklog(JSON.parse(JSON.stringify(log.backlog(afterSeq, 40))) as BacklogPage)
+    expect(shown('demo:tools#1')).toEqual(live)
+    expect(state().lastSeq).toBe(log.lastSeq)
+    // The frames' rows are listed whole but for the payloads the views do not fold; those come when opened.
+    const frames = state().connections['demo:tools#1'].frames
+    expect(frames.length).toBe(log.since(0).filter((e) => e.type === 'frame').length)
+    expect(
+      frames
+        .all()
+        .filter((f) => !f.deferred)
+        .map((f) => f.method),
+    ).toEqual(['logging/setLevel', 'logging/setLevel', 'notifications/progress'])
+    expect(frames.at(frames.indexOfSeq(frames.seqAt(0))).method).toBe('logging/setLevel')
+    // Log lines are listed without their text until the Log view asks for it.
+    const logs = state().connections['demo:tools#1'].logs
+    expect([logs.length, logs.textAt(0), logs.textsComplete]).toEqual([51, undefined, false])
+    expect(logs.shapeAt(50)).toMatchObject({ oddity: true, server: { level: 'loud' } })
   })
 })

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { FrameEvent } from '../../../shared/contract'
+import { SEQS_PER_REQUEST, type FrameEvent } from '../../../shared/contract'
 import { useStore } from './store'
 
 // Frames whose payload stayed in the engine (`deferred`: see shared/contract/framePayload.ts) get it when
@@ -8,21 +8,27 @@ import { useStore } from './store'
 const fetched = new Map<string, unknown>()
 const KEEP = 500
 
-/** The payloads of `frames` (one connection's), in order: those that came with their event at once, the rest in one request. */
+/** The payloads of `frames` (one connection's), in order: those that came with their event at once, the rest fetched. */
 export async function framePayloads(connectionId: string, frames: FrameEvent[]): Promise<unknown[]> {
   const key = (frame: FrameEvent) => `${connectionId}:${frame.seq}`
   const missing = frames.filter((f) => f.deferred && !fetched.has(key(f)))
+  const now = new Map<FrameEvent, unknown>()
   if (missing.length) {
     const api = useStore.getState().api
     if (!api) throw new Error('not connected to the engine')
-    const { payloads } = await api.invoke('frames.payloads', { connectionId, seqs: missing.map((f) => f.seq) })
-    missing.forEach((f, i) => fetched.set(key(f), payloads[i]))
-    for (const old of fetched.keys()) {
-      if (fetched.size <= KEEP) break
-      fetched.delete(old)
+    for (let from = 0; from < missing.length; from += SEQS_PER_REQUEST) {
+      const part = missing.slice(from, from + SEQS_PER_REQUEST)
+      const { payloads } = await api.invoke('frames.payloads', { connectionId, seqs: part.map((f) => f.seq) })
+      part.forEach((f, i) => now.set(f, payloads[i]))
     }
   }
-  return frames.map((f) => (f.deferred ? fetched.get(key(f)) : f.payload))
+  const answer = frames.map((f) => (!f.deferred ? f.payload : now.has(f) ? now.get(f) : fetched.get(key(f))))
+  for (const [f, payload] of now) fetched.set(key(f), payload)
+  for (const old of fetched.keys()) {
+    if (fetched.size <= KEEP) break
+    fetched.delete(old)
+  }
+  return answer
 }
 
 /** The frame with its payload: at once when it came with one, once fetched otherwise (`loading` meanwhile, or why it failed). */

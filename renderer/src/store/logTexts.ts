@@ -1,36 +1,46 @@
+import { SEQS_PER_REQUEST } from '../../../shared/contract'
 import type { LogList } from './rowLists'
 import { useStore } from './store'
 
 // A backlog's log lines come without their text (shared/contract/backlog.ts): the Log view fetches the
 // texts of the lines it shows, and every text before it searches or copies them.
 
-/** The most seqs one `logs.texts` takes. */
-const BATCH = 100_000
-/** Texts asked for and not answered yet, per list: a line is asked for once at a time. */
-const asked = new WeakMap<LogList, Set<number>>()
+/** Texts asked for and not answered yet, per list and line: a line is asked for once at a time. */
+const asked = new WeakMap<LogList, Map<number, Promise<void>>>()
 
-/** Fetches the texts of the lines at `positions` of `logs` (connection `connectionId`'s) that have none yet, and keeps them there. */
-export async function loadLogTexts(connectionId: string, logs: LogList, positions: Iterable<number>): Promise<void> {
+/**
+ * Fetches the texts of the lines at `positions` of `logs` (connection `connectionId`'s) that have none yet,
+ * and keeps them there; resolves once every one is there (or asked for in vain), true when this call
+ * asked for any (a line asked for already is waited for, not asked again).
+ */
+export async function loadLogTexts(connectionId: string, logs: LogList, positions: Iterable<number>): Promise<boolean> {
   let pending = asked.get(logs)
-  if (!pending) asked.set(logs, (pending = new Set()))
+  if (!pending) asked.set(logs, (pending = new Map()))
   const seqs: number[] = []
+  const waits = new Set<Promise<void>>()
   for (const i of positions) {
     if (logs.textAt(i) !== undefined) continue
     const seq = logs.seqAt(i)
-    if (!pending.has(seq)) seqs.push(seq)
+    const asking = pending.get(seq)
+    if (asking) waits.add(asking)
+    else seqs.push(seq)
   }
-  if (!seqs.length) return
+  if (seqs.length) {
+    const fetching = fetchTexts(connectionId, logs, seqs).finally(() => seqs.forEach((seq) => pending.delete(seq)))
+    for (const seq of seqs) pending.set(seq, fetching)
+    waits.add(fetching)
+  }
+  await Promise.all(waits)
+  return seqs.length > 0
+}
+
+async function fetchTexts(connectionId: string, logs: LogList, seqs: number[]): Promise<void> {
   const api = useStore.getState().api
   if (!api) throw new Error('not connected to the engine')
-  for (const seq of seqs) pending.add(seq)
-  try {
-    for (let from = 0; from < seqs.length; from += BATCH) {
-      const part = seqs.slice(from, from + BATCH)
-      const { texts } = await api.invoke('logs.texts', { connectionId, seqs: part })
-      part.forEach((seq, k) => logs.keepText(seq, texts[k]))
-    }
-  } finally {
-    for (const seq of seqs) pending.delete(seq)
+  for (let from = 0; from < seqs.length; from += SEQS_PER_REQUEST) {
+    const part = seqs.slice(from, from + SEQS_PER_REQUEST)
+    const { texts } = await api.invoke('logs.texts', { connectionId, seqs: part })
+    part.forEach((seq, k) => logs.keepText(seq, texts[k]))
   }
 }
 

@@ -48,10 +48,18 @@ export function LogPanel({ view }: { view: ConnectionView }) {
   }, [count, scrollToIndex])
   useEffect(() => {
     const shown = rows.map((row) => indices[row.index])
-    if (shown.some((i) => logs.textAt(i) === undefined)) void loadLogTexts(view.id, logs, shown).then(textsCame, () => {})
+    if (shown.some((i) => logs.textAt(i) === undefined))
+      void loadLogTexts(view.id, logs, shown).then(
+        (fetched) => fetched && textsCame(),
+        () => {},
+      )
   })
   useEffect(() => {
-    if (!searchable) void loadLogTexts(view.id, logs, everyLine(logs)).then(textsCame, () => {})
+    if (!searchable)
+      void loadLogTexts(view.id, logs, everyLine(logs)).then(
+        (fetched) => fetched && textsCame(),
+        () => {},
+      )
   }, [searchable, view.id, logs, logs.length])
   const filtered = count !== logs.length
 
