@@ -21,14 +21,13 @@ import { APP_FRAME_TEXT_MAX, type AppViewInfo } from './apps'
 import type { ConnectionPurpose } from './events'
 import type { RequestCheck } from './resend'
 import type { BacklogPage } from './backlog'
+import { SEQS_PER_REQUEST } from './onDemand'
 
 /**
  * Every command a host can send to the engine, with its runtime input schema. The engine validates
  * each input against these (Engine.execute); hosts only check who is calling.
  */
 const ConnectionRef = z.object({ connectionId: z.string().min(1).max(300) })
-/** The most events one `frames.payloads` or `logs.texts` asks about: a UI asks for more in several. */
-export const SEQS_PER_REQUEST = 100_000
 const Seqs = z.array(z.number().int().min(1)).min(1).max(SEQS_PER_REQUEST)
 const TargetId = z.string().min(1).max(200)
 const RecordingName = z.string().min(1).max(120)
@@ -327,9 +326,9 @@ export const CommandInputs = {
   'replay.report': z.object({ replayId: z.string().min(1).max(100) }),
   /** The whole payload of a frame that was kept truncated for its size. */
   'frames.export': ConnectionRef.extend({ seq: z.number().int().min(1) }),
-  /** Frames' payloads as the engine keeps them, in the order asked, for a UI that got the frames without them (`deferred`). */
+  /** Frames' payloads as the engine keeps them, for a UI that got the frames without them (`deferred`): as many as fit in one answer (onDemand.ts). */
   'frames.payloads': ConnectionRef.extend({ seqs: Seqs }),
-  /** Log lines' texts, in the order asked, for a UI that got the lines without them (a backlog's rows). */
+  /** Log lines' texts, for a UI that got the lines without them (a backlog's rows): as many as fit in one answer (onDemand.ts). */
   'logs.texts': ConnectionRef.extend({ seqs: Seqs }),
   'approvals.list': z.object({}),
   /** Approves exactly what an `approval-required` refusal asked about (its fingerprint). */

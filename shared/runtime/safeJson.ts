@@ -332,8 +332,8 @@ function boundedCopy(root: unknown, caps: Caps, rootNote: string, final: boolean
   return box.value
 }
 
-/** Commands whose answer is whole by design (an export), or made of events that are bounded already. */
-const WHOLE_ANSWERS = new Set(['frames.export', 'recordings.export', 'events.since', 'events.backlog'])
+/** Commands whose answer is whole by design (an export), or made of events that are bounded already (and, on demand, bounded in size). */
+const WHOLE_ANSWERS = new Set(['frames.export', 'recordings.export', 'events.since', 'events.backlog', 'frames.payloads', 'logs.texts'])
 
 /** A command's answer as a UI receives it: large agent data as a bounded preview (the whole stays in its frame). */
 export function answerForUi(command: string, result: unknown): unknown {

@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest'
 import {
+  askInParts,
   decodeBacklog,
   frameOfRow,
   logOfRow,
@@ -76,6 +77,21 @@ it('a UI catching up gets every event, the payloads it folds, and the rest of ea
   expect(texts).toContain('{"i":7}')
   // Each log line is as the engine keeps it but for its text: its levels, its logger, the frame it came in.
   expect(lines.map((l, i) => ({ ...l, text: texts[i] }))).toEqual(keptLines)
+
+  // An answer holds as much as fits in a few megabytes; the asker asks again for the rest.
+  for (let i = 0; i < 6; i++)
+    await engine.execute('tools.call', { connectionId, tool: 'log', arguments: { level: 'info', data: `${i} ${'x'.repeat(900_000)}` } })
+  const big = engine.events
+    .since(0)
+    .filter((e): e is FrameEvent => e.type === 'frame' && e.connectionId === connectionId && e.bytes > 900_000)
+  expect(big.length).toBeGreaterThanOrEqual(6)
+  const once = (await engine.execute('frames.payloads', { connectionId, seqs: big.map((f) => f.seq) })) as { payloads: unknown[] }
+  expect(once.payloads.length).toBeLessThan(big.length)
+  const asked = await askInParts(
+    big.map((f) => f.seq),
+    async (seqs) => (await engine.invoke('frames.payloads', { connectionId, seqs })).payloads,
+  )
+  expect(asked).toEqual(big.map((f) => f.payload))
 
   // Asked about another connection's line, or an event that is no log line, the engine says so by number.
   await expect(engine.invoke('logs.texts', { connectionId: 'nope', seqs: [lines[0].seq] })).rejects.toThrow(`no log line #${lines[0].seq}`)

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { SEQS_PER_REQUEST, type FrameEvent } from '../../../shared/contract'
+import { askInParts, type FrameEvent } from '../../../shared/contract'
 import { useStore } from './store'
 
 // Frames whose payload stayed in the engine (`deferred`: see shared/contract/framePayload.ts) get it when
@@ -16,11 +16,11 @@ export async function framePayloads(connectionId: string, frames: FrameEvent[]):
   if (missing.length) {
     const api = useStore.getState().api
     if (!api) throw new Error('not connected to the engine')
-    for (let from = 0; from < missing.length; from += SEQS_PER_REQUEST) {
-      const part = missing.slice(from, from + SEQS_PER_REQUEST)
-      const { payloads } = await api.invoke('frames.payloads', { connectionId, seqs: part.map((f) => f.seq) })
-      part.forEach((f, i) => now.set(f, payloads[i]))
-    }
+    const payloads = await askInParts(
+      missing.map((f) => f.seq),
+      async (seqs) => (await api.invoke('frames.payloads', { connectionId, seqs })).payloads,
+    )
+    missing.forEach((f, i) => now.set(f, payloads[i]))
   }
   const answer = frames.map((f) => (!f.deferred ? f.payload : now.has(f) ? now.get(f) : fetched.get(key(f))))
   for (const [f, payload] of now) fetched.set(key(f), payload)

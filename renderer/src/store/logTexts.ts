@@ -1,4 +1,4 @@
-import { SEQS_PER_REQUEST } from '../../../shared/contract'
+import { askInParts } from '../../../shared/contract'
 import type { LogList } from './rowLists'
 import { useStore } from './store'
 
@@ -37,11 +37,8 @@ export async function loadLogTexts(connectionId: string, logs: LogList, position
 async function fetchTexts(connectionId: string, logs: LogList, seqs: number[]): Promise<void> {
   const api = useStore.getState().api
   if (!api) throw new Error('not connected to the engine')
-  for (let from = 0; from < seqs.length; from += SEQS_PER_REQUEST) {
-    const part = seqs.slice(from, from + SEQS_PER_REQUEST)
-    const { texts } = await api.invoke('logs.texts', { connectionId, seqs: part })
-    part.forEach((seq, k) => logs.keepText(seq, texts[k]))
-  }
+  const texts = await askInParts(seqs, async (part) => (await api.invoke('logs.texts', { connectionId, seqs: part })).texts)
+  seqs.forEach((seq, k) => logs.keepText(seq, texts[k]))
 }
 
 /** Every position of `logs`. */

@@ -1,4 +1,4 @@
-import { CommandError, forUi, type EngineEvent } from '../../contract'
+import { ANSWER_BYTES, CommandError, forUi, type EngineEvent } from '../../contract'
 import type { CommandContext, DomainHandlers } from './handler'
 
 /** The event log as a UI catches up on it (what it does not show at once left behind), and that on demand: frames' payloads, log lines' texts. */
@@ -6,9 +6,17 @@ export const eventCommands: DomainHandlers<'events' | 'frames' | 'logs'> = {
   'events.since': ({ afterSeq, limit }, engine) => engine.events.since(afterSeq, limit).map(forUi),
   'events.backlog': ({ afterSeq, limit }, engine) => engine.events.backlog(afterSeq, limit),
   'frames.payloads': ({ connectionId, seqs }, engine) => ({
-    payloads: seqs.map((seq) => eventOf(engine, connectionId, seq, 'frame').payload),
+    payloads: asFit(seqs, (seq) => {
+      const frame = eventOf(engine, connectionId, seq, 'frame')
+      return [frame.payload, frame.truncated?.shownBytes ?? frame.bytes]
+    }),
   }),
-  'logs.texts': ({ connectionId, seqs }, engine) => ({ texts: seqs.map((seq) => eventOf(engine, connectionId, seq, 'log').text) }),
+  'logs.texts': ({ connectionId, seqs }, engine) => ({
+    texts: asFit(seqs, (seq) => {
+      const { text } = eventOf(engine, connectionId, seq, 'log')
+      return [text, text.length]
+    }),
+  }),
   'frames.export': ({ connectionId, seq }, engine) => {
     const connection = engine.connection(connectionId)
     const frame = eventOf(engine, connectionId, seq, 'frame')
@@ -19,6 +27,19 @@ export const eventCommands: DomainHandlers<'events' | 'frames' | 'logs'> = {
       )
     return { text: connection.spill.read(frame.truncated.file), bytes: frame.bytes }
   },
+}
+
+/** The values of `seqs`, in order, as many as fit in one answer (at least one): the asker asks again for the rest. */
+function asFit<T>(seqs: number[], valueOf: (seq: number) => [value: T, size: number]): T[] {
+  const values: T[] = []
+  let size = 0
+  for (const seq of seqs) {
+    const [value, bytes] = valueOf(seq)
+    if (values.length && size + bytes > ANSWER_BYTES) break
+    values.push(value)
+    size += bytes
+  }
+  return values
 }
 
 function eventOf<T extends 'frame' | 'log'>(
