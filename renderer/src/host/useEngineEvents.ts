@@ -62,6 +62,7 @@ async function catchUp(api: ParallaxApi): Promise<void> {
   let afterSeq = useStore.getState().lastSeq
   const ask = () => {
     const page = api.invoke('events.backlog', { afterSeq, limit: BACKLOG_PAGE })
+    page.catch(() => {}) // a page asked for past the end is not awaited: its failure is no one's
     afterSeq += BACKLOG_PAGE
     return page
   }
