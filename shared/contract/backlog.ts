@@ -13,8 +13,9 @@ import type { EngineEvent, FrameEvent, LogEvent } from './events'
  * shows or searches it (`logs.texts`). So a flood of log messages travels as numbers. Every other
  * event travels whole.
  *
- * Numbers travel short: a row's seq and ts as the difference from the row before it in its column (the
- * first as it is), a log line's frameSeq as how far back its frame is (`encodeBacklog`, `decodeBacklog`).
+ * Numbers travel short and exact: a row's seq and ts as the difference from the row before it in its
+ * column (the first as it is), ts counted in ticks of 1/4096 ms, a log line's frameSeq as how far back its
+ * frame is (`encodeBacklog`, `decodeBacklog`).
  * A UI keeps a decoded page's rows as they are and makes a row an event only when something reads it
  * whole (`frameOfRow`, `logOfRow`).
  */
@@ -39,14 +40,16 @@ export type FrameRest = Partial<
   >
 >
 
-/** Frames as columns: row i is `seq[i]`, `ts[i]`, `bytes[i]`, the shape `shapes[shape[i]]` and `rest[i]` (null: none). */
+/** Frames as columns: row i is `seq[i]`, `ts[i]`, `bytes[i]`, the shape `shapes[shape[i]]` and `rest[i]` (0: none). */
 export interface FrameRows {
   shapes: FrameShape[]
   seq: number[]
   ts: number[]
+  /** How `ts` travels (see TICKS). */
+  tsIn?: 'ticks' | 'ms'
   shape: number[]
   bytes: number[]
-  rest: (FrameRest | null)[]
+  rest: (FrameRest | 0)[]
 }
 
 export type LogShape = Pick<LogEvent, 'connectionId' | 'source' | 'level' | 'oddity'> & { server?: { level: string; logger?: string } }
@@ -56,6 +59,8 @@ export interface LogRows {
   shapes: LogShape[]
   seq: number[]
   ts: number[]
+  /** How `ts` travels (see TICKS). */
+  tsIn?: 'ticks' | 'ms'
   shape: number[]
   frameSeq: (number | null)[]
 }
@@ -72,30 +77,45 @@ type _LogRowHoldsEveryServerField = NoneLeft<Exclude<keyof NonNullable<LogEvent[
 /** A page as it arrived, its numbers made whole again (`decodeBacklog`): what can be walked and read. */
 export type DecodedBacklog = BacklogPage & { decoded: true }
 
+/**
+ * A timestamp (epoch ms) is a double, and every one from 2004 to 2039 is a whole number of ticks of 1/4096
+ * ms; so is any whole number of ms. A column of such timestamps travels as differences of ticks, small
+ * integers, and comes back to the bit; a column holding any other (a made-up time) travels as it is.
+ */
+const TICKS = 4096
+
 /** The page as it travels, its numbers made short. Its columns are the caller's: they are changed in place. */
 export function encodeBacklog(page: BacklogPage): BacklogPage {
   const { frames, logs } = page
   logs.frameSeq = logs.frameSeq.map((frameSeq, row) => (frameSeq === null ? null : logs.seq[row] - frameSeq))
-  for (const column of [frames.seq, frames.ts, logs.seq, logs.ts])
-    for (let row = column.length - 1; row > 0; row--) column[row] -= column[row - 1]
+  for (const rows of [frames, logs]) {
+    rows.tsIn = rows.ts.every((ts) => Number.isInteger(ts * TICKS)) ? 'ticks' : 'ms'
+    if (rows.tsIn === 'ticks') {
+      for (let row = 0; row < rows.ts.length; row++) rows.ts[row] *= TICKS
+      differences(rows.ts)
+    }
+    differences(rows.seq)
+  }
   return page
 }
 
-/**
- * The page with its numbers whole again, in new columns. Undoing a difference gives back the very number:
- * seqs are integers, and consecutive timestamps lie within a factor of two of each other, so the
- * difference of two is exact.
- */
+/** The page with its numbers whole again, in new columns. */
 export function decodeBacklog(page: BacklogPage): DecodedBacklog {
-  const whole = (column: number[]) => {
-    const out = column.slice()
-    for (let row = 1; row < out.length; row++) out[row] += out[row - 1]
-    return out
-  }
-  const frames = { ...page.frames, seq: whole(page.frames.seq), ts: whole(page.frames.ts) }
-  const seq = whole(page.logs.seq)
+  const time = (rows: FrameRows | LogRows) => (rows.tsIn === 'ticks' ? sums(rows.ts).map((ticks) => ticks / TICKS) : rows.ts)
+  const frames = { ...page.frames, seq: sums(page.frames.seq), ts: time(page.frames) }
+  const seq = sums(page.logs.seq)
   const frameSeq = page.logs.frameSeq.map((back, row) => (back === null ? null : seq[row] - back))
-  return { ...page, frames, logs: { ...page.logs, seq, ts: whole(page.logs.ts), frameSeq }, decoded: true }
+  return { ...page, frames, logs: { ...page.logs, seq, ts: time(page.logs), frameSeq }, decoded: true }
+}
+
+function differences(column: number[]): void {
+  for (let row = column.length - 1; row > 0; row--) column[row] -= column[row - 1]
+}
+
+function sums(column: number[]): number[] {
+  const out = column.slice()
+  for (let row = 1; row < out.length; row++) out[row] += out[row - 1]
+  return out
 }
 
 /** What walks a backlog page: each whole event, and each frame or log row in its place. */
@@ -128,7 +148,7 @@ export function walkBacklog(page: DecodedBacklog, visit: BacklogVisitor): void {
 /** Row `row` as a frame event. */
 export function frameOfRow(rows: FrameRows, row: number): FrameEvent {
   const shape = rows.shapes[rows.shape[row]]
-  const rest = rows.rest[row]
+  const rest = rows.rest[row] || undefined
   const frame: FrameEvent = {
     type: 'frame',
     seq: rows.seq[row],

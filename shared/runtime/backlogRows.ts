@@ -113,8 +113,8 @@ class FrameTable extends Table<FrameShape, FrameRows> {
   }
 }
 
-/** A frame's fields beyond its shape and columns, or null when it has none (a plain notification). */
-function restOf(frame: FrameEvent): FrameRest | null {
+/** A frame's fields beyond its shape and columns, or 0 when it has none (a plain notification). */
+function restOf(frame: FrameEvent): FrameRest | 0 {
   const { id, latencyMs, requestSeq, subject, probe, resendOf, truncated, http, view, grpc } = frame
   const folded = payloadFolded(frame)
   if (
@@ -130,7 +130,7 @@ function restOf(frame: FrameEvent): FrameRest | null {
     !grpc &&
     !folded
   )
-    return null
+    return 0
   // Undefined fields stay out of the JSON a page travels as.
   return { id, latencyMs, requestSeq, subject, probe, resendOf, truncated, http, view, grpc, payload: folded ? frame.payload : undefined }
 }

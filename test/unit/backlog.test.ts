@@ -179,7 +179,7 @@ describe('the backlog a UI catches up with', () => {
     const page = log.backlog(0, 2000)
     expect(page.frames.shapes).toHaveLength(1)
     expect(page.logs.shapes).toHaveLength(1)
-    expect(page.frames.rest.every((rest) => rest === null)).toBe(true)
+    expect(page.frames.rest.every((rest) => rest === 0)).toBe(true)
     expect(new Set(page.frames.seq.slice(1))).toEqual(new Set([2])) // each frame two after the one before
     expect(new Set(page.logs.frameSeq)).toEqual(new Set([1])) // each line's frame just before it
     expect(JSON.stringify(page)).not.toContain('line 7') // the texts stay in the engine
@@ -191,6 +191,8 @@ describe('the backlog a UI catches up with', () => {
   it('keeps every timestamp and number exact through the short numbers', () => {
     const log = session()
     const page = JSON.parse(JSON.stringify(log.backlog(0))) as BacklogPage
+    expect([page.frames.tsIn, page.logs.tsIn]).toEqual(['ticks', 'ticks'])
+    expect(Math.max(...page.frames.ts.slice(1))).toBeLessThan(10_000) // ticks of 1/4096 ms since the row before
     const whole = decodeBacklog(page)
     const kept = log.since(0)
     const byType = (type: string) => kept.filter((e) => e.type === type)
@@ -198,5 +200,12 @@ describe('the backlog a UI catches up with', () => {
     expect(whole.logs.ts).toEqual(byType('log').map((e) => e.ts))
     expect(whole.logs.frameSeq).toEqual(byType('log').map((e) => (e.type === 'log' ? (e.server?.frameSeq ?? null) : null)))
     expect(decodeBacklog(page)).toEqual(whole) // the page as it arrived is left as it was
+
+    // Times off the grid of ticks (made up, not read from a clock) travel as they are.
+    const madeUp = new EventLog()
+    for (const ts of [0.1, 0.30000000000000004, 1e-9]) madeUp.emit(frame({ method: 'ping', ts }))
+    const odd = JSON.parse(JSON.stringify(madeUp.backlog(0))) as BacklogPage
+    expect(odd.frames.tsIn).toBe('ms')
+    expect(decodeBacklog(odd).frames.ts).toEqual([0.1, 0.30000000000000004, 1e-9])
   })
 })

@@ -122,7 +122,7 @@ export class FrameList extends RowList<FrameEvent, FrameRows> implements Frames 
 
   restAt(i: number): FrameRest | null {
     const { start, rows, index, events } = this.chunkOf(i)
-    return rows ? rows.rest[index[i - start]] : events[i - start]
+    return rows ? rows.rest[index[i - start]] || null : events[i - start]
   }
 
   /** The frames with `from <= seq <= to`, as they are now. */
