@@ -123,7 +123,9 @@ describe('request timeout', () => {
     expect(performance.now() - started).toBeGreaterThan(700)
     expect(framesOf(connection.id, 'notifications/progress').length).toBe(8)
     // The same call asking for no progress (a replayed turn that was fast when recorded) is cut short by the timeout.
-    await expect(engine.sendTurn(connection.id, { tool: 'slow', arguments: {} }, { progress: false })).rejects.toThrow(/no answer within 300 ms/)
+    await expect(engine.sendTurn(connection.id, { tool: 'slow', arguments: {} }, { progress: false })).rejects.toThrow(
+      /no answer within 300 ms/,
+    )
   })
 
   it('fails a slow list call that reports nothing once the timeout passes, and the connection stays up', async () => {
