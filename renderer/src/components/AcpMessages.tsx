@@ -34,30 +34,20 @@ export function AcpMessage({ message, time }: { message: ConversationMessage; ti
       </div>
     )
   }
-  if (meta?.kind === 'thought')
+  if (meta?.kind === 'thought' || meta?.kind === 'plan') {
+    const kind = meta.kind
     return (
-      <div className="msg agent thought" data-kind="thought">
+      <div className={`msg agent ${kind}`} data-kind={kind}>
         <div className="msg-head">
-          <span className="msg-label">thought</span>
+          <span className="msg-label">{kind}</span>
           {time}
         </div>
-        <div className="msg-text muted">
+        <div className={kind === 'thought' ? 'msg-text muted' : 'msg-text'}>
           <AgentText value={message.content} />
         </div>
       </div>
     )
-  if (meta?.kind === 'plan')
-    return (
-      <div className="msg agent plan" data-kind="plan">
-        <div className="msg-head">
-          <span className="msg-label">plan</span>
-          {time}
-        </div>
-        <div className="msg-text">
-          <AgentText value={message.content} />
-        </div>
-      </div>
-    )
+  }
   return null
 }
 
