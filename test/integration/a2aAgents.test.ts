@@ -1,49 +1,20 @@
-import { builtInDemos } from '../../shared/demo/builtIns'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { A2aHandshakeEvent, ConversationMessage, FrameEvent, SavedTarget } from '../../shared/contract'
+import { describe, expect, it } from 'vitest'
+import type { A2aBindingPreference, A2aHandshakeEvent, ConversationMessage, FrameEvent } from '../../shared/contract'
 import type { A2aConnection } from '../../shared/a2a/a2aConnection'
 import { startMediaSalesAgent } from '../../shared/demo/a2aAgent'
-import { Engine } from '../../shared/engine/engine'
-import { slowExecutor, startA2aAgent, startRawServer, type RunningHttp } from '../fixtures/a2aAgents'
+import { slowExecutor, startA2aAgent, startRawServer } from '../fixtures/a2aAgents'
 import { startV03Agent } from '../fixtures/a2aV03Agent'
-import { EventRecorder } from '../fixtures/events'
-import { approveAll } from '../fixtures/targets'
+import { a2aTarget } from '../fixtures/targets'
+import { perTestEngine } from '../fixtures/testEngine'
 
-let engine: Engine
-let recorder: EventRecorder
-const servers: RunningHttp[] = []
+const px = perTestEngine()
+const { serve } = px
 
-function a2aTarget(url: string, binding: 'auto' | 'JSONRPC' | 'HTTP+JSON' = 'auto'): SavedTarget {
-  return { id: `a2a:${url}`, name: url, origin: 'user', options: {}, spec: { kind: 'a2a', url, headers: {}, binding } }
-}
+const connect = (url: string, binding?: A2aBindingPreference, defaults = {}) => px.connect<A2aConnection>(a2aTarget(url, binding), defaults)
 
-async function connect(url: string, binding?: 'auto' | 'JSONRPC' | 'HTTP+JSON', defaults = {}): Promise<A2aConnection> {
-  engine = new Engine({
-    host: 'cli',
-    builtIns: builtInDemos(),
-    approver: approveAll,
-    defaults: { keepaliveIntervalMs: 60_000, ...defaults },
-  })
-  recorder = new EventRecorder(engine)
-  const connection = (await engine.createConnection(a2aTarget(url, binding))) as A2aConnection
-  expect(await connection.open()).toBe(true)
-  return connection
-}
-
-async function serve<T extends RunningHttp>(server: Promise<T>): Promise<T> {
-  const s = await server
-  servers.push(s)
-  return s
-}
-
-afterEach(async () => {
-  await engine?.dispose()
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
-
-const handshakeOf = (id: string) => recorder.of('handshake', id)[0] as A2aHandshakeEvent
-const conversation = (id: string): ConversationMessage[] => recorder.of('conversation', id).map((e) => e.message)
-const frames = (id: string, method?: string): FrameEvent[] => recorder.of('frame', id).filter((f) => !method || f.method === method)
+const handshakeOf = (id: string) => px.recorder.of('handshake', id)[0] as A2aHandshakeEvent
+const conversation = (id: string): ConversationMessage[] => px.recorder.of('conversation', id).map((e) => e.message)
+const frames = (id: string, method?: string): FrameEvent[] => px.recorder.of('frame', id).filter((f) => !method || f.method === method)
 
 describe('A2A v1.0 agent (the demo media-sales agent)', () => {
   it('fetches and checks the card, detects v1.0, and says which interface it chose and why', async () => {
@@ -72,7 +43,7 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
     expect(request).toMatchObject({ direction: 'out', kind: 'request', http: { method: 'GET', headers: { 'a2a-version': '1.0' } } })
     expect(response).toMatchObject({ direction: 'in', kind: 'response', http: { status: 200 } })
     expect(response.latencyMs).toBeGreaterThan(0)
-    expect(recorder.of('discovery', connection.id).map((d) => [d.method, d.status])).toEqual([
+    expect(px.recorder.of('discovery', connection.id).map((d) => [d.method, d.status])).toEqual([
       ['agent-card', 'called'],
       ['extended-agent-card', 'skipped'],
     ])
@@ -173,7 +144,7 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
     const agent = await serve(startA2aAgent(slowExecutor(400)))
     const connection = await connect(agent.url)
     const sending = connection.send({ text: 'go' }, { stream: true })
-    const snapshot = await recorder.waitFor((e) => e.type === 'conversation' && e.message.metadata?.state === 'working')
+    const snapshot = await px.recorder.waitFor((e) => e.type === 'conversation' && e.message.metadata?.state === 'working')
     const taskId = (snapshot.type === 'conversation' && snapshot.message.metadata?.taskId) as string
     const followed = (await connection.resubscribe(taskId)) as { status: { state: string } }
     expect(followed.status.state).toBe('completed')
@@ -184,8 +155,8 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
   it('keeps alive with conditional card fetches answered 304', async () => {
     const agent = await serve(startMediaSalesAgent())
     const connection = await connect(agent.url, 'auto', { keepaliveIntervalMs: 150 })
-    await recorder.waitForCount((e) => e.type === 'keepalive' && e.connectionId === connection.id, 2)
-    const probes = recorder.of('keepalive', connection.id)
+    await px.recorder.waitForCount((e) => e.type === 'keepalive' && e.connectionId === connection.id, 2)
+    const probes = px.recorder.of('keepalive', connection.id)
     expect(probes.every((p) => p.probe === 'agent-card' && p.ok && p.note === 'not modified (ETag)')).toBe(true)
     expect(
       frames(connection.id, 'agent-card')
@@ -225,14 +196,13 @@ describe('A2A v0.3 agent (built with the 0.3 SDK)', () => {
 describe('A2A agents that misbehave', () => {
   it('fails clearly when the card is not JSON, and when it is not there', async () => {
     const raw = await serve(startRawServer({ '/.well-known/agent-card.json': () => ({ body: '<html>hello</html>', type: 'text/html' }) }))
-    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll })
-    recorder = new EventRecorder(engine)
+    const engine = px.start()
     const bad = await engine.createConnection(a2aTarget(raw.url))
     expect(await bad.open()).toBe(false)
-    expect(recorder.of('connection', bad.id).at(-1)?.reason).toMatch(/agent card at .* is not JSON/)
+    expect(px.recorder.of('connection', bad.id).at(-1)?.reason).toMatch(/agent card at .* is not JSON/)
     const missing = await engine.createConnection(a2aTarget(`${raw.url}/elsewhere`))
     expect(await missing.open()).toBe(false)
-    expect(recorder.of('connection', missing.id).at(-1)?.reason).toMatch(/answered HTTP 404/)
+    expect(px.recorder.of('connection', missing.id).at(-1)?.reason).toMatch(/answered HTTP 404/)
   })
 
   it('shows card problems as warnings: a v0.3 card claiming v1.0, interfaces pointing nowhere', async () => {
@@ -264,7 +234,7 @@ describe('A2A agents that misbehave', () => {
         'skills[0] has no description',
       ]),
     )
-    expect(recorder.of('log', connection.id).filter((l) => l.level === 'warn').length).toBe(handshake.warnings.length)
+    expect(px.recorder.of('log', connection.id).filter((l) => l.level === 'warn').length).toBe(handshake.warnings.length)
     // Its endpoint answers garbage: a clear error, not a crash.
     await expect(connection.send({ text: 'hello' })).rejects.toThrow(/./)
     expect(conversation(connection.id).at(-1)?.metadata?.kind).toBe('error')
@@ -275,8 +245,7 @@ describe('A2A agents that misbehave', () => {
     const raw = await serve(
       startRawServer({ '/.well-known/agent-card.json': () => ({ body: JSON.stringify({ name: 'Empty', skills: [{ id: 's' }] }) }) }),
     )
-    engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll })
-    recorder = new EventRecorder(engine)
+    const engine = px.start()
     const connection = await engine.createConnection(a2aTarget(raw.url))
     expect(await connection.open()).toBe(false)
     const handshake = handshakeOf(connection.id)
@@ -284,7 +253,7 @@ describe('A2A agents that misbehave', () => {
     expect(handshake.warnings).toEqual(
       expect.arrayContaining(['skills[0] has no tags array', expect.stringMatching(/^no usable interface: /)]),
     )
-    expect(recorder.of('connection', connection.id).at(-1)).toMatchObject({
+    expect(px.recorder.of('connection', connection.id).at(-1)).toMatchObject({
       state: 'failed',
       reason: expect.stringMatching(/agent card cannot be used/),
     })
@@ -299,12 +268,12 @@ describe('A2A agents that misbehave', () => {
       reconnectBaseDelayMs: 50,
     })
     const sending = connection.send({ text: 'take your time' }, { stream: true })
-    await recorder.waitFor((e) => e.type === 'frame' && e.kind === 'stream-event' && e.connectionId === connection.id)
-    await servers.pop()!.close()
+    await px.recorder.waitFor((e) => e.type === 'frame' && e.kind === 'stream-event' && e.connectionId === connection.id)
+    await agent.close()
     await expect(sending).rejects.toThrow(/./)
     expect(conversation(connection.id).at(-1)?.metadata?.kind).toBe('error')
-    await recorder.waitFor((e) => e.type === 'connection' && e.connectionId === connection.id && e.state === 'failed', 10_000)
-    const health = recorder.of('keepalive', connection.id).map((p) => p.health)
+    await px.recorder.waitFor((e) => e.type === 'connection' && e.connectionId === connection.id && e.state === 'failed', 10_000)
+    const health = px.recorder.of('keepalive', connection.id).map((p) => p.health)
     expect(health).toContain('down')
   })
 })

@@ -1,52 +1,31 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import type { A2aBindingPreference, DiscoveryEvent, SavedTarget } from '../../shared/contract'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { DiscoveryEvent, SavedTarget } from '../../shared/contract'
 import { MediaSalesExecutor, startMediaSalesAgent } from '../../shared/demo/a2aAgent'
-import { builtInDemos } from '../../shared/demo/builtIns'
-import { Engine } from '../../shared/engine/engine'
-import { startExtendedCardAgent, type RunningHttp } from '../fixtures/a2aAgents'
+import { startExtendedCardAgent } from '../fixtures/a2aAgents'
 import { cliRunner } from '../fixtures/cli'
-import { EventRecorder } from '../fixtures/events'
-import { approveAll } from '../fixtures/targets'
+import { a2aTarget } from '../fixtures/targets'
+import { perTestEngine } from '../fixtures/testEngine'
 
 const TOKEN = 'buyer-token-3f9a'
-let engine: Engine
-let recorder: EventRecorder
-const servers: RunningHttp[] = []
+const px = perTestEngine()
+const { serve } = px
 const dir = mkdtempSync(join(tmpdir(), 'parallax-extended-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const parallax = cliRunner(join(dir, 'data'))
 
-function a2aTarget(url: string, headers: Record<string, string> = {}, binding: A2aBindingPreference = 'auto'): SavedTarget {
-  return { id: `a2a:${url}`, name: url, origin: 'user', options: {}, spec: { kind: 'a2a', url, headers, binding } }
-}
-
 async function extendedStep(target: SavedTarget): Promise<{ step: DiscoveryEvent; connectionId: string }> {
-  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
-  recorder = new EventRecorder(engine)
-  const connection = await engine.createConnection(target)
-  expect(await connection.open()).toBe(true)
-  const step = recorder.of('discovery', connection.id).find((d) => d.method === 'extended-agent-card')!
+  const connection = await px.connect(target)
+  const step = px.recorder.of('discovery', connection.id).find((d) => d.method === 'extended-agent-card')!
   return { step, connectionId: connection.id }
 }
-
-async function serve<T extends RunningHttp>(server: Promise<T>): Promise<T> {
-  const s = await server
-  servers.push(s)
-  return s
-}
-
-afterEach(async () => {
-  await engine?.dispose()
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
 
 describe('the authenticated extended agent card', () => {
   it('is fetched with the target’s credentials when the card offers it, and shown with how it differs from the public card', async () => {
     const agent = await serve(startExtendedCardAgent(TOKEN, new MediaSalesExecutor()))
-    const { step, connectionId } = await extendedStep(a2aTarget(agent.url, { Authorization: `Bearer ${TOKEN}` }))
+    const { step, connectionId } = await extendedStep(a2aTarget(agent.url, 'auto', { Authorization: `Bearer ${TOKEN}` }))
     expect(step).toMatchObject({
       status: 'called',
       count: 5,
@@ -67,16 +46,16 @@ describe('the authenticated extended agent card', () => {
     )
     expect(differences).toHaveLength(2)
     // It went as A2A's own request, with the credentials (redacted in the frame).
-    const sent = recorder.of('frame', connectionId).find((f) => f.method === 'GetExtendedAgentCard' && f.direction === 'out')!
+    const sent = px.recorder.of('frame', connectionId).find((f) => f.method === 'GetExtendedAgentCard' && f.direction === 'out')!
     expect(sent.http?.headers).toMatchObject({ authorization: '[redacted]' })
   })
 
   it('is fetched over HTTP+JSON too', async () => {
     const agent = await serve(startExtendedCardAgent(TOKEN, new MediaSalesExecutor()))
-    const { step, connectionId } = await extendedStep(a2aTarget(agent.url, { Authorization: `Bearer ${TOKEN}` }, 'HTTP+JSON'))
+    const { step, connectionId } = await extendedStep(a2aTarget(agent.url, 'HTTP+JSON', { Authorization: `Bearer ${TOKEN}` }))
     expect(step.status).toBe('called')
     expect(step.extendedCard!.differences).toHaveLength(2)
-    expect(recorder.of('frame', connectionId).find((f) => f.method === 'GetExtendedAgentCard')?.http?.url).toMatch(
+    expect(px.recorder.of('frame', connectionId).find((f) => f.method === 'GetExtendedAgentCard')?.http?.url).toMatch(
       /\/a2a\/rest\/extendedAgentCard$/,
     )
   })
@@ -88,12 +67,12 @@ describe('the authenticated extended agent card', () => {
       status: 'skipped',
       reason: expect.stringMatching(/no headers \(credentials\) for http:\/\/127\.0\.0\.1:\d+: add one/),
     })
-    expect(recorder.of('frame', connectionId).some((f) => f.method === 'GetExtendedAgentCard')).toBe(false)
+    expect(px.recorder.of('frame', connectionId).some((f) => f.method === 'GetExtendedAgentCard')).toBe(false)
   })
 
   it('says so when the agent hands credentials it does not accept the public card', async () => {
     const agent = await serve(startExtendedCardAgent(TOKEN, new MediaSalesExecutor()))
-    const { step } = await extendedStep(a2aTarget(agent.url, { Authorization: 'Bearer wrong' }))
+    const { step } = await extendedStep(a2aTarget(agent.url, 'auto', { Authorization: 'Bearer wrong' }))
     expect(step).toMatchObject({
       status: 'called',
       reason: expect.stringMatching(/the same as the public card$/),
@@ -103,7 +82,7 @@ describe('the authenticated extended agent card', () => {
 
   it('is skipped, with why, when the card offers none', async () => {
     const agent = await serve(startMediaSalesAgent())
-    const { step } = await extendedStep(a2aTarget(agent.url, { Authorization: `Bearer ${TOKEN}` }))
+    const { step } = await extendedStep(a2aTarget(agent.url, 'auto', { Authorization: `Bearer ${TOKEN}` }))
     expect(step).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/did not advertise an extended card/) })
   })
 

@@ -1,51 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { TaskState } from '@a2a-js/sdk'
 import { AgentEvent, type AgentExecutor } from '@a2a-js/sdk/server'
-import type { A2aBindingPreference, A2aHandshakeEvent, ConversationMessage, FrameEvent, SavedTarget } from '../../shared/contract'
+import type { A2aHandshakeEvent, ConversationMessage, FrameEvent, SavedTarget } from '../../shared/contract'
 import type { A2aConnection } from '../../shared/a2a/a2aConnection'
 import { dataPart, MediaSalesExecutor, startMediaSalesAgent } from '../../shared/demo/a2aAgent'
-import { builtInDemos } from '../../shared/demo/builtIns'
-import { Engine } from '../../shared/engine/engine'
-import { startGrpcAgent, type RunningHttp } from '../fixtures/a2aAgents'
-import { EventRecorder } from '../fixtures/events'
-import { approveAll } from '../fixtures/targets'
+import { startGrpcAgent } from '../fixtures/a2aAgents'
+import { a2aTarget } from '../fixtures/targets'
+import { perTestEngine } from '../fixtures/testEngine'
 
-let engine: Engine
-let recorder: EventRecorder
-const servers: RunningHttp[] = []
+const px = perTestEngine()
+const { serve } = px
 
-function a2aTarget(url: string, binding: A2aBindingPreference = 'auto', headers: Record<string, string> = {}): SavedTarget {
-  return { id: `a2a:${url}`, name: url, origin: 'user', options: {}, spec: { kind: 'a2a', url, headers, binding } }
-}
+const connect = (target: SavedTarget, defaults = {}) => px.connect<A2aConnection>(target, defaults)
 
-async function connect(target: SavedTarget, defaults = {}): Promise<A2aConnection> {
-  engine = new Engine({
-    host: 'cli',
-    builtIns: builtInDemos(),
-    approver: approveAll,
-    defaults: { keepaliveIntervalMs: 60_000, ...defaults },
-  })
-  recorder = new EventRecorder(engine)
-  const connection = (await engine.createConnection(target)) as A2aConnection
-  expect(await connection.open()).toBe(true)
-  return connection
-}
-
-async function serve<T extends RunningHttp>(server: Promise<T>): Promise<T> {
-  const s = await server
-  servers.push(s)
-  return s
-}
-
-afterEach(async () => {
-  await engine?.dispose()
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
-
-const handshakeOf = (id: string) => recorder.of('handshake', id).at(-1) as A2aHandshakeEvent
-const conversation = (id: string): ConversationMessage[] => recorder.of('conversation', id).map((e) => e.message)
+const handshakeOf = (id: string) => px.recorder.of('handshake', id).at(-1) as A2aHandshakeEvent
+const conversation = (id: string): ConversationMessage[] => px.recorder.of('conversation', id).map((e) => e.message)
 const frames = (id: string, method?: string): FrameEvent[] =>
-  recorder.of('frame', id).filter((f) => f.transport === 'grpc' && (!method || f.method === method))
+  px.recorder.of('frame', id).filter((f) => f.transport === 'grpc' && (!method || f.method === method))
 
 describe('A2A over gRPC (the SDK’s gRPC server)', () => {
   it('inspects a card that offers only gRPC: every message of a call is a frame, metadata redacted, the status at the end', async () => {
@@ -147,7 +118,7 @@ describe('A2A over gRPC (the SDK’s gRPC server)', () => {
     expect(handshake).toMatchObject({ transport: 'grpc', chosenInterface: { protocolBinding: 'GRPC' } })
     expect(handshake.interfaceReason).toMatch(/because this target prefers GRPC/)
     // The gRPC port is another origin than the one configured: nothing went there before the user allowed it.
-    const approval = recorder
+    const approval = px.recorder
       .of('handshake', connection.id)
       .find((h) => h.protocol === 'a2a' && h.warnings.some((w) => /nothing is sent there/.test(w)))
     expect(approval).toBeDefined()
@@ -199,7 +170,7 @@ describe('A2A over gRPC (the SDK’s gRPC server)', () => {
     const agent = await serve(startGrpcAgent(executor))
     const connection = await connect(a2aTarget(agent.url))
     const sending = connection.send({ text: 'go' }, { stream: true })
-    const snapshot = await recorder.waitFor((e) => e.type === 'conversation' && e.message.metadata?.state === 'working')
+    const snapshot = await px.recorder.waitFor((e) => e.type === 'conversation' && e.message.metadata?.state === 'working')
     const taskId = (snapshot.type === 'conversation' && snapshot.message.metadata?.taskId) as string
     const followed = (await connection.resubscribe(taskId)) as { status: { state: string } }
     expect(followed.status.state).toBe('completed')

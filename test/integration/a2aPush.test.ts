@@ -1,52 +1,28 @@
 import { randomUUID } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AgentCard } from '@a2a-js/sdk'
-import type { A2aBindingPreference, ConversationMessage, FrameEvent, SavedTarget } from '../../shared/contract'
+import type { ConversationMessage, FrameEvent, SavedTarget } from '../../shared/contract'
 import type { A2aConnection } from '../../shared/a2a/a2aConnection'
 import { MediaSalesExecutor, startMediaSalesAgent } from '../../shared/demo/a2aAgent'
-import { builtInDemos } from '../../shared/demo/builtIns'
-import { Engine } from '../../shared/engine/engine'
-import { startA2aAgent, type RunningHttp } from '../fixtures/a2aAgents'
-import { EventRecorder } from '../fixtures/events'
-import { approveAll } from '../fixtures/targets'
+import { startA2aAgent } from '../fixtures/a2aAgents'
+import { a2aTarget } from '../fixtures/targets'
+import { perTestEngine } from '../fixtures/testEngine'
 
-let engine: Engine
-let recorder: EventRecorder
-const servers: RunningHttp[] = []
+const px = perTestEngine()
+const { serve } = px
 
-function a2aTarget(url: string, binding: A2aBindingPreference = 'auto'): SavedTarget {
-  return { id: `a2a:${url}`, name: url, origin: 'user', options: {}, spec: { kind: 'a2a', url, headers: {}, binding } }
-}
-
-async function connect(target: SavedTarget): Promise<A2aConnection> {
-  engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
-  recorder = new EventRecorder(engine)
-  const connection = (await engine.createConnection(target)) as A2aConnection
-  expect(await connection.open()).toBe(true)
-  return connection
-}
-
-async function serve<T extends RunningHttp>(server: Promise<T>): Promise<T> {
-  const s = await server
-  servers.push(s)
-  return s
-}
-
-afterEach(async () => {
-  await engine?.dispose()
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
+const connect = (target: SavedTarget) => px.connect<A2aConnection>(target)
 
 const withPush = (card: AgentCard): AgentCard => ({ ...card, capabilities: { ...card.capabilities!, pushNotifications: true } })
 /** An agent that advertises push notifications and accepts configs, but never sends one. */
 const silent = { send: async () => {} }
 const pushes = (id: string): ConversationMessage[] =>
-  recorder
+  px.recorder
     .of('conversation', id)
     .map((e) => e.message)
     .filter((m) => m.metadata?.kind === 'push')
-const pushFrames = (id: string): FrameEvent[] => recorder.of('frame', id).filter((f) => f.method === 'PushNotification')
-const oddities = (id: string) => recorder.of('log', id).filter((l) => l.oddity)
+const pushFrames = (id: string): FrameEvent[] => px.recorder.of('frame', id).filter((f) => f.method === 'PushNotification')
+const oddities = (id: string) => px.recorder.of('log', id).filter((l) => l.oddity)
 
 describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1', () => {
   it('creates, gets, lists and deletes a task’s config; each push the SDK’s sender makes is a frame and a conversation event', async () => {
@@ -65,7 +41,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     expect(await push.get(first.taskId!, config.id)).toMatchObject({ id: config.id, url: config.url })
     expect((await push.list(first.taskId!)).map((c) => c.id)).toEqual([config.id])
     // The config went to the agent as A2A's own request, the token with it.
-    const created = recorder
+    const created = px.recorder
       .of('frame', connection.id)
       .find((f) => f.method === 'CreateTaskPushNotificationConfig' && f.direction === 'out')!
     expect((created.payload as { params: { url: string; token: string } }).params).toMatchObject({
@@ -75,7 +51,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
 
     const second = await connection.send({ text: 'auction' })
     expect(second.state).toBe('completed')
-    await recorder.waitFor(
+    await px.recorder.waitFor(
       (e) => e.type === 'conversation' && e.message.metadata?.kind === 'push' && e.message.metadata.state === 'completed',
     )
     const frames = pushFrames(connection.id)
@@ -113,7 +89,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     expect((await fetch(config.url, { method: 'POST', body })).status).toBe(401)
     expect((await fetch(config.url, { method: 'POST', body, headers: { 'X-A2A-Notification-Token': 'guess' } })).status).toBe(401)
     expect((await fetch(config.url, { method: 'GET' })).status).toBe(405)
-    await recorder.waitForCount((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 2)
+    await px.recorder.waitForCount((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 2)
     expect(oddities(connection.id).map((l) => l.text)).toEqual([
       expect.stringMatching(/was refused: it carried no token \(frame #\d+\)/),
       expect.stringMatching(/was refused: it carried a wrong token/),
@@ -131,7 +107,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
     const config = await connection.pushConfigs().create(first.taskId!, 300)
     expect((await connection.send({ text: 'auction' })).state).toBe('completed')
-    const finding = await recorder.waitFor((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 5_000)
+    const finding = await px.recorder.waitFor((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 5_000)
     expect(finding).toMatchObject({
       level: 'warn',
       text: expect.stringMatching(/sent no push notification for task \w+ within 300 ms of its change input-required → completed/),
@@ -166,9 +142,9 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     expect(((await answer.json()) as { result: { task: { status: { state: string } } } }).result.task.status.state).toBe(
       'TASK_STATE_COMPLETED',
     )
-    const finding = await recorder.waitFor((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 5_000)
+    const finding = await px.recorder.waitFor((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 5_000)
     expect(finding).toMatchObject({ text: expect.stringMatching(/input-required → completed/) })
-    expect(recorder.of('frame', connection.id).filter((f) => f.method === 'GetTask' && f.direction === 'out')).toHaveLength(1)
+    expect(px.recorder.of('frame', connection.id).filter((f) => f.method === 'GetTask' && f.direction === 'out')).toHaveLength(1)
   })
 
   it('works over gRPC with the demo agent: the configs go by gRPC, the pushes come over HTTP', async () => {
@@ -176,7 +152,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     const connection = await connect(a2aTarget(agent.url, 'GRPC'))
     const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
     const config = await connection.pushConfigs().create(first.taskId!, 5_000)
-    const calls = recorder.of('frame', connection.id).filter((f) => f.method === 'CreateTaskPushNotificationConfig')
+    const calls = px.recorder.of('frame', connection.id).filter((f) => f.method === 'CreateTaskPushNotificationConfig')
     expect(calls.map((f) => [f.transport, f.kind])).toEqual([
       ['grpc', 'request'],
       ['grpc', 'response'],
@@ -184,7 +160,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     ])
     expect((await connection.pushConfigs().list(first.taskId!)).map((c) => c.id)).toEqual([config.id])
     await connection.send({ text: 'guaranteed' })
-    await recorder.waitFor(
+    await px.recorder.waitFor(
       (e) => e.type === 'conversation' && e.message.metadata?.kind === 'push' && e.message.metadata.state === 'completed',
     )
     expect(pushFrames(connection.id).every((f) => f.transport === 'rest' && f.http?.status === 200)).toBe(true)
@@ -196,6 +172,6 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     const connection = await connect(a2aTarget(agent.url))
     const first = await connection.send({ text: 'formats' })
     await expect(connection.pushConfigs().create(first.taskId!, 1_000)).rejects.toThrow(/push notification/i)
-    expect(recorder.of('conversation', connection.id).at(-1)?.message.metadata?.kind).toBe('error')
+    expect(px.recorder.of('conversation', connection.id).at(-1)?.message.metadata?.kind).toBe('error')
   })
 })
