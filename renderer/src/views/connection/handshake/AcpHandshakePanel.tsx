@@ -1,9 +1,8 @@
 import { ACP_HINT_FIELD, type AcpHandshakeEvent } from '../../../../../shared/contract'
-import { CopyButton } from '../../../components/CopyButton'
 import { ms } from '../../../components/format'
-import { JsonView } from '../../../components/JsonView'
 import { AgentText } from '../../../components/Name'
 import type { ConnectionView } from '../../../store/connectionView'
+import { ClientRows, HandshakeSide, NoHandshake } from './HandshakeParts'
 
 /**
  * An ACP agent's handshake: what Parallax offered (version, fs and terminal as the profile and the workspace
@@ -15,16 +14,11 @@ export function AcpHandshakePanel({ view }: { view: ConnectionView }) {
   const h = view.handshake?.protocol === 'acp' ? (view.handshake as AcpHandshakeEvent) : undefined
   if (!h)
     return (
-      <div className="panel">
-        <div className="empty">
-          <h2>{view.state === 'failed' ? 'No handshake' : 'Waiting for the handshake…'}</h2>
-          <p>
-            {view.state === 'failed'
-              ? `The agent could not be started or answered no initialize: ${view.reason ?? 'see the Log tab'}.`
-              : 'Starting the agent and sending initialize.'}
-          </p>
-        </div>
-      </div>
+      <NoHandshake
+        view={view}
+        failed="The agent could not be started or answered no initialize"
+        waiting="Starting the agent and sending initialize."
+      />
     )
   const caps = h.agentCapabilities as {
     loadSession?: boolean
@@ -42,105 +36,84 @@ export function AcpHandshakePanel({ view }: { view: ConnectionView }) {
   return (
     <div className="panel" data-testid="acp-handshake">
       <div className="cols">
-        <div className="card">
-          <h3>
-            Client offered
-            <span className="spacer" />
-            <CopyButton
-              value={() => ({
-                protocolVersion: h.requestedProtocolVersion,
-                clientCapabilities: h.clientCapabilities,
-                clientInfo: h.clientInfo,
-              })}
-            />
-          </h3>
-          <dl className="kv">
-            <dt>Protocol version</dt>
-            <dd>
-              <span className="version">{h.requestedProtocolVersion}</span>
-            </dd>
-            <dt>Client</dt>
-            <dd>
-              {h.clientInfo.name} {h.clientInfo.version}
-            </dd>
-            <dt>Profile</dt>
-            <dd data-testid="handshake-profile">{h.profile ?? '—'}</dd>
-            <dt>Files</dt>
-            <dd>
-              {offered.fs?.readTextFile || offered.fs?.writeTextFile
-                ? `${[offered.fs.readTextFile && 'read', offered.fs.writeTextFile && 'write'].filter(Boolean).join(' and ')} in ${h.workspace}`
-                : 'not offered'}
-            </dd>
-            <dt>Terminal</dt>
-            <dd>{offered.terminal ? 'offered: each command waits for your approval' : 'not offered'}</dd>
-            <dt>Tool categories</dt>
-            <dd data-testid="acp-hint">
-              {h.hint ? (
-                <>
-                  asked for <strong>{h.hint.categories.join(', ')}</strong>
-                  <span className="muted">
-                    {' '}
-                    as {h.hint.via.map((v) => (v === 'field' ? ACP_HINT_FIELD : '_meta')).join(' and ')} — a hint the agent may ignore:
-                    Compare shows whether it did
-                  </span>
-                </>
-              ) : (
-                <span className="muted">no hint</span>
-              )}
-            </dd>
-            {h.notOffered?.length ? (
+        <HandshakeSide
+          title="Client offered"
+          message={() => ({
+            protocolVersion: h.requestedProtocolVersion,
+            clientCapabilities: h.clientCapabilities,
+            clientInfo: h.clientInfo,
+          })}
+          capabilities={h.clientCapabilities}
+        >
+          <ClientRows version={h.requestedProtocolVersion} client={h.clientInfo} profile={h.profile} />
+          <dt>Files</dt>
+          <dd>
+            {offered.fs?.readTextFile || offered.fs?.writeTextFile
+              ? `${[offered.fs.readTextFile && 'read', offered.fs.writeTextFile && 'write'].filter(Boolean).join(' and ')} in ${h.workspace}`
+              : 'not offered'}
+          </dd>
+          <dt>Terminal</dt>
+          <dd>{offered.terminal ? 'offered: each command waits for your approval' : 'not offered'}</dd>
+          <dt>Tool categories</dt>
+          <dd data-testid="acp-hint">
+            {h.hint ? (
               <>
-                <dt>Not offered</dt>
-                <dd>
-                  {h.notOffered.map((n) => (
-                    <div key={n} className="muted">
-                      {n}
-                    </div>
-                  ))}
-                </dd>
+                asked for <strong>{h.hint.categories.join(', ')}</strong>
+                <span className="muted">
+                  {' '}
+                  as {h.hint.via.map((v) => (v === 'field' ? ACP_HINT_FIELD : '_meta')).join(' and ')} — a hint the agent may ignore:
+                  Compare shows whether it did
+                </span>
               </>
-            ) : null}
-          </dl>
-          <JsonView value={h.clientCapabilities} />
-        </div>
-        <div className="card">
-          <h3>
-            Agent answered
-            <span className="spacer" />
-            <CopyButton
-              value={() => ({
-                protocolVersion: h.protocolVersion,
-                agentCapabilities: h.agentCapabilities,
-                agentInfo: h.agentInfo,
-                authMethods: h.authMethods,
-              })}
-            />
-          </h3>
-          <dl className="kv">
-            <dt>Protocol version</dt>
-            <dd>
-              <span className="version">{h.protocolVersion ?? '—'}</span>
-              {h.protocolVersion !== h.requestedProtocolVersion && <span className="badge warn"> differs from the one asked</span>}
-            </dd>
-            <dt>Agent</dt>
-            <dd>
-              <AgentText value={`${h.agentInfo?.title ?? h.agentInfo?.name ?? '—'} ${h.agentInfo?.version ?? ''}`} />
-            </dd>
-            <dt>Prompts may carry</dt>
-            <dd>{kinds.join(', ')}</dd>
-            <dt>Sessions</dt>
-            <dd>{caps.loadSession ? 'new, and loaded again (session/load)' : 'new only (no session/load)'}</dd>
-            <dt>MCP servers</dt>
-            <dd>{mcp.join(', ')}</dd>
-            <dt>Auth methods</dt>
-            <dd>{h.authMethods.length ? h.authMethods.map((m) => m.name || m.id).join(', ') : 'none'}</dd>
-            <dt>Took</dt>
-            <dd>{ms(h.durationMs)}</dd>
-          </dl>
-          <JsonView value={h.agentCapabilities} />
-        </div>
+            ) : (
+              <span className="muted">no hint</span>
+            )}
+          </dd>
+          {h.notOffered?.length ? (
+            <>
+              <dt>Not offered</dt>
+              <dd>
+                {h.notOffered.map((n) => (
+                  <div key={n} className="muted">
+                    {n}
+                  </div>
+                ))}
+              </dd>
+            </>
+          ) : null}
+        </HandshakeSide>
+        <HandshakeSide
+          title="Agent answered"
+          message={() => ({
+            protocolVersion: h.protocolVersion,
+            agentCapabilities: h.agentCapabilities,
+            agentInfo: h.agentInfo,
+            authMethods: h.authMethods,
+          })}
+          capabilities={h.agentCapabilities}
+        >
+          <dt>Protocol version</dt>
+          <dd>
+            <span className="version">{h.protocolVersion ?? '—'}</span>
+            {h.protocolVersion !== h.requestedProtocolVersion && <span className="badge warn"> differs from the one asked</span>}
+          </dd>
+          <dt>Agent</dt>
+          <dd>
+            <AgentText value={`${h.agentInfo?.title ?? h.agentInfo?.name ?? '—'} ${h.agentInfo?.version ?? ''}`} />
+          </dd>
+          <dt>Prompts may carry</dt>
+          <dd>{kinds.join(', ')}</dd>
+          <dt>Sessions</dt>
+          <dd>{caps.loadSession ? 'new, and loaded again (session/load)' : 'new only (no session/load)'}</dd>
+          <dt>MCP servers</dt>
+          <dd>{mcp.join(', ')}</dd>
+          <dt>Auth methods</dt>
+          <dd>{h.authMethods.length ? h.authMethods.map((m) => m.name || m.id).join(', ') : 'none'}</dd>
+          <dt>Took</dt>
+          <dd>{ms(h.durationMs)}</dd>
+        </HandshakeSide>
       </div>
-      <div className="card">
+      <div className="card" style={{ marginTop: 16 }}>
         <h3>Session</h3>
         {h.session ? (
           <dl className="kv">

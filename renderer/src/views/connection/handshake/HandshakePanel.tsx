@@ -1,11 +1,10 @@
 import { useState } from 'react'
 import { eraLabel, handshakeEra } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
-import { CopyButton } from '../../../components/CopyButton'
 import { ms } from '../../../components/format'
-import { JsonView } from '../../../components/JsonView'
 import { AgentText, Name } from '../../../components/Name'
 import { EraNegotiation } from './EraNegotiation'
+import { ClientRows, HandshakeSide, NoHandshake } from './HandshakeParts'
 
 const CLIENT_CAPS = ['roots', 'sampling', 'elicitation', 'experimental']
 const SERVER_CAPS = ['tools', 'prompts', 'resources', 'logging', 'completions', 'tasks', 'experimental']
@@ -13,107 +12,84 @@ const SERVER_CAPS = ['tools', 'prompts', 'resources', 'logging', 'completions', 
 /** What the client offered next to what the server answered, with the negotiated version highlighted. */
 export function HandshakePanel({ view }: { view: ConnectionView }) {
   const h = view.handshake?.protocol === 'mcp' ? view.handshake : undefined
-  if (!h) {
+  if (!h)
     return (
-      <div className="panel">
-        <div className="empty">
-          <h2>{view.state === 'failed' ? 'No handshake' : 'Waiting for the handshake…'}</h2>
-          <p>
-            {view.state === 'failed'
-              ? `The connection failed before initialize completed: ${view.reason ?? 'see the Log tab'}.`
-              : 'Negotiating the MCP era: server/discover offers 2026-07-28, initialize the 2025 versions.'}
-          </p>
-        </div>
-      </div>
+      <NoHandshake
+        view={view}
+        failed="The connection failed before initialize completed"
+        waiting="Negotiating the MCP era: server/discover offers 2026-07-28, initialize the 2025 versions."
+      />
     )
-  }
   const same = h.requestedProtocolVersion === h.protocolVersion
   const era = handshakeEra(h)
   return (
     <div className="panel">
       <div className="cols">
-        <div className="card">
-          <h3>
-            Client offered
-            <span className="spacer" />
-            <CopyButton
-              value={() => ({ protocolVersion: h.requestedProtocolVersion, capabilities: h.clientCapabilities, clientInfo: h.clientInfo })}
-            />
-          </h3>
-          <dl className="kv">
-            <dt>Protocol version</dt>
-            <dd>
-              <span className="version">{h.requestedProtocolVersion ?? '—'}</span>
-            </dd>
-            <dt>Client</dt>
-            <dd>
-              {h.clientInfo.name} {h.clientInfo.version}
-            </dd>
-            <dt>Profile</dt>
-            <dd data-testid="handshake-profile">{h.profile ?? '—'}</dd>
-            <dt>Capabilities</dt>
-            <dd>
-              <Caps names={CLIENT_CAPS} caps={h.clientCapabilities} />
-            </dd>
-          </dl>
-          <JsonView value={h.clientCapabilities} />
-        </div>
-        <div className="card">
-          <h3>
-            Server answered
-            <span className="spacer" />
-            <CopyButton
-              value={() => ({
-                protocolVersion: h.protocolVersion,
-                capabilities: h.serverCapabilities,
-                serverInfo: h.serverInfo,
-                instructions: h.instructions,
-              })}
-            />
-          </h3>
-          <dl className="kv">
-            <dt>Era</dt>
-            <dd>
-              <span className={`badge ${era === '2026' ? 'ok' : 'idle'}`} data-testid="negotiated-era">
-                {eraLabel(era)}
-              </span>
-              <span className="muted"> {era === '2026' ? 'server/discover, no initialize, no ping' : 'initialize and ping'}</span>
-            </dd>
-            <dt>Negotiated version</dt>
-            <dd>
-              <span className={`version ${same ? 'match' : 'differs'}`} data-testid="negotiated-version">
-                {h.protocolVersion ?? '—'}
-              </span>
-              {!same && <span className="muted"> differs from the version asked</span>}
-            </dd>
-            <dt>Server</dt>
-            <dd>
-              {h.serverInfo ? (
-                <Name value={`${h.serverInfo.title ?? h.serverInfo.name} (${h.serverInfo.name} ${h.serverInfo.version})`} />
-              ) : (
-                '—'
-              )}
-            </dd>
-            <dt>Transport</dt>
-            <dd>
-              {h.transport}
-              {view.pid ? <span className="muted"> · pid {view.pid}</span> : null}
-              <span className="muted"> · connected in {ms(h.durationMs)}</span>
-            </dd>
-            <dt>Capabilities</dt>
-            <dd>
-              <Caps names={SERVER_CAPS} caps={h.serverCapabilities} />
-            </dd>
-          </dl>
-          {h.instructions && (
+        <HandshakeSide
+          title="Client offered"
+          message={() => ({ protocolVersion: h.requestedProtocolVersion, capabilities: h.clientCapabilities, clientInfo: h.clientInfo })}
+          capabilities={h.clientCapabilities}
+        >
+          <ClientRows version={h.requestedProtocolVersion} client={h.clientInfo} profile={h.profile} />
+          <dt>Capabilities</dt>
+          <dd>
+            <Caps names={CLIENT_CAPS} caps={h.clientCapabilities} />
+          </dd>
+        </HandshakeSide>
+        <HandshakeSide
+          title="Server answered"
+          message={() => ({
+            protocolVersion: h.protocolVersion,
+            capabilities: h.serverCapabilities,
+            serverInfo: h.serverInfo,
+            instructions: h.instructions,
+          })}
+          capabilities={h.serverCapabilities}
+          below={
             <>
-              <div className="section-title">Instructions</div>
-              <Instructions text={h.instructions} />
+              {h.instructions && (
+                <>
+                  <div className="section-title">Instructions</div>
+                  <Instructions text={h.instructions} />
+                </>
+              )}
+              <div className="section-title">Capabilities as sent</div>
             </>
-          )}
-          <div className="section-title">Capabilities as sent</div>
-          <JsonView value={h.serverCapabilities} />
-        </div>
+          }
+        >
+          <dt>Era</dt>
+          <dd>
+            <span className={`badge ${era === '2026' ? 'ok' : 'idle'}`} data-testid="negotiated-era">
+              {eraLabel(era)}
+            </span>
+            <span className="muted"> {era === '2026' ? 'server/discover, no initialize, no ping' : 'initialize and ping'}</span>
+          </dd>
+          <dt>Negotiated version</dt>
+          <dd>
+            <span className={`version ${same ? 'match' : 'differs'}`} data-testid="negotiated-version">
+              {h.protocolVersion ?? '—'}
+            </span>
+            {!same && <span className="muted"> differs from the version asked</span>}
+          </dd>
+          <dt>Server</dt>
+          <dd>
+            {h.serverInfo ? (
+              <Name value={`${h.serverInfo.title ?? h.serverInfo.name} (${h.serverInfo.name} ${h.serverInfo.version})`} />
+            ) : (
+              '—'
+            )}
+          </dd>
+          <dt>Transport</dt>
+          <dd>
+            {h.transport}
+            {view.pid ? <span className="muted"> · pid {view.pid}</span> : null}
+            <span className="muted"> · connected in {ms(h.durationMs)}</span>
+          </dd>
+          <dt>Capabilities</dt>
+          <dd>
+            <Caps names={SERVER_CAPS} caps={h.serverCapabilities} />
+          </dd>
+        </HandshakeSide>
       </div>
       <EraNegotiation handshake={h} />
     </div>

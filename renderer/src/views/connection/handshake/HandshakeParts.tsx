@@ -1,0 +1,70 @@
+import type { ReactNode } from 'react'
+import { CopyButton } from '../../../components/CopyButton'
+import { JsonView } from '../../../components/JsonView'
+import type { ConnectionView } from '../../../store/connectionView'
+
+/** The page before a handshake: waiting for it, or why there is none. */
+export function NoHandshake({ view, failed, waiting }: { view: ConnectionView; failed: string; waiting: string }) {
+  return (
+    <div className="panel">
+      <div className="empty">
+        <h2>{view.state === 'failed' ? 'No handshake' : 'Waiting for the handshake…'}</h2>
+        <p>{view.state === 'failed' ? `${failed}: ${view.reason ?? 'see the Log tab'}.` : waiting}</p>
+      </div>
+    </div>
+  )
+}
+
+/** One side of a handshake: what it said as rows (and `below` them), a copy of its message, and its capabilities as JSON. */
+export function HandshakeSide({
+  title,
+  message,
+  capabilities,
+  below,
+  children,
+}: {
+  title: string
+  message: () => unknown
+  capabilities: unknown
+  below?: ReactNode
+  children: ReactNode
+}) {
+  return (
+    <div className="card">
+      <h3>
+        {title}
+        <span className="spacer" />
+        <CopyButton value={message} />
+      </h3>
+      <dl className="kv">{children}</dl>
+      {below}
+      <JsonView value={capabilities} />
+    </div>
+  )
+}
+
+/** The rows every client side starts with: the version it asked for, who it is, and the profile it used. */
+export function ClientRows({
+  version,
+  client,
+  profile,
+}: {
+  version?: string | number
+  client: { name: string; version: string }
+  profile?: string
+}) {
+  return (
+    <>
+      <dt>Protocol version</dt>
+      <dd>
+        <span className="version">{version ?? '—'}</span>
+      </dd>
+      <dt>Client</dt>
+      <dd>
+        {client.name} {client.version}
+      </dd>
+      <dt>Profile</dt>
+      <dd data-testid="handshake-profile">{profile ?? '—'}</dd>
+    </>
+  )
+}
