@@ -1,6 +1,7 @@
 import { MediaSalesExecutor } from '../../shared/demo/a2aAgent'
 import { startExtendedCardAgent } from '../fixtures/a2aAgents'
 import { expect, test } from './webHostProcess'
+import { addAndConnect } from './flows'
 
 test('the authenticated extended card shows beside the public one, with what differs, once the target has credentials for it', async ({
   page,
@@ -10,12 +11,7 @@ test('the authenticated extended card shows beside the public one, with what dif
   try {
     await page.goto(host.url)
     await test.step('without headers: the card offers one, and the page says how to get it', async () => {
-      await page.getByRole('button', { name: '+ Add server' }).click()
-      await page.locator('#t-name').fill('buyer agent')
-      await page.getByRole('button', { name: 'A2A agent' }).click()
-      await page.locator('#t-url').fill(agent.url)
-      await page.getByRole('button', { name: 'Save and connect' }).click()
-      await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+      await addAndConnect(page, { name: 'buyer agent', a2aUrl: agent.url })
       await page.getByRole('tab', { name: /Agent card/ }).click()
       const extended = page.getByTestId('extended-card')
       await expect(extended).toHaveAttribute('data-status', 'skipped')

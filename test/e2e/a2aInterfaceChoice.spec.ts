@@ -1,5 +1,6 @@
 import { startMediaSalesAgent } from '../../shared/demo/a2aAgent'
 import { expect, test } from './webHostProcess'
+import { addAndConnect } from './flows'
 
 test('the user chooses which of a card’s interfaces a target uses: HTTP+JSON, then gRPC (its own port allowed first), saved and reconnected over; a demo cannot', async ({
   page,
@@ -23,12 +24,7 @@ test('the user chooses which of a card’s interfaces a target uses: HTTP+JSON, 
     })
 
     await test.step('an agent of the user’s own: JSON-RPC by the card’s order, HTTP+JSON and gRPC to choose', async () => {
-      await page.getByRole('button', { name: '+ Add server' }).click()
-      await page.locator('#t-name').fill('my agent')
-      await page.getByRole('button', { name: 'A2A agent' }).click()
-      await page.locator('#t-url').fill(agent.url)
-      await page.getByRole('button', { name: 'Save and connect' }).click()
-      await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+      await addAndConnect(page, { name: 'my agent', a2aUrl: agent.url })
       await page.getByRole('tab', { name: /Agent card/ }).click()
       await expect(chosen).toHaveAttribute('data-binding', 'JSONRPC')
       await expect(interfaces.getByRole('button')).toHaveText(['Use this one', 'Use this one'])

@@ -1,4 +1,5 @@
 import { expect, test } from './webHostProcess'
+import { openDemo } from './flows'
 
 test('push notifications: a webhook on Parallax’s receiver for a task, and each push the agent sends arrives as a frame and in the conversation', async ({
   page,
@@ -9,8 +10,7 @@ test('push notifications: a webhook on Parallax’s receiver for a task, and eac
   const tasks = page.getByRole('dialog', { name: 'Tasks' })
 
   await test.step('the demo agent asks for a missing input: its task waits', async () => {
-    await page.locator('.welcome-demo', { hasText: '(A2A)' }).first().getByRole('button', { name: 'Open' }).click()
-    await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+    await openDemo(page, '(A2A)')
     await expect(page.getByTestId('agent-card').locator('.cap.on')).toContainText(['pushNotifications'])
     await page.getByRole('tab', { name: /Conversation/ }).click()
     await message.fill('buy prod_mobile_run 2000')

@@ -1,11 +1,11 @@
 import { expect, test } from './webHostProcess'
+import { openDemo } from './flows'
 
 test('a two-turn A2A conversation and an MCP session, side by side by turn', async ({ page, host }) => {
   await page.goto(host.url)
 
   await test.step('the A2A demo agent: card, generation and interface', async () => {
-    await page.locator('.welcome-demo', { hasText: '(A2A)' }).getByRole('button', { name: 'Open' }).click()
-    await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+    await openDemo(page, '(A2A)')
     await expect(page.getByTestId('generation')).toHaveText('A2A v1.0')
     await expect(page.getByTestId('agent-card')).toContainText('JSONRPC 1.0')
   })

@@ -1,4 +1,5 @@
 import { expect, test } from './webHostProcess'
+import { openDemo } from './flows'
 
 test('the prompt-only demo server: tools/list is skipped with its reason and keepalive uses ping', async ({ page, host }) => {
   await test.step('open the app on the welcome screen', async () => {
@@ -9,8 +10,7 @@ test('the prompt-only demo server: tools/list is skipped with its reason and kee
   })
 
   await test.step('open the demo prompt library', async () => {
-    await page.locator('.welcome-demo', { hasText: 'Demo prompt library' }).getByRole('button', { name: 'Open' }).click()
-    await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+    await openDemo(page, 'Demo prompt library')
     await expect(page.getByTestId('negotiated-version')).toHaveText(/\d{4}-\d{2}-\d{2}/)
   })
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, ROOT, test } from './webHostProcess'
+import { addAndConnect, openDemo } from './flows'
 
 // @modelcontextprotocol/server-everything over stdio: long instructions, hyphenated tool names. Its tools are never called here.
 const EVERYTHING = `${process.execPath} ${join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')} stdio`
@@ -32,11 +33,7 @@ test('everyday glitches: names wrap where words meet, sidebar names have tooltip
   host,
 }) => {
   await page.goto(host.url)
-  await page.getByRole('button', { name: '+ Add server' }).click()
-  await page.locator('#t-name').fill(LONG_NAME)
-  await page.locator('#t-cmd').fill(EVERYTHING)
-  await page.getByRole('button', { name: 'Save and connect' }).click()
-  await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 30_000 })
+  await addAndConnect(page, { name: LONG_NAME, command: EVERYTHING })
 
   await test.step('a long name is cut short in the sidebar and the page title, and shown whole on hover', async () => {
     const row = page.locator('.target.selected')
@@ -110,8 +107,7 @@ test('everyday glitches: names wrap where words meet, sidebar names have tooltip
 
 test('underscored tool names wrap at their underscores', async ({ page, host }) => {
   await page.goto(host.url)
-  await page.locator('.welcome-demo', { hasText: 'Tools:' }).getByRole('button', { name: 'Open' }).click()
-  await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 20_000 })
+  await openDemo(page, 'Tools:')
   await page.getByRole('tab', { name: /Catalog/ }).click()
   await page.locator('[data-testid="catalog"]').evaluate((el) => (el.style.width = '200px'))
   const names = await lineBreaks(page)

@@ -1,9 +1,9 @@
 import { expect, test } from './webHostProcess'
+import { openDemo } from './flows'
 
 test('a hooked call: raw, hooked and their diff, both validations and the context echo', async ({ page, host }) => {
   await page.goto(host.url)
-  await page.locator('.welcome-demo', { hasText: 'Tools:' }).getByRole('button', { name: 'Open' }).click()
-  await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 20_000 })
+  await openDemo(page, 'Tools:')
   await page.getByRole('tab', { name: /Calls/ }).click()
 
   await test.step('load the shipped hooks file', async () => {

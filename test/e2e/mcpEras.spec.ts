@@ -1,19 +1,11 @@
-import type { Page } from '@playwright/test'
 import { expect, test } from './webHostProcess'
+import { addAndConnect } from './flows'
 
 // The MCP era on a connection's page: a 2.x server that speaks only 2026-07-28, and a 2025 server the
 // default profile falls back to; each says how the era was negotiated and which rules it keeps.
 
 const server = (file: string, ...flags: string[]) =>
   [process.execPath, '--import', 'tsx', `test/fixtures/servers/${file}.ts`, ...flags].join(' ')
-
-async function addAndConnect(page: Page, name: string, command: string) {
-  await page.getByRole('button', { name: '+ Add server' }).click()
-  await page.locator('#t-name').fill(name)
-  await page.locator('#t-cmd').fill(command)
-  await page.getByRole('button', { name: 'Save and connect' }).click()
-  await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 30_000 })
-}
 
 test('the handshake shows the MCP era and how it was negotiated; discovery and keepalive say which rule applied', async ({
   page,
@@ -22,7 +14,7 @@ test('the handshake shows the MCP era and how it was negotiated; discovery and k
   await page.goto(host.url)
 
   await test.step('a server that speaks only 2026-07-28: the 2026 era, through server/discover', async () => {
-    await addAndConnect(page, 'modern-only', server('modern', '--modern-only'))
+    await addAndConnect(page, { name: 'modern-only', command: server('modern', '--modern-only') })
     await page.getByRole('tab', { name: /Handshake/ }).click()
     await expect(page.getByTestId('negotiated-era')).toHaveText('2026 era')
     await expect(page.getByTestId('negotiated-version')).toHaveText('2026-07-28')
@@ -47,7 +39,7 @@ test('the handshake shows the MCP era and how it was negotiated; discovery and k
   })
 
   await test.step('a 2025 server: server/discover not taken (-32601), then initialize; ping-free rules do not apply', async () => {
-    await addAndConnect(page, 'growing', server('growingTools'))
+    await addAndConnect(page, { name: 'growing', command: server('growingTools') })
     await page.getByRole('tab', { name: /Handshake/ }).click()
     await expect(page.getByTestId('negotiated-era')).toHaveText('2025 era')
     await expect(page.getByTestId('era-summary')).toContainText('fell back to the 2025 era')
@@ -62,7 +54,7 @@ test('the handshake shows the MCP era and how it was negotiated; discovery and k
   })
 
   await test.step('Compare puts one server under the 2025 profile and the 2026 profile side by side', async () => {
-    await addAndConnect(page, 'both-eras', server('modern'))
+    await addAndConnect(page, { name: 'both-eras', command: server('modern') })
     await page
       .getByRole('button', { name: /Compare/ })
       .first()

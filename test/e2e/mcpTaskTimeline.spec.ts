@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { expect, test } from './webHostProcess'
+import { addAndConnect } from './flows'
 
 // A tool run as an MCP task from the call surface, against @modelcontextprotocol/server-everything (its
 // tools always with explicit arguments): its states show in the conversation as an A2A task's do, and
@@ -11,11 +12,7 @@ const entry = join(dirname(require.resolve('@modelcontextprotocol/server-everyth
 test('a tool run as a task: its life in the conversation timeline, and listed under Tasks', async ({ page, host }) => {
   test.setTimeout(180_000)
   await page.goto(host.url)
-  await page.getByRole('button', { name: '+ Add server' }).click()
-  await page.locator('#t-name').fill('everything')
-  await page.locator('#t-cmd').fill(`${process.execPath} ${entry} stdio`)
-  await page.getByRole('button', { name: 'Save and connect' }).click()
-  await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 60_000 })
+  await addAndConnect(page, { name: 'everything', command: `${process.execPath} ${entry} stdio` }, 60_000)
 
   await test.step('the call surface offers "as a task" for a tool that supports it, and runs it so', async () => {
     await page.getByRole('tab', { name: /Calls/ }).click()

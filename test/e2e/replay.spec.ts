@@ -1,11 +1,11 @@
 import { expect, test } from './webHostProcess'
+import { openDemo } from './flows'
 
 test('record a connection, then replay the demo session MCP vs A2A with the differing turn expanded', async ({ page, host }) => {
   await page.goto(host.url)
 
   await test.step('record a session from a connection page', async () => {
-    await page.locator('.welcome-demo', { hasText: 'Tools:' }).getByRole('button', { name: 'Open' }).click()
-    await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 20_000 })
+    await openDemo(page, 'Tools:')
     await page.getByRole('button', { name: '● Record' }).click()
     await page.getByRole('tab', { name: /Conversation/ }).click()
     await page.getByLabel('Tool').selectOption('list_creative_formats')

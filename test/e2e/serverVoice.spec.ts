@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './webHostProcess'
+import { addAndConnect } from './flows'
 
 /** The fixture server with log messages and progress (test/fixtures/servers/serverLogs.ts), as a user types its command. */
 const SERVER_LOGS = `${process.execPath} --import tsx test/fixtures/servers/serverLogs.ts`
@@ -22,11 +23,7 @@ test("the server's own voice: log messages with level and logger, logging/setLev
   await page.goto(host.url)
 
   await test.step('add the server and connect in one go', async () => {
-    await page.getByRole('button', { name: '+ Add server' }).click()
-    await page.locator('#t-name').fill('server-logs')
-    await page.locator('#t-cmd').fill(SERVER_LOGS)
-    await page.getByRole('button', { name: 'Save and connect' }).click()
-    await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+    await addAndConnect(page, { name: 'server-logs', command: SERVER_LOGS })
   })
 
   const log = page.getByTestId('log')

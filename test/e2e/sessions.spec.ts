@@ -7,15 +7,11 @@ import { openUiClient } from '../../web/client'
 import { demoServers } from '../fixtures/processes'
 import { fixtureTarget } from '../fixtures/targets'
 import { expect, test } from './webHostProcess'
+import { openDemo } from './flows'
 
 // Whose connection is this, and keep what the user did: Compare and Replay never take over the user's
 // session, leave no process behind, keep their results while the user goes elsewhere; recording starts
 // at Record; a server that came back says so.
-
-async function openDemoTools(page: Page): Promise<void> {
-  await page.locator('.welcome-demo', { hasText: 'Tools:' }).getByRole('button', { name: 'Open' }).click()
-  await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
-}
 
 async function callFormats(page: Page, channel: string, results: number): Promise<void> {
   await page.getByRole('tab', { name: /Conversation/ }).click()
@@ -32,7 +28,7 @@ test('Compare on a connected target leaves the user’s page and conversation as
   host,
 }) => {
   await page.goto(host.url)
-  await openDemoTools(page)
+  await openDemo(page, 'Tools:')
   await callFormats(page, 'audio', 1)
 
   await test.step('compare the same target under two profiles', async () => {
@@ -91,7 +87,7 @@ test('Replay runs on its own connections, leaves no process, and its results sta
   host,
 }) => {
   await page.goto(host.url)
-  await openDemoTools(page)
+  await openDemo(page, 'Tools:')
   const sessionPid = Number((await page.getByTestId('connection-state').getAttribute('title'))?.match(/server process (\d+)/)?.[1])
   expect(sessionPid).toBeGreaterThan(0)
 
@@ -153,7 +149,7 @@ test('Record keeps only what happens from then on, shows its progress, and says 
   host,
 }) => {
   await page.goto(host.url)
-  await openDemoTools(page)
+  await openDemo(page, 'Tools:')
   await callFormats(page, 'audio', 1) // before Record: not part of the recording
 
   await page.getByRole('button', { name: '● Record' }).click()

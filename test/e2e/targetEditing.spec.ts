@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from './webHostProcess'
+import { addAndConnect } from './flows'
 
 /** The fixture server with log messages (test/fixtures/servers/serverLogs.ts): it advertises `logging` unless given `unadvertised`. */
 const SERVER_LOGS = `${process.execPath} --import tsx test/fixtures/servers/serverLogs.ts`
@@ -11,11 +12,7 @@ test('save and connect; edit a target while connected: it applies on reconnect, 
   const loggingCap = page.locator('.cap', { hasText: /^✓ logging$/ })
 
   await test.step('Save and connect: saved, selected and connected at once, with no second question', async () => {
-    await page.getByRole('button', { name: '+ Add server' }).click()
-    await page.locator('#t-name').fill('logs')
-    await page.locator('#t-cmd').fill(SERVER_LOGS)
-    await page.getByRole('button', { name: 'Save and connect' }).click()
-    await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+    await addAndConnect(page, { name: 'logs', command: SERVER_LOGS })
     await expect(page.getByTestId('approval')).toHaveCount(0)
     await expect(page.locator('.page-title')).toHaveText('logs')
     await expect(loggingCap).toBeVisible()

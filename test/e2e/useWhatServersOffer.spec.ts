@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { openUiClient } from '../../web/client'
 import { expect, test, type RunningWebHost } from './webHostProcess'
+import { openDemo } from './flows'
 
 // @modelcontextprotocol/server-everything, from the UI. Its tools are called only with arguments of our own,
 // never with their schema defaults (one of them fetches an internet URL): every default the form fills is
@@ -121,8 +122,7 @@ test('the demo prompt library and inventory are no dead ends: get a prompt, read
   await page.goto(host.url)
 
   await test.step('get media_brief: the required argument marked, the messages shown', async () => {
-    await page.locator('.welcome-demo', { hasText: 'Demo prompt library' }).getByRole('button', { name: 'Open' }).click()
-    await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 20_000 })
+    await openDemo(page, 'Demo prompt library')
     await actOn(page, 'Prompts', 'media_brief', 'Get')
     await expect(page.locator('label[for="arg-product"] .required-mark')).toBeVisible()
     await expect(page.locator('label[for="arg-audience"] .required-mark')).toHaveCount(0)

@@ -4,6 +4,7 @@ import WebSocket from 'ws'
 import { fixtureTarget } from '../fixtures/targets'
 import { openApprovedTarget, openUiClient, waitConnected } from '../../web/client'
 import { expect, test } from './webHostProcess'
+import { openDemo } from './flows'
 
 /** Opens the engine socket with the given headers; resolves with the HTTP status it was refused with, or 101. */
 function upgradeStatus(origin: string, path: string, headers: Record<string, string>, protocols: string[] = []): Promise<number> {
@@ -108,8 +109,7 @@ test('the launch token never lives in a cookie: a local program the browser visi
       await page.reload()
       await expect(page.getByRole('heading', { name: 'Inspect an agent' })).toBeVisible()
       expect(page.url()).not.toContain('token')
-      await page.locator('.welcome-demo', { hasText: 'Demo prompt library' }).getByRole('button', { name: 'Open' }).click()
-      await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 20_000 })
+      await openDemo(page, 'Demo prompt library')
     })
   } finally {
     elsewhere.closeAllConnections()
