@@ -118,6 +118,18 @@ function sums(column: number[]): number[] {
   return out
 }
 
+/** The position of the first of `count` items in seq order whose seq (`seqAt`) is above `seq` (`count` when none is). */
+export function firstAbove(count: number, seqAt: (i: number) => number, seq: number): number {
+  let lo = 0
+  let hi = count
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (seqAt(mid) <= seq) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** What walks a backlog page: each whole event, and each frame or log row in its place. */
 export interface BacklogVisitor {
   event(event: EngineEvent): void

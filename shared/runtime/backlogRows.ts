@@ -1,5 +1,6 @@
 import {
   encodeBacklog,
+  firstAbove,
   payloadFolded,
   type BacklogPage,
   type EngineEvent,
@@ -34,13 +35,14 @@ export class BacklogRows {
     return encodeBacklog({
       frames: this.frames.slice(afterSeq, toSeq),
       logs: this.logs.slice(afterSeq, toSeq),
-      events: this.others.slice(
-        firstAfter(this.others, afterSeq, (e) => e.seq),
-        firstAfter(this.others, toSeq, (e) => e.seq),
-      ),
+      events: this.others.slice(this.firstOther(afterSeq), this.firstOther(toSeq)),
       lastSeq: toSeq,
       more: toSeq < lastSeq,
     })
+  }
+
+  private firstOther(seq: number): number {
+    return firstAbove(this.others.length, (i) => this.others[i].seq, seq)
   }
 }
 
@@ -70,8 +72,8 @@ abstract class Table<S extends { connectionId: string }, Rows extends { shapes: 
   /** The rows with `afterSeq < seq <= toSeq`, their shapes numbered anew for the page. */
   slice(afterSeq: number, toSeq: number): Rows {
     const seq = this.rows.seq
-    const from = firstAfter(seq, afterSeq, (s) => s)
-    const to = firstAfter(seq, toSeq, (s) => s)
+    const from = firstAbove(seq.length, (i) => seq[i], afterSeq)
+    const to = firstAbove(seq.length, (i) => seq[i], toSeq)
     const page = Object.fromEntries(
       Object.entries(this.rows).map(([column, values]: [string, unknown[]]) => [column, column === 'shapes' ? [] : values.slice(from, to)]),
     ) as Rows
@@ -161,16 +163,4 @@ class LogTable extends Table<LogShape, LogRows> {
   protected shapeOf({ connectionId, source, level, oddity, server }: LogShape): LogShape {
     return { connectionId, source, level, oddity: oddity || undefined, server: server && { level: server.level, logger: server.logger } }
   }
-}
-
-/** The index of the first item whose seq is above `seq` (items are in seq order). */
-function firstAfter<T>(items: readonly T[], seq: number, seqOf: (item: T) => number): number {
-  let lo = 0
-  let hi = items.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (seqOf(items[mid]) <= seq) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }

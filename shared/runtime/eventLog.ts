@@ -1,4 +1,4 @@
-import type { BacklogPage, EngineEvent, EventInput } from '../contract'
+import { firstAbove, type BacklogPage, type EngineEvent, type EventInput } from '../contract'
 import { BacklogRows } from './backlogRows'
 import { now } from './clock'
 import { boundForUi } from './safeJson'
@@ -45,14 +45,8 @@ export class EventLog {
 
   /** The events with `seq > afterSeq`, in order: all of them, or the first `limit`. */
   since(afterSeq: number, limit = Infinity): EngineEvent[] {
-    let lo = 0
-    let hi = this.events.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.events[mid].seq <= afterSeq) lo = mid + 1
-      else hi = mid
-    }
-    return this.events.slice(lo, lo + limit)
+    const first = firstAbove(this.events.length, (i) => this.events[i].seq, afterSeq)
+    return this.events.slice(first, first + limit)
   }
 
   /** The events after `afterSeq`, at most `limit`, as a UI's backlog page (shared/contract/backlog.ts). */

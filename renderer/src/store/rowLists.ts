@@ -1,4 +1,5 @@
 import {
+  firstAbove,
   frameOfRow,
   logOfRow,
   type FrameEvent,
@@ -16,7 +17,7 @@ import {
  * whole. So a backlog of a hundred thousand frames is listed at once, at the cost of a row number each,
  * and filters read rows without making events. Appending is O(1).
  */
-abstract class RowList<E extends { seq: number }, Rows extends { seq: number[] }> {
+abstract class RowList<S, E extends S & { seq: number }, Rows extends { seq: number[]; shapes: S[]; shape: number[] }> {
   private readonly chunks: Chunk<E, Rows>[] = []
   private last: Chunk<E, Rows> | undefined
   length = 0
@@ -35,6 +36,12 @@ abstract class RowList<E extends { seq: number }, Rows extends { seq: number[] }
     return Array.from({ length: this.length }, (_, i) => this.at(i))
   }
 
+  /** The fields the item shares with others (a frame's direction, kind, method; a line's source and levels), without making it an event. */
+  shapeAt(i: number): S {
+    const { start, rows, index, events } = this.chunkOf(i)
+    return rows ? rows.shapes[rows.shape[index[i - start]]] : events[i - start]
+  }
+
   seqAt(i: number): number {
     const { start, rows, index, events } = this.chunkOf(i)
     return rows ? rows.seq[index[i - start]] : events[i - start].seq
@@ -48,14 +55,7 @@ abstract class RowList<E extends { seq: number }, Rows extends { seq: number[] }
 
   /** The position of the first item with a seq of `seq` or above (the length when none). */
   firstFrom(seq: number): number {
-    let lo = 0
-    let hi = this.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.seqAt(mid) < seq) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    return firstAbove(this.length, (i) => this.seqAt(i), seq - 1) // seqs are whole numbers
   }
 
   /** Appends a live event. */
@@ -78,14 +78,8 @@ abstract class RowList<E extends { seq: number }, Rows extends { seq: number[] }
   protected chunkOf(i: number): Chunk<E, Rows> {
     const last = this.last
     if (last && i >= last.start && i < last.start + (last.rows ? last.index.length : last.events.length)) return last
-    let lo = 0
-    let hi = this.chunks.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1
-      if (this.chunks[mid].start <= i) lo = mid
-      else hi = mid - 1
-    }
-    return (this.last = this.chunks[lo])
+    // The last chunk that starts at or before i (chunks are in order of their starts).
+    return (this.last = this.chunks[firstAbove(this.chunks.length, (k) => this.chunks[k].start, i) - 1])
   }
 }
 
@@ -109,15 +103,10 @@ export interface Frames {
   restAt(i: number): FrameRest | null
 }
 
-export class FrameList extends RowList<FrameEvent, FrameRows> implements Frames {
+export class FrameList extends RowList<FrameShape, FrameEvent, FrameRows> implements Frames {
   /** A row made a frame is kept: it stays the same object while it is shown. */
   protected fromRow(chunk: Chunk<FrameEvent, FrameRows>, k: number): FrameEvent {
     return (chunk.events[k] ??= frameOfRow(chunk.rows!, chunk.index[k]))
-  }
-
-  shapeAt(i: number): FrameShape {
-    const { start, rows, index, events } = this.chunkOf(i)
-    return rows ? rows.shapes[rows.shape[index[i - start]]] : events[i - start]
   }
 
   restAt(i: number): FrameRest | null {
@@ -144,7 +133,7 @@ export class FrameList extends RowList<FrameEvent, FrameRows> implements Frames 
 }
 
 /** A connection's log lines. A backlog's lines come without their text, which is fetched when shown or searched (store/logTexts.ts). */
-export class LogList extends RowList<LogEvent, LogRows> {
+export class LogList extends RowList<LogShape, LogEvent, LogRows> {
   private readonly texts = new Map<number, string>()
   private rowCount = 0
 
@@ -157,12 +146,6 @@ export class LogList extends RowList<LogEvent, LogRows> {
   override pushRow(rows: LogRows, row: number): void {
     super.pushRow(rows, row)
     this.rowCount++
-  }
-
-  /** A line's source, levels and logger, without making it an event. */
-  shapeAt(i: number): LogShape {
-    const { start, rows, index, events } = this.chunkOf(i)
-    return rows ? rows.shapes[rows.shape[index[i - start]]] : events[i - start]
   }
 
   /** A line's text, or undefined while it has not been fetched. */
