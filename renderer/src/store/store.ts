@@ -19,6 +19,8 @@ import {
   walkBacklog,
   type BacklogPage,
   type BacklogVisitor,
+  type FrameRows,
+  type LogRows,
 } from '../../../shared/contract'
 import type { LinkState } from '../host'
 import { applyEvent, applyFrameRow, applyLogRow, isSession, newConnectionView, type ConnectionView } from './connectionView'
@@ -238,6 +240,9 @@ export const useStore = create<Store>()((set, get) => ({
   appViews: {},
 }))
 
+/** A backlog's log line as an event: its text comes when the Log view asks for it. */
+const textlessLogOfRow = (rows: LogRows, row: number) => logOfRow(rows, row, '')
+
 /**
  * Folds what `walk` visits into the store in one update: work proportional to the batch, never to
  * history. Each connection touched gets a new view object (its lists appended in place) and a new `rev`.
@@ -259,6 +264,14 @@ function fold(get: () => Store, set: (partial: Partial<Store>) => void, live: bo
   // Rows come in long runs of one connection's: the view of the last row's is kept at hand.
   let rowConnection: string | undefined
   let rowView: ConnectionView | undefined
+  /** The view row `row` folds into (made from the row when it is its connection's first event), or undefined when it was folded already. */
+  const viewOfRow = <R extends FrameRows | LogRows>(rows: R, row: number, eventOf: (rows: R, row: number) => EngineEvent) => {
+    if (rows.seq[row] <= lastSeq) return undefined
+    lastSeq = rows.seq[row]
+    const connectionId = rows.shapes[rows.shape[row]].connectionId
+    if (connectionId !== rowConnection) [rowConnection, rowView] = [connectionId, viewFor(connectionId, () => eventOf(rows, row))]
+    return rowView
+  }
   walk({
     event(event) {
       if (event.seq <= lastSeq) return // already folded (backlog and live stream overlap)
@@ -285,18 +298,12 @@ function fold(get: () => Store, set: (partial: Partial<Store>) => void, live: bo
       if (live) notice = noticeOf(view, event) ?? notice
     },
     frame(rows, row) {
-      if (rows.seq[row] <= lastSeq) return
-      lastSeq = rows.seq[row]
-      const connectionId = rows.shapes[rows.shape[row]].connectionId
-      if (connectionId !== rowConnection) [rowConnection, rowView] = [connectionId, viewFor(connectionId, () => frameOfRow(rows, row))]
-      applyFrameRow(rowView!, rows, row)
+      const view = viewOfRow(rows, row, frameOfRow)
+      if (view) applyFrameRow(view, rows, row)
     },
     log(rows, row) {
-      if (rows.seq[row] <= lastSeq) return
-      lastSeq = rows.seq[row]
-      const connectionId = rows.shapes[rows.shape[row]].connectionId
-      if (connectionId !== rowConnection) [rowConnection, rowView] = [connectionId, viewFor(connectionId, () => logOfRow(rows, row, ''))]
-      applyLogRow(rowView!, rows, row)
+      const view = viewOfRow(rows, row, textlessLogOfRow)
+      if (view) applyLogRow(view, rows, row)
     },
   })
   if (touched.size === 0 && !replays && !authSteps) return
