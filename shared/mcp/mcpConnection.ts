@@ -972,12 +972,12 @@ export class McpConnection extends SupervisedConnection {
     checkRequest(method, params)
     const session = this.session
     if (!session || !this.isLive) throw new CommandError(`not connected (${this.state})`, 'failed')
+    const progress = asksProgress(method, options.progress)
     if (method === 'tools/call') {
       const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> }
-      return (await this.toolExchange(name, args ?? {}, asksProgress(method, options.progress))).answer
+      return (await this.toolExchange(name, args ?? {}, progress)).answer
     }
     const conversation = options.conversation ?? true
-    const progress = asksProgress(method, options.progress)
     const askedAt = now()
     const controller = new AbortController()
     this.lastRequestId = undefined
@@ -987,12 +987,13 @@ export class McpConnection extends SupervisedConnection {
     try {
       const result = (await answer) as Record<string, unknown>
       // What a UI is shown of a large result names the frame that holds it whole.
-      noteWholeInFrame(result, this.cutInFrame(ids.requestId))
+      const frameSeq = this.cutInFrame(ids.requestId)
+      noteWholeInFrame(result, frameSeq)
       this.answered(method, params)
       const problems = resultProblems(method, result)
       if (conversation) {
         const message = mcpAnswerMessage(method, result, now(), ids.requestId)
-        noteWholeInFrame(message, this.cutInFrame(ids.requestId))
+        noteWholeInFrame(message, frameSeq)
         this.emit({ type: 'conversation', message })
       }
       return { method, ...ids, durationMs: now() - askedAt, outcome: 'result', result, ...(problems.length > 0 && { problems }) }
