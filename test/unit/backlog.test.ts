@@ -12,23 +12,14 @@ import {
   type LogEvent,
 } from '../../shared/contract'
 import { EventLog } from '../../shared/runtime/eventLog'
+import { frameInput } from '../fixtures/events'
 
 // The backlog a UI catches up with travels as rows (shared/contract/backlog.ts): whatever the engine kept,
 // a UI reading the pages gets every event back, in order, as it would have received it live — but for the
 // payloads it does not fold and the log lines' texts, which stay in the engine until asked for.
 
 const C = 'demo:tools#1'
-const frame = (fields: Partial<FrameEvent>) =>
-  ({
-    type: 'frame',
-    connectionId: C,
-    direction: 'in',
-    protocol: 'mcp',
-    transport: 'stdio',
-    kind: 'notification',
-    bytes: 100,
-    ...fields,
-  }) as EventInput
+const frame = frameInput
 
 /** A session of every kind of row: requests and answers, a flood of log messages, progress, a cancel, engine notes, an oddity, another connection. */
 function session(): EventLog {

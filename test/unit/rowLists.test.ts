@@ -2,22 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { decodeBacklog, type EventInput, type FrameEvent, type LogEvent } from '../../shared/contract'
 import { EventLog } from '../../shared/runtime/eventLog'
 import { FrameList, LogList } from '../../renderer/src/store/rowLists'
+import { frameInput } from '../fixtures/events'
 
 // A connection's frames and log lines in the UI: live events and a backlog's rows, in one order.
 const C = 'demo:tools#1'
-const frame = (method: string, fields: Partial<FrameEvent> = {}) =>
-  ({
-    type: 'frame',
-    connectionId: C,
-    direction: 'in',
-    protocol: 'mcp',
-    transport: 'stdio',
-    kind: 'notification',
-    method,
-    payload: {},
-    bytes: 10,
-    ...fields,
-  }) as EventInput
+const frame = (method: string, fields: Partial<FrameEvent> = {}) => frameInput({ method, payload: {}, bytes: 10, ...fields })
 
 describe('frame and log lists', () => {
   it('read live events and backlog rows alike, in order, making a row a frame once', () => {
