@@ -1,6 +1,5 @@
 import { builtInDemos } from '../shared/demo/builtIns'
 import { randomUUID } from 'node:crypto'
-import { setMaxListeners } from 'node:events'
 import { Role } from '@a2a-js/sdk'
 import {
   type Client as A2aClient,
@@ -18,6 +17,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import { forUi, type SavedTarget } from '../shared/contract'
 import { demoTargets } from '../shared/demo/targets'
 import { EventBatcher } from '../shared/runtime/batcher'
+import { liftListenerLimit } from '../shared/runtime/httpAnswers'
 import { Engine } from '../shared/engine/engine'
 import { figure, interleave, median, type BenchOptions, type Figure } from './harness'
 import { startBenchServers } from './servers'
@@ -95,19 +95,11 @@ export async function callOverhead({ quick }: BenchOptions): Promise<Figure[]> {
   return figures
 }
 
-/**
- * The raw SDK's streamable HTTP transport. The SDK gives all of a session's requests one signal, and fetch
- * adds a listener to it per request: lifted its listener limit (as Parallax does), a long run prints no
- * leak warnings.
- */
+/** The raw SDK's streamable HTTP transport, its session signal's listener limit lifted as Parallax lifts it (no leak warnings). */
 function rawHttpTransport(url: string): StreamableHTTPClientTransport {
-  const signals = new WeakSet<AbortSignal>()
   return new StreamableHTTPClientTransport(new URL(url), {
     fetch: (input, init) => {
-      if (init?.signal && !signals.has(init.signal)) {
-        setMaxListeners(0, init.signal)
-        signals.add(init.signal)
-      }
+      liftListenerLimit(init?.signal)
       return fetch(input, init)
     },
   })

@@ -1,5 +1,17 @@
 import { setMaxListeners } from 'node:events'
 
+const lifted = new WeakSet<AbortSignal>()
+
+/**
+ * The MCP SDK gives every request of a session one signal, and fetch adds a listener to it per request, let
+ * go only when that request is collected: without its limit lifted, a long session warns of a leak that is none.
+ */
+export function liftListenerLimit(signal: AbortSignal | null | undefined): void {
+  if (!signal || lifted.has(signal)) return
+  setMaxListeners(0, signal)
+  lifted.add(signal)
+}
+
 /** An HTTP answer that was not a success, as a person needs it to act: status, challenge, the server's own words. */
 export interface FailedAnswer {
   request: { method: string; url: string }
@@ -25,18 +37,11 @@ const BODY_WAIT_MS = 500
  */
 export class AnswerWatch {
   private last: Promise<FailedAnswer> | undefined
-  private readonly sessionSignals = new WeakSet<AbortSignal>()
 
   constructor(private readonly base: typeof fetch = (input, init) => fetch(input, init)) {}
 
   readonly fetch: typeof fetch = async (input, init) => {
-    const signal = init?.signal
-    if (signal && !this.sessionSignals.has(signal)) {
-      // The MCP SDK gives every request of a session one signal; fetch adds a listener per request, let go
-      // only when that request is collected: a long session would warn of a leak that is none.
-      setMaxListeners(0, signal)
-      this.sessionSignals.add(signal)
-    }
+    liftListenerLimit(init?.signal)
     const response = await this.base(input, init)
     if (response.status >= 400) {
       const request = {
