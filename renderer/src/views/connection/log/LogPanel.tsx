@@ -5,6 +5,7 @@ import { setLogLevel, showFrame } from '../../../store/actions'
 import { CopyButton } from '../../../components/CopyButton'
 import { useFixedRows } from '../../../components/useFixedRows'
 import { everyLine, loadLogTexts } from '../../../store/logTexts'
+import type { LogList } from '../../../store/rowLists'
 import { clock } from '../../../components/format'
 import { useIncrementalFilter } from '../frames/useIncrementalFilter'
 
@@ -48,18 +49,10 @@ export function LogPanel({ view }: { view: ConnectionView }) {
   }, [count, scrollToIndex])
   useEffect(() => {
     const shown = rows.map((row) => indices[row.index])
-    if (shown.some((i) => logs.textAt(i) === undefined))
-      void loadLogTexts(view.id, logs, shown).then(
-        (fetched) => fetched && textsCame(),
-        () => {},
-      )
+    if (shown.some((i) => logs.textAt(i) === undefined)) fetchTexts(view.id, logs, shown, textsCame)
   })
   useEffect(() => {
-    if (!searchable)
-      void loadLogTexts(view.id, logs, everyLine(logs)).then(
-        (fetched) => fetched && textsCame(),
-        () => {},
-      )
+    if (!searchable) fetchTexts(view.id, logs, everyLine(logs), textsCame)
   }, [searchable, view.id, logs, logs.length])
   const filtered = count !== logs.length
 
@@ -121,6 +114,14 @@ export function LogPanel({ view }: { view: ConnectionView }) {
         )}
       </div>
     </div>
+  )
+}
+
+/** Fetches the texts missing at `positions`, and calls `came` when any did (a failure leaves them "…"). */
+function fetchTexts(connectionId: string, logs: LogList, positions: Iterable<number>, came: () => void): void {
+  void loadLogTexts(connectionId, logs, positions).then(
+    (fetched) => fetched && came(),
+    () => {},
   )
 }
 
