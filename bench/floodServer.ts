@@ -3,14 +3,12 @@
 // sends COUNT `notifications/message`, RATE per second (paced every 10 ms) or as fast as the pipe
 // takes them when RATE is 0 or absent. Each carries its send time (`sentAt`, ms since the epoch with
 // sub-millisecond precision) so a client can measure how late it saw it. Otherwise it answers
-// initialize, ping and tools/list like any server. Written by hand so that the server's own cost
-// stays negligible next to the client's.
-import { createInterface } from 'node:readline'
+// initialize, ping and tools/list like any server.
+import { serveByHand, write } from './serverByHand'
 
 const count = Number(process.argv[2] ?? 1000)
 const rate = Number(process.argv[3] ?? 0)
 const now = () => performance.timeOrigin + performance.now()
-const write = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`)
 const notification = (i: number) => ({
   jsonrpc: '2.0',
   method: 'notifications/message',
@@ -40,25 +38,8 @@ function flood(): void {
   }, 10)
 }
 
-for await (const line of createInterface({ input: process.stdin })) {
-  const request = JSON.parse(line) as { id?: number; method: string; params?: Record<string, unknown> }
-  if (request.method === 'initialize') {
-    write({
-      jsonrpc: '2.0',
-      id: request.id,
-      result: {
-        protocolVersion: request.params?.protocolVersion,
-        capabilities: { logging: {}, tools: {} },
-        serverInfo: { name: 'parallax-bench-flood', version: '1.0.0' },
-      },
-    })
-  } else if (request.method === 'notifications/initialized') {
-    flood()
-  } else if (request.method === 'ping') {
-    write({ jsonrpc: '2.0', id: request.id, result: {} })
-  } else if (request.method === 'tools/list') {
-    write({ jsonrpc: '2.0', id: request.id, result: { tools: [] } })
-  } else if (request.id !== undefined) {
-    write({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } })
-  }
-}
+await serveByHand('parallax-bench-flood', { logging: {}, tools: {} }, [], (request) => {
+  if (request.method !== 'notifications/initialized') return false
+  flood()
+  return true
+})
