@@ -161,9 +161,12 @@ export function noteWholeInFrame(value: unknown, frameSeq: number | undefined): 
  */
 export function jsonSizeWithin(value: unknown, limit: number, maxDepth = MAX_DEPTH): number {
   let size = 0
-  const stack: [unknown, number][] = [[value, 0]]
-  while (stack.length) {
-    const [node, depth] = stack.pop()!
+  // Two stacks side by side rather than one of pairs: this runs on every event, and a pair per value is garbage.
+  const nodes: unknown[] = [value]
+  const depths: number[] = [0]
+  while (nodes.length) {
+    const node = nodes.pop()
+    const depth = depths.pop()!
     if (typeof node === 'string') size += node.length + 2
     else if (node === null || typeof node !== 'object') size += 6
     else {
@@ -172,13 +175,17 @@ export function jsonSizeWithin(value: unknown, limit: number, maxDepth = MAX_DEP
       if (Array.isArray(node)) {
         size += node.length
         if (size > limit) return Infinity
-        for (const child of node) stack.push([child, depth + 1])
+        for (let i = 0; i < node.length; i++) {
+          nodes.push(node[i])
+          depths.push(depth + 1)
+        }
       } else {
         for (const key in node) {
           if (!Object.prototype.hasOwnProperty.call(node, key)) continue
           size += key.length + 4
           if (size > limit) return Infinity
-          stack.push([(node as Record<string, unknown>)[key], depth + 1])
+          nodes.push((node as Record<string, unknown>)[key])
+          depths.push(depth + 1)
         }
       }
     }
