@@ -124,17 +124,12 @@ export class RecordingLibrary {
     return redactRecordingText(await this.read(name))
   }
 
-  /** Opens a recording (`openRecording`); a header that is not a usable Parallax header is dropped and reported as line 1. */
+  /** Opens a recording (`openRecording`); a header that is not a usable Parallax header is dropped and reported as line 1, its mapping unused. */
   async load(name: string): Promise<OpenedRecording> {
     const text = await this.read(name)
-    const loaded = openRecording(text)
     const end = text.indexOf('\n')
     const summary = summarizeHeader(end === -1 ? text : text.slice(0, end), text.length)
-    if ('damaged' in summary) {
-      loaded.header = undefined
-      if (!loaded.problems.some((p) => p.line === 1)) loaded.problems.unshift({ line: 1, message: summary.damaged })
-    }
-    return loaded
+    return openRecording(text, 'damaged' in summary ? summary.damaged : undefined)
   }
 
   /**

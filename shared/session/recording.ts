@@ -130,12 +130,19 @@ export interface OpenedRecording {
   turns: RecordedTurn[]
 }
 
-/** Opens a recording to replay it: every line is checked, and only its conversation is kept (the turns come from it). */
-export function openRecording(text: string): OpenedRecording {
+/**
+ * Opens a recording to replay it: every line is checked, and only its conversation is kept (the turns come
+ * from it). A header found unusable (`damagedHeader`, why) is dropped, reported as line 1, and its mapping unused.
+ */
+export function openRecording(text: string, damagedHeader?: string): OpenedRecording {
   const conversation: EngineEvent[] = []
   const read = readRecording(text, (event) => {
     if (event.type === 'conversation') conversation.push(event)
   })
+  if (damagedHeader) {
+    read.header = undefined
+    if (!read.problems.some((p) => p.line === 1)) read.problems.unshift({ line: 1, message: damagedHeader })
+  }
   return { ...read, turns: turnsFromEvents(conversation, read.header?.mapping) }
 }
 

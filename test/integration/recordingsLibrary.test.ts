@@ -135,6 +135,28 @@ describe('recordings library: nothing is lost', () => {
     expect(readdirSync(folder)).toEqual(['media-buying.jsonl'])
   })
 
+  it("a header Parallax cannot use is dropped whole: the turns are read as any recording's, its mapping unused", async () => {
+    const { host, ui } = await start()
+    await list(ui)
+    const folder = join(host.dataDir, 'recordings')
+    const data = { skill: 'search_products', input: { brief: 'spring' } }
+    const message = { role: 'user', content: '', timestamp: 1, metadata: { kind: 'message', turn: 1, data } }
+    const asked = JSON.stringify({ type: 'conversation', seq: 1, ts: 1, connectionId: 'c1', message })
+    const headerWith = (fields: object) =>
+      JSON.stringify({ format: 'parallax.recording/1', targets: [], mapping: { skillField: 'tool', inputField: 'args' }, ...fields })
+    writeFileSync(join(folder, 'no start.jsonl'), `${headerWith({})}\n${asked}\n`)
+    writeFileSync(join(folder, 'whole.jsonl'), `${headerWith({ startedAt: '2026-01-01T00:00:00.000Z' })}\n${asked}\n`)
+
+    const damaged = await ui.invoke('recordings.load', { name: 'no start' })
+    expect(damaged.header).toBeUndefined()
+    expect(damaged.problems).toEqual([{ line: 1, message: 'the header has no valid startedAt time' }])
+    expect(damaged.turns).toEqual([{ index: 1, turn: { kind: 'call', tool: 'search_products', arguments: { brief: 'spring' } } }])
+    // The same header, whole: its mapping is the recording's own, under which this data part names no skill.
+    const whole = await ui.invoke('recordings.load', { name: 'whole' })
+    expect(whole.problems).toEqual([])
+    expect(whole.turns).toEqual([{ index: 1, turn: { kind: 'data', data } }])
+  })
+
   it('a full disk refuses an import and a new recording clearly, leaves no file, and the same names work once there is space', async () => {
     const dataDir = join(freshFolder(), 'data')
     const folder = join(dataDir, 'recordings')
