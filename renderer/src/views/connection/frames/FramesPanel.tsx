@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { visibleName, type FrameEvent } from '../../../../../shared/contract'
+import { firstAbove, visibleName, type FrameEvent } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import type { Frames } from '../../../store/rowLists'
 import { CopyButton } from '../../../components/CopyButton'
@@ -475,15 +475,8 @@ function TruncatedNotice({ frame, connectionId }: { frame: FrameEvent; connectio
   )
 }
 
-/** Position of `value` in an ascending array, or -1: the filtered indices are always ascending. */
+/** Position of `value` in an ascending array of whole numbers, or -1: the filtered indices are always ascending. */
 function sortedIndexOf(sorted: number[], value: number): number {
-  let lo = 0
-  let hi = sorted.length - 1
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1
-    if (sorted[mid] === value) return mid
-    if (sorted[mid] < value) lo = mid + 1
-    else hi = mid - 1
-  }
-  return -1
+  const at = firstAbove(sorted.length, (i) => sorted[i], value - 1)
+  return sorted[at] === value ? at : -1
 }
