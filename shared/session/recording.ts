@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 import type { EngineEvent, RecordingHeader } from '../contract'
 import { PARALLAX_VERSION } from '../version'
 import { Redactor } from './redaction'
-import { turnsFromEvents, type RecordedTurn } from './turns'
+import { DEFAULT_MAPPING, turnsFromEvents, type RecordedTurn } from './turns'
 
 export const RECORDING_FORMAT: RecordingHeader['format'] = 'parallax.recording/1'
 
@@ -132,18 +132,27 @@ export interface OpenedRecording {
 
 /**
  * Opens a recording to replay it: every line is checked, and only its conversation is kept (the turns come
- * from it). A header found unusable (`damagedHeader`, why) is dropped, reported as line 1, and its mapping unused.
+ * from it). A header found unusable (`damagedHeader`, why) is dropped, reported as line 1, and its mapping unused;
+ * a usable header's mapping that names no two fields is reported the same way and replaced by the default.
  */
 export function openRecording(text: string, damagedHeader?: string): OpenedRecording {
   const conversation: EngineEvent[] = []
   const read = readRecording(text, (event) => {
     if (event.type === 'conversation') conversation.push(event)
   })
-  if (damagedHeader) {
-    read.header = undefined
-    if (!read.problems.some((p) => p.line === 1)) read.problems.unshift({ line: 1, message: damagedHeader })
-  }
+  const headerProblem = damagedHeader ?? mappingProblem(read.header?.mapping)
+  if (damagedHeader) read.header = undefined
+  else if (headerProblem) read.header = { ...read.header!, mapping: DEFAULT_MAPPING } // the other fields still stand
+  if (headerProblem && !read.problems.some((p) => p.line === 1)) read.problems.unshift({ line: 1, message: headerProblem })
   return { ...read, turns: turnsFromEvents(conversation, read.header?.mapping) }
+}
+
+/** Why a header's turn mapping cannot be used (it names the two fields of a data part as strings), if it cannot. */
+function mappingProblem(mapping: unknown): string | undefined {
+  if (mapping === undefined) return undefined
+  const fields = mapping as { skillField?: unknown; inputField?: unknown } | null
+  if (typeof fields?.skillField === 'string' && typeof fields.inputField === 'string') return undefined
+  return "the header's mapping does not name a skill field and an input field: the defaults (skill, input) are used"
 }
 
 /**

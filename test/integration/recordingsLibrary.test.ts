@@ -155,6 +155,16 @@ describe('recordings library: nothing is lost', () => {
     const whole = await ui.invoke('recordings.load', { name: 'whole' })
     expect(whole.problems).toEqual([])
     expect(whole.turns).toEqual([{ index: 1, turn: { kind: 'data', data } }])
+
+    // A header whose mapping names no fields is said so, and the default mapping stands in, for loading and replaying.
+    writeFileSync(join(folder, 'no mapping.jsonl'), `${headerWith({ startedAt: '2026-01-01T00:00:00.000Z', mapping: null })}\n${asked}\n`)
+    const unmapped = await ui.invoke('recordings.load', { name: 'no mapping' })
+    expect(unmapped.problems).toEqual([
+      { line: 1, message: "the header's mapping does not name a skill field and an input field: the defaults (skill, input) are used" },
+    ])
+    expect(unmapped.turns).toEqual(damaged.turns)
+    const { replayId } = await ui.invoke('replay.start', { recording: 'no mapping', targetIds: ['demo:tools'] })
+    expect(await ui.invoke('replay.run', { replayId })).toMatchObject({ total: 1, errors: 0 })
   })
 
   it('a full disk refuses an import and a new recording clearly, leaves no file, and the same names work once there is space', async () => {
