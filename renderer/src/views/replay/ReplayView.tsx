@@ -22,7 +22,11 @@ export function ReplayView() {
   const fileInput = useRef<HTMLInputElement>(null)
 
   const refresh = async () => setRecordings((await command((api) => api.invoke('recordings.list', {}))) ?? [])
-  useEffect(() => void refresh(), [])
+  // Listed once the engine is reachable: the view may open before the app has connected to it.
+  const api = useStore((s) => s.api)
+  useEffect(() => {
+    if (api) void refresh()
+  }, [api])
   const open = (name: string) => openRecording(name)
   const start = async () => {
     if (!loaded) return
