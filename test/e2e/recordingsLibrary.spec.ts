@@ -64,4 +64,19 @@ test('the library shows a damaged recording with why and deletes it; a taken nam
     await expect(page.locator('[data-recording]')).toHaveCount(2)
     expect(existsSync(join(folder, 'deep.jsonl'))).toBe(false)
   })
+
+  await test.step('a recording with a problem opens with it said, and its turns read as far as they can be', async () => {
+    const [header, ...rest] = demo.split('\n')
+    writeFileSync(join(folder, 'odd mapping.jsonl'), [JSON.stringify({ ...JSON.parse(header), mapping: null }), ...rest].join('\n'))
+    await page.goto(host.url) // the app takes the token out of its address: a reload would have none
+    await page
+      .getByRole('button', { name: /Replay/ })
+      .first()
+      .click()
+    await page.locator('[data-recording="odd mapping"]').click()
+    await expect(page.getByTestId('recording-problems')).toHaveText(
+      "One problem reading this recording (the rest is used): line 1: the header's mapping does not name a skill field and an input field: the defaults (skill, input) are used",
+    )
+    await expect(page.getByTestId('recording-date')).toContainText('4 turn(s)')
+  })
 })

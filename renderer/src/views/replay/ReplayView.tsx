@@ -236,9 +236,9 @@ export function ReplayView() {
                 </div>
               )}
               {loaded.problems.length > 0 && (
-                <div className="verdict warn">
-                  {loaded.problems.length} line(s) could not be read and were skipped:{' '}
-                  {loaded.problems.map((p) => `line ${p.line} (${p.message})`).join('; ')}
+                <div className="verdict warn" data-testid="recording-problems">
+                  {loaded.problems.length === 1 ? 'One problem' : `${loaded.problems.length} problems`} reading this recording (the rest is
+                  used): {loaded.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}
                 </div>
               )}
               {replay && <ParitySummary replay={replay} />}
