@@ -27,7 +27,11 @@ export function CompareView() {
   const [prompt, setPrompt] = useState('')
   const acp = [a, b].some((s) => targets.find((t) => t.id === s.targetId)?.spec.kind === 'acp')
   const loadProfiles = async () => setProfiles((await command((api) => api.invoke('profiles.list', {}))) ?? [])
-  useEffect(() => void loadProfiles(), [])
+  // Listed once the engine is reachable: the view may open before the app has connected to it.
+  const api = useStore((s) => s.api)
+  useEffect(() => {
+    if (api) void loadProfiles()
+  }, [api])
   const run = async () => {
     setBusy(true)
     const side = (s: typeof a) => ({ targetId: s.targetId, ...(s.profile && { profile: s.profile }) })
