@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { Engine, type EngineOptions } from '../shared/engine/engine'
 import { builtInDemos } from '../shared/demo/builtIns'
 import { CliError } from './failure'
+import { watchEngine } from './faults'
 import { UsageError } from './usage'
 import { dataDir } from './web'
 import { cliApprover } from './approve'
@@ -47,6 +48,7 @@ export function cliHost({
     openBrowser: openSystemBrowser,
     ...options,
   })
+  const unwatch = watchEngine(engine)
   if (progress)
     engine.events.subscribe((event) => {
       if (event.type === 'auth' && event.step !== 'request') progress(`auth: ${event.summary}`)
@@ -54,7 +56,10 @@ export function cliHost({
   return {
     invoke: (command, input) => engine.invoke(command, input),
     onEvents: (listener) => engine.events.subscribe((event) => listener([event])),
-    close: () => engine.dispose(),
+    close: async () => {
+      unwatch()
+      await engine.dispose()
+    },
   }
 }
 

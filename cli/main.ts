@@ -6,6 +6,7 @@ import { call, CALL_FORMAT } from './call'
 import { compare } from './compare'
 import { converse, CONVERSATION_FORMAT } from './converse'
 import { errorObject, errorText, jsonPrinted, printJson } from './failure'
+import { guarded } from './faults'
 import { inspect } from './inspect'
 import { INSPECT_FORMAT } from './inspectReport'
 import { record, RECORD_FORMAT } from './record'
@@ -44,7 +45,8 @@ export async function main(argv: string[]): Promise<number> {
     return 2
   }
   try {
-    return await run(rest)
+    // The web host guards its own process (it outlives any fault); a one-shot command fails on one outside its connections.
+    return await (command === 'web' ? run(rest) : guarded(() => run(rest)))
   } catch (error) {
     // Usage mistakes, connections that could not be made, refusals and faults alike: said on stderr (the
     // cause whole), and with --json as the one object on stdout, its `error` {kind, message, cause}; exit 2.

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { APP_ROOT } from '../shared/bundles.mjs'
 import { Engine } from '../shared/engine/engine'
 import { builtInDemos } from '../shared/demo/builtIns'
+import { guardProcess } from '../shared/runtime/faultScope'
 import { ensurePrivateDir } from '../shared/runtime/privateFiles'
 import { UsageError } from './usage'
 import { startWebHost, type WebHost } from '../web/webHost'
@@ -40,6 +41,8 @@ export async function web(argv: string[]): Promise<number> {
     throw new UsageError(error.code === 'EADDRINUSE' ? `port ${port} is already in use; pick another with --port` : error.message)
   })
   views.url = host.viewUrl
+  // A fault no code handled fails the connection it came from, never the host (shared/runtime/faultScope.ts).
+  const unguard = guardProcess((fault) => process.stderr.write(`[parallax web] ${engine.reportFault(fault).line}\n`))
   process.stderr.write(`Parallax web host listening on 127.0.0.1:${host.port} (data in ${dataDir()})\n`)
   // The URL (with its token) is the one line on stdout, so scripts and the launcher can read it.
   process.stdout.write(`${host.url}\n`)
@@ -52,5 +55,6 @@ export async function web(argv: string[]): Promise<number> {
   process.stderr.write('Parallax web host stopping…\n')
   await host.close()
   await engine.dispose()
+  unguard()
   return 0
 }

@@ -8,6 +8,7 @@ import { Engine } from '../../shared/engine/engine'
 import { KeychainSecretStore } from './secretStore'
 import { boundForUi, MAX_DEPTH, safeStringify } from '../../shared/runtime/safeJson'
 import { ensurePrivateDir } from '../../shared/runtime/privateFiles'
+import { guardProcess } from '../../shared/runtime/faultScope'
 import { guardSender, isAppUrl } from './ipcGuard'
 import { registerViewScheme, serveViews, viewUrl } from './appViews'
 
@@ -32,6 +33,8 @@ const engine = new Engine({
   appViewUrl: viewUrl,
 })
 registerViewScheme()
+// A fault no code handled fails the connection it came from, never the app (shared/runtime/faultScope.ts).
+guardProcess((fault) => console.error(`[parallax] ${engine.reportFault(fault).line}`))
 // The data folder (targets, profiles, recordings, and Chromium's own storage) is the user's alone.
 void ensurePrivateDir(app.getPath('userData')).catch(() => {})
 

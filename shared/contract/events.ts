@@ -264,6 +264,8 @@ export interface FailureCause {
   fallback?: { tried: boolean; why: string; first?: FailureCause }
   /** HTTP 401/403: the server wants authorization Parallax could not obtain without a person (`auth.signIn` does it), and why. */
   auth?: { required: true; why: string; scope?: string }
+  /** A fault in Parallax's own work for this connection that no code handled (it failed the connection, not the host): what kind, and where. */
+  fault?: { kind: 'unhandled rejection' | 'uncaught exception'; stack?: string[] }
 }
 
 export interface ConnectionEvent extends EventBase {

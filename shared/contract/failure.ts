@@ -24,6 +24,8 @@ export function causeLines(cause: FailureCause, indent = '  '): string[] {
   // The library's own wording, when there is no answer or address to say it better.
   if (cause.status === undefined && !cause.address) add('error', cause.error)
   for (const line of cause.stderr ?? []) add('stderr', line)
+  add('fault', cause.fault?.kind)
+  for (const line of cause.fault?.stack ?? []) add('', line)
   if (cause.fallback && !cause.fallback.tried) add('fallback', `not tried: ${cause.fallback.why}`)
   return lines
 }

@@ -60,6 +60,8 @@ export type TargetSpec = z.infer<typeof TargetSpec>
 export const ConnectionOptions = z.object({
   keepaliveIntervalMs: z.number().int().min(100).max(3_600_000).default(15_000),
   requestTimeoutMs: z.number().int().min(100).max(3_600_000).default(30_000),
+  /** How long Parallax follows a task it made (an MCP task-augmented call) before it stops and says so: the task may never end. */
+  taskDeadlineMs: z.number().int().min(1_000).max(86_400_000).default(600_000),
   /** For starting the server and `initialize`: a cold `npx` start can take far longer than a request. */
   connectTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
   /** Consecutive failed probes that turn a degraded connection into a down one. */

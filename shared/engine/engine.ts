@@ -41,6 +41,8 @@ import { loadResponder, RESPONDER_MODULE_EXTENSIONS } from '../hooks/responder'
 import type { SchemaValidator } from '../hooks/validator'
 import { NO_BUILT_INS, type BuiltIns } from '../runtime/builtIns'
 import { EventLog } from '../runtime/eventLog'
+import { errorMessage } from '../runtime/errors'
+import { withinConnection, type Fault } from '../runtime/faultScope'
 import { answerForUi, deeperThan, MAX_DEPTH } from '../runtime/safeJson'
 import type { CallOptions, SupervisedConnection, TurnOptions } from '../runtime/supervisedConnection'
 import { RecordingLibrary } from '../session/library'
@@ -167,7 +169,36 @@ export class Engine implements CommandContext {
     // Schemas, hooks and diffs walk the input: it may be nested no deeper than what agents may send.
     if (deeperThan(input, MAX_DEPTH))
       throw new CommandError(`the input of ${command} is nested deeper than ${MAX_DEPTH} levels; Parallax refused it`, 'invalid-input')
-    return handlers[command](parseCommandInput(command, input), this)
+    const parsed = parseCommandInput(command, input)
+    // A command aimed at a connection is that connection's work: a fault it leaves behind fails that connection alone.
+    const connectionId = (parsed as { connectionId?: unknown }).connectionId
+    return typeof connectionId === 'string'
+      ? withinConnection(connectionId, () => handlers[command](parsed, this))
+      : handlers[command](parsed, this)
+  }
+
+  /**
+   * A fault no code handled (an unhandled rejection, an uncaught exception: runtime/faultScope.ts) fails the
+   * connection whose work it came from, saying why, and nothing else: every other connection, recording and UI
+   * goes on. One outside any of this engine's connections is said as the engine's own. Returns the line for the
+   * host's log, and the connection it failed.
+   */
+  reportFault({ reason, kind, connectionId }: Fault): { line: string; failed?: string } {
+    const stack =
+      (reason instanceof Error &&
+        reason.stack
+          ?.split('\n')
+          .slice(1, 9)
+          .map((line) => line.trim())) ||
+      undefined
+    const connection = connectionId === undefined ? undefined : this.connections.get(connectionId)
+    const what = `${kind}: ${errorMessage(reason)}`
+    if (connection) {
+      void connection.fail(`Parallax stopped this connection after an ${what}`, { fault: { kind, ...(stack && { stack }) } })
+      return { line: `${connection.id} (${connection.target.name}) failed after an ${what}`, failed: connection.id }
+    }
+    this.events.emit({ type: 'log', connectionId: 'engine', source: 'engine', level: 'error', text: `Parallax met an ${what}` })
+    return { line: `${what}${stack ? `\n  ${stack.join('\n  ')}` : ''}` }
   }
 
   info(): AppInfo {
@@ -410,6 +441,10 @@ export class Engine implements CommandContext {
     return connection
   }
 
+  hasConnection(connectionId: string): boolean {
+    return this.connections.has(connectionId)
+  }
+
   connectionsOf(targetId: string): SupervisedConnection[] {
     return [...this.connections.values()].filter((c) => c.target.id === targetId)
   }
@@ -439,26 +474,28 @@ export class Engine implements CommandContext {
 
   /** One turn on any connection: an A2A message, or an MCP tool call. */
   sendTurn(connectionId: string, turn: Turn, options: TurnOptions = {}): Promise<TurnResult> {
-    return this.connection(connectionId).sendTurn(turn, options)
+    return withinConnection(connectionId, () => this.connection(connectionId).sendTurn(turn, options))
   }
 
   /**
    * One inspected call — hooks, validation, lint, send, context echo — of a tool (MCP) or a skill (A2A);
    * `view`: the MCP App view that made it, rather than the user.
    */
-  async callTool(
+  callTool(
     connectionId: string,
     tool: string,
     args: Record<string, unknown>,
     view?: { id: string; uri: string },
     options: CallOptions = {},
   ): Promise<CallReport> {
-    const connection = this.connection(connectionId)
-    const endpoint = { protocol: connection.protocol, tool, ...connection.callEndpoint(tool, options) }
-    const validator = await this.schemaValidator()
-    const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), validator, this.options.protocolFields)
-    this.events.emit({ type: 'call', connectionId, ...report, ...(view && { view }) })
-    return report
+    return withinConnection(connectionId, async () => {
+      const connection = this.connection(connectionId)
+      const endpoint = { protocol: connection.protocol, tool, ...connection.callEndpoint(tool, options) }
+      const validator = await this.schemaValidator()
+      const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), validator, this.options.protocolFields)
+      this.events.emit({ type: 'call', connectionId, ...report, ...(view && { view }) })
+      return report
+    })
   }
 
   private schemaValidator(): Promise<SchemaValidator> {

@@ -95,6 +95,8 @@ export class ClientRole {
     /** The frame that carried a request from the server, by its id (the tap records it before the SDK sees it). */
     private readonly frameOf: (id: string | number) => number | undefined,
     private readonly note: (level: 'info' | 'warn' | 'error', text: string) => void,
+    /** The conversation turn a request belongs to, where it says (a task's request names its task): its ask and answer join that turn. */
+    private readonly turnOf: (params: Record<string, unknown>) => number | undefined = () => undefined,
   ) {
     this.roots = settings.roots ?? []
   }
@@ -189,15 +191,18 @@ export class ClientRole {
   ): Promise<Record<string, unknown>> {
     const frameSeq = this.frameOf(id)
     const base = { type: 'serverRequest' as const, id, method, params, ...(frameSeq !== undefined && { frameSeq }) }
-    this.emit({ type: 'conversation', message: askMessage(method, params, id) })
+    const turn = this.turnOf(params)
+    const say = (message: ConversationMessage) =>
+      this.emit({ type: 'conversation', message: turn === undefined ? message : { ...message, metadata: { ...message.metadata!, turn } } })
+    say(askMessage(method, params, id))
     const answered = (result: Record<string, unknown>, by: 'user' | 'script' | 'parallax', source?: string) => {
       this.emit({ ...base, state: 'answered', by, ...(source && { source }), result, reason: answerText(method, result) })
-      this.emit({ type: 'conversation', message: answerMessage(method, id, answerText(method, result), by, result) })
+      say(answerMessage(method, id, answerText(method, result), by, result))
       return result
     }
     const failed = (code: number, message: string, by: 'user' | 'script' | 'parallax', source?: string): never => {
       this.emit({ ...base, state: 'failed', by, ...(source && { source }), error: { code, message }, reason: message })
-      this.emit({ type: 'conversation', message: answerMessage(method, id, `refused: ${message}`, by, undefined, true) })
+      say(answerMessage(method, id, `refused: ${message}`, by, undefined, true))
       throw new McpError(code, message)
     }
 
@@ -255,10 +260,7 @@ export class ClientRole {
     })
     if ('cancelled' in outcome) {
       this.emit({ ...base, state: 'cancelled', reason: outcome.cancelled })
-      this.emit({
-        type: 'conversation',
-        message: answerMessage(method, id, `not answered: ${outcome.cancelled}`, 'parallax', undefined, true),
-      })
+      say(answerMessage(method, id, `not answered: ${outcome.cancelled}`, 'parallax', undefined, true))
       throw new McpError(ErrorCode.RequestTimeout, outcome.cancelled)
     }
     if ('timedOut' in outcome) {

@@ -173,6 +173,7 @@ export class McpConnection extends SupervisedConnection {
         return seq
       },
       (level, text) => this.logLine(level, text),
+      (params) => this.mcpTasks.turnOfRequest(params),
     )
   }
 
@@ -857,6 +858,7 @@ export class McpConnection extends SupervisedConnection {
     requestOptions: () => this.requestOptions(),
     say: (message) => this.emit({ type: 'conversation', message }),
     nextTurn: () => ++this.turn,
+    deadlineMs: () => this.options.taskDeadlineMs,
   })
 
   override tasks(): TaskOperations {

@@ -4,12 +4,14 @@ import {
   CreateTaskResultSchema,
   GetTaskResultSchema,
   ListTasksResultSchema,
+  RELATED_TASK_META_KEY,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js'
 import { CommandError, type A2aTask, type ConversationContext, type ConversationMessage } from '../contract'
 import { now } from '../runtime/clock'
 import type { TaskOperations } from '../runtime/supervisedConnection'
-import { mcpCallMessage, mcpResultMessage } from './conversationTurns'
+import { errorMessage } from '../runtime/errors'
+import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from './conversationTurns'
 import type { McpSession, ResultCheck, SessionRequestOptions } from './session'
 
 /** An MCP task as `tasks/get` and `tasks/list` give it (2025-11-25). */
@@ -30,7 +32,18 @@ export interface TaskHost {
   requestOptions(): SessionRequestOptions
   say(message: ConversationMessage): void
   nextTurn(): number
+  /** How long a task is followed before Parallax stops (the target's `taskDeadlineMs`). */
+  deadlineMs(): number
 }
+
+/** A `tasks/result` in flight: what it came to, once it has (kept, so a rejection is never left unhandled). */
+interface ResultWait {
+  settled?: { result: Record<string, unknown> } | { error: unknown }
+  done: Promise<void>
+}
+
+/** The SDK's error for a request that got no answer in time (MCP's RequestTimeout). */
+const REQUEST_TIMEOUT = -32001
 
 /** How long a task Parallax creates is kept by the server, and the bounds on how often it is polled. */
 const TASK_TTL_MS = 300_000
@@ -61,6 +74,15 @@ export class McpTasks implements TaskOperations {
 
   constructor(private readonly host: TaskHost) {}
 
+  /**
+   * The turn of the task a server's request belongs to (`_meta["io.modelcontextprotocol/related-task"]`): an
+   * elicitation a task asks for is part of the call that made the task, so one task call stays one turn.
+   */
+  turnOfRequest(params: Record<string, unknown>): number | undefined {
+    const related = (params._meta as Record<string, unknown> | undefined)?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined
+    return typeof related?.taskId === 'string' ? this.turns.get(related.taskId) : undefined
+  }
+
   /** Whether the server takes tool calls as tasks (`capabilities.tasks.requests.tools.call`). */
   get toolCalls(): boolean {
     const tasks = this.host.capabilities().tasks as { requests?: { tools?: { call?: unknown } } } | undefined
@@ -81,20 +103,38 @@ export class McpTasks implements TaskOperations {
       CreateTaskResultSchema as unknown as ResultCheck,
     )
     this.host.say(withTask(mcpCallMessage(tool, args, now(), turn), undefined))
-    const created = (await asked).task as McpTask
-    this.turns.set(created.taskId, turn)
-    this.sayStatus(created)
-    const result = await this.follow(created)
-    return { turn, result, taskId: created.taskId }
+    let taskId: string | undefined
+    try {
+      const created = (await asked).task as McpTask
+      taskId = created.taskId
+      this.turns.set(taskId, turn)
+      this.sayStatus(created)
+      return { turn, result: await this.follow(created), taskId }
+    } catch (error) {
+      // The turn ends here too: said once, as a plain call's failure is.
+      this.host.say(withTask(mcpErrorMessage(errorMessage(error), now(), turn), taskId))
+      throw error
+    }
   }
 
-  /** Polls a task until it ends (or asks for input: then `tasks/result` delivers what the server asks, and waits); its result. */
+  /**
+   * Polls a task until it ends, and fetches its result. When it asks for input, `tasks/result` is asked at once
+   * (the server delivers what it asks through it) and may wait as long as a person takes: one that gets no
+   * answer in time is asked again later, as the task goes on. Past the target's task deadline Parallax stops
+   * following (the task may still be running on the server) and says so.
+   */
   private async follow(task: McpTask): Promise<CallToolResult> {
+    const deadlineMs = this.host.deadlineMs()
+    const giveUpAt = now() + deadlineMs
     let current = task
-    let waiting: Promise<Record<string, unknown>> | undefined
+    let waiting: ResultWait | undefined
     while (!TERMINAL.has(current.status)) {
-      if (current.status === 'input_required' && !waiting) waiting = this.result(current.taskId)
-      await new Promise((resolve) => setTimeout(resolve, clamp(current.pollInterval ?? 1_000)))
+      if (current.status === 'input_required' && (!waiting || timedOut(waiting))) waiting = this.awaitResult(current.taskId)
+      if (waiting?.settled && 'error' in waiting.settled && !timedOut(waiting)) throw waiting.settled.error
+      const pause = Math.min(clamp(current.pollInterval ?? 1_000), giveUpAt - now())
+      if (pause <= 0) throw new Error(stoppedFollowing(current, deadlineMs))
+      await new Promise((resolve) => setTimeout(resolve, pause))
+      if (now() >= giveUpAt) throw new Error(stoppedFollowing(current, deadlineMs))
       current = (await this.request(
         'tasks/get',
         { taskId: current.taskId },
@@ -102,14 +142,27 @@ export class McpTasks implements TaskOperations {
       )) as unknown as McpTask
       this.sayStatus(current)
     }
-    if (current.status === 'cancelled') {
-      waiting?.catch(() => undefined)
+    if (current.status === 'cancelled')
       return { content: [{ type: 'text', text: current.statusMessage ?? 'the task was cancelled' }], isError: true }
-    }
-    const result = (await (waiting ?? this.result(current.taskId))) as CallToolResult
+    if (!waiting || timedOut(waiting)) waiting = this.awaitResult(current.taskId)
+    await waiting.done
+    const settled = waiting.settled!
+    if ('error' in settled) throw settled.error
+    const result = settled.result as CallToolResult
     const turn = this.turns.get(current.taskId)
     if (turn !== undefined) this.host.say(withTask(mcpResultMessage(result, now(), turn), current.taskId))
     return result
+  }
+
+  /** Asks for a task's result; what it comes to is kept on the wait, never an unhandled rejection. */
+  private awaitResult(taskId: string): ResultWait {
+    const wait: ResultWait = {
+      done: this.result(taskId).then(
+        (result) => void (wait.settled = { result }),
+        (error: unknown) => void (wait.settled = { error }),
+      ),
+    }
+    return wait
   }
 
   private result(taskId: string): Promise<Record<string, unknown>> {
@@ -182,6 +235,19 @@ export class McpTasks implements TaskOperations {
     if (!session) return Promise.reject(new CommandError('not connected', 'failed'))
     return session.request(method, params, this.host.requestOptions(), check)
   }
+}
+
+/** Whether a `tasks/result` ended without an answer in time (the task goes on: it is asked again), rather than with the server's error. */
+function timedOut(wait: ResultWait): boolean {
+  return !!wait.settled && 'error' in wait.settled && (wait.settled.error as { code?: unknown } | undefined)?.code === REQUEST_TIMEOUT
+}
+
+function stoppedFollowing(task: McpTask, deadlineMs: number): string {
+  return `Parallax stopped following task ${task.taskId} after ${duration(deadlineMs)} (the target's task deadline); it was still ${task.status.replace('_', ' ')} and may still be running on the server: the Tasks list can check on it`
+}
+
+function duration(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 100) / 10} s`
 }
 
 function clamp(ms: number): number {

@@ -29,6 +29,7 @@ import type { EventLog } from './eventLog'
 import { FrameSpill } from './frameSpill'
 import { now } from './clock'
 import { ConnectFailure, errorMessage } from './errors'
+import { withinConnection } from './faultScope'
 import { ResendMarks } from './resendMarks'
 
 export interface ProbeOutcome {
@@ -246,9 +247,12 @@ export abstract class SupervisedConnection {
     this.emit({ type: 'log', source, level, text })
   }
 
-  /** Resolves true once connected, false when the first attempt failed (the reason is an event). Opens once. */
+  /**
+   * Resolves true once connected, false when the first attempt failed (the reason is an event). Opens once,
+   * as this connection's work: whatever it starts (processes, sockets, keepalive) is laid at its door if it faults.
+   */
   open(): Promise<boolean> {
-    this.opening ??= this.openFirst()
+    this.opening ??= withinConnection(this.id, () => this.openFirst())
     return this.opening
   }
 
@@ -283,6 +287,20 @@ export abstract class SupervisedConnection {
     this.clearTimers()
     await this.teardownQuietly()
     this.setState('closed')
+  }
+
+  /**
+   * Ends the connection from outside its own work — a fault in it that no code handled (runtime/faultScope.ts) —
+   * so the rest of Parallax goes on: said in its log, torn down (its process stopped), failed with `reason`.
+   * It does not reconnect by itself; the user can.
+   */
+  async fail(reason: string, cause?: FailureCause): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.clearTimers()
+    this.logLine('error', reason)
+    await this.teardownQuietly()
+    this.setState('failed', { reason, ...(cause && { cause }) })
   }
 
   /** Resolves once work the connection started by itself (e.g. a list_changed refresh) is done. */

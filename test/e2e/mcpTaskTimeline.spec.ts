@@ -21,6 +21,8 @@ test('a tool run as a task: its life in the conversation timeline, and listed un
     })
     await page.getByLabel('Tool to call').selectOption('simulate-research-query')
     await expect(page.getByLabel('as a task')).toBeChecked() // the tool requires it
+    // How long Parallax follows it: the target's task deadline (10 minutes unless the target says otherwise).
+    await expect(page.getByTestId('task-deadline')).toHaveText('· followed up to 10 min')
     await page.getByRole('button', { name: 'JSON', exact: true }).click()
     await page.getByLabel('Raw arguments (JSON)').fill('{"topic": "tide pools", "ambiguous": false}')
     await page.screenshot({ path: 'test-results/mcp-task-call.png' })

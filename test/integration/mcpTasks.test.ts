@@ -112,6 +112,25 @@ describe('MCP tasks', () => {
     expect((await e.invoke('tasks.list', { connectionId })).length).toBeGreaterThan(0)
   }, 30_000)
 
+  it('one task call is one turn: the elicitation the task asks for joins the turn of the call that made it', async () => {
+    const { e, recorder, connectionId } = await connect(everything)
+    const report = await e.invoke('tools.call', {
+      connectionId,
+      tool: 'simulate-research-query',
+      arguments: { topic: 'python', ambiguous: true },
+      task: true,
+    })
+    expect(JSON.stringify(report.response)).toContain('Research Report: python')
+    const messages = recorder.of('conversation', connectionId).map((c) => c.message)
+    const ask = messages.find((m) => m.metadata?.kind === 'ask' && m.metadata.method === 'elicitation/create')
+    const answer = messages.find((m) => m.metadata?.kind === 'answer' && m.metadata.method === 'elicitation/create')
+    expect(ask?.metadata?.turn).toBe(1)
+    expect(answer?.metadata?.turn).toBe(1)
+    // Every message from the call to its result is turn 1 (but roots/list, which the server asks on its own after connecting).
+    const ofCall = messages.slice(messages.findIndex((m) => m.metadata?.kind === 'call')).filter((m) => m.metadata?.method !== 'roots/list')
+    expect(ofCall.map((m) => m.metadata?.turn)).toEqual(ofCall.map(() => 1))
+  }, 30_000)
+
   it('a server without tasks says so, and a plain call stays plain', async () => {
     const { e, connectionId } = await connect({ ...fixtureTarget('slowTools'), origin: 'user' })
     await expect(e.invoke('tasks.list', { connectionId })).rejects.toThrow(/advertises no capabilities.tasks/)

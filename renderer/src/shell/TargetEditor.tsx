@@ -50,6 +50,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
     String((target?.options.keepaliveIntervalMs ?? defaults?.keepaliveIntervalMs ?? 15000) / 1000),
   )
   const [timeout, setTimeoutText] = useState(String((target?.options.requestTimeoutMs ?? defaults?.requestTimeoutMs ?? 30000) / 1000))
+  const [taskDeadline, setTaskDeadline] = useState(String((target?.options.taskDeadlineMs ?? defaults?.taskDeadlineMs ?? 600_000) / 60_000))
   // What Parallax offers and answers as this server's client: its profile, its roots, its scripted answers.
   const profiles = useProfiles()
   const [profile, setProfile] = useState(target?.profile ?? DEFAULT_PROFILE)
@@ -66,10 +67,14 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
       if (!Number.isFinite(seconds) || seconds < 0.1) throw new Error('keepalive interval must be at least 0.1 seconds')
       const timeoutSeconds = Number(timeout)
       if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0.1) throw new Error('request timeout must be at least 0.1 seconds')
+      const deadlineMinutes = Number(taskDeadline)
+      if (!Number.isFinite(deadlineMinutes) || deadlineMinutes * 60_000 < 1000 || deadlineMinutes > 1440)
+        throw new Error('task deadline must be from 1 second (0.017 minutes) to 1440 minutes')
       const options = {
         ...target?.options,
         keepaliveIntervalMs: Math.round(seconds * 1000),
         requestTimeoutMs: Math.round(timeoutSeconds * 1000),
+        taskDeadlineMs: Math.round(deadlineMinutes * 60_000),
       }
       if (kind === 'mcp-stdio') {
         const [command, ...args] = splitCommandLine(commandLine)
@@ -385,6 +390,22 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
           seconds
           <span className="muted"> · reset by progress notifications</span>
         </span>
+        {(kind === 'mcp-stdio' || kind === 'mcp-http') && (
+          <>
+            <label htmlFor="t-task-deadline">Task deadline</label>
+            <span>
+              <input
+                id="t-task-deadline"
+                className="input"
+                style={{ width: 90 }}
+                value={taskDeadline}
+                onChange={(e) => setTaskDeadline(e.target.value)}
+              />{' '}
+              minutes
+              <span className="muted"> · how long a call made as a task is followed before Parallax stops</span>
+            </span>
+          </>
+        )}
       </div>
       {error && <div className="error-text">{error}</div>}
     </Modal>

@@ -254,7 +254,7 @@ function Composer({
         >
           Reset
         </button>
-        {tasks && <TaskToggle support={tasks} on={asTask} onChange={setAsTask} />}
+        {tasks && <TaskToggle targetId={view.targetId} support={tasks} on={asTask} onChange={setAsTask} />}
         <span className="spacer" />
         <button className="btn primary" onClick={() => void submit()} disabled={!live || busy}>
           {busy ? 'Calling…' : 'Call'}

@@ -1,4 +1,6 @@
+import { duration } from '../../../components/format'
 import type { ConnectionView } from '../../../store/connectionView'
+import { useStore } from '../../../store/store'
 
 /** How a tool may be called as a task (2025-11-25): the server's word, and the tool's `execution.taskSupport`. */
 export function taskSupport(view: ConnectionView, tool: { execution?: { taskSupport?: unknown } }): 'required' | 'optional' | undefined {
@@ -11,7 +13,18 @@ export function taskSupport(view: ConnectionView, tool: { execution?: { taskSupp
 }
 
 /** "as a task": a call made as a task is followed to its result, its states in the conversation and under Tasks. */
-export function TaskToggle({ support, on, onChange }: { support: 'required' | 'optional'; on: boolean; onChange: (on: boolean) => void }) {
+export function TaskToggle({
+  targetId,
+  support,
+  on,
+  onChange,
+}: {
+  targetId: string
+  support: 'required' | 'optional'
+  on: boolean
+  onChange: (on: boolean) => void
+}) {
+  const deadlineMs = useStore((s) => s.targets.find((t) => t.id === targetId)?.options.taskDeadlineMs ?? s.info?.defaults.taskDeadlineMs)
   return (
     <label
       className="muted"
@@ -29,6 +42,14 @@ export function TaskToggle({ support, on, onChange }: { support: 'required' | 'o
         onChange={(e) => onChange(e.target.checked)}
       />
       as a task
+      {deadlineMs !== undefined && (
+        <span
+          data-testid="task-deadline"
+          title="How long Parallax follows the task before it stops and says so (the target's task deadline)"
+        >
+          · followed up to {duration(deadlineMs)}
+        </span>
+      )}
     </label>
   )
 }
