@@ -110,7 +110,7 @@ export interface AppViewRequest {
   outcome?: { result: Record<string, unknown>; arguments: Record<string, unknown> } | { failed: string }
 }
 
-/** A message for a moment, with at most one action (e.g. open what was just saved). */
+/** A message for a moment; one with an action (e.g. open what was just saved) stays until used or dismissed. */
 export interface Toast {
   text: string
   tone: 'info' | 'error'
@@ -357,7 +357,7 @@ export function useSelectedTarget(): SavedTarget | undefined {
   return useStore((s) => s.targets.find((t) => t.id === s.selectedTargetId))
 }
 
-/** Shows a message for a moment (longer for an error), with an action when given. */
+/** Shows a message for a moment (longer for an error), or, with an action, until it is used or dismissed. */
 export function showToast(text: string, tone: 'info' | 'error' = 'info', action?: Toast['action']): void {
   useStore.setState({ toast: { text, tone, ...(action && { action }) } })
 }
