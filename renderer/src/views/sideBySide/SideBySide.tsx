@@ -237,7 +237,7 @@ function Cell({ events, outcome }: { events: ConversationEvent[]; outcome: Repla
         </div>
       )}
       {events.map((e) => (
-        <MessageView key={e.seq} message={e.message} />
+        <MessageView key={e.seq} message={e.message} connectionId={e.connectionId} />
       ))}
     </div>
   )
