@@ -186,7 +186,7 @@ function CompareResultView({ result }: { result: CompareResult }) {
       {handshake.length === 0 ? (
         <div className="muted">The same.</div>
       ) : (
-        <table className="grid" data-testid="compare-handshake">
+        <table className="grid compare-handshake" data-testid="compare-handshake">
           <thead>
             <tr>
               <th>Field</th>
