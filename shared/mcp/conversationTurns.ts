@@ -11,18 +11,26 @@ export interface RequestIds {
   progressToken?: string | number
 }
 
+/**
+ * A request of the user's as it went out: its ids, and how long the connection waits for its answer
+ * (`timeoutMs`; with a progress token, each progress report starts that wait again), so a UI says when it gives up.
+ */
+export interface SentRequest extends RequestIds {
+  timeoutMs?: number
+}
+
 export function mcpCallMessage(
   tool: string,
   args: Record<string, unknown>,
   timestamp: number,
   turn: number,
-  ids: RequestIds = {},
+  ids: SentRequest = {},
 ): ConversationMessage {
   return {
     role: 'user',
     content: `${tool} ${JSON.stringify(args)}`,
     timestamp,
-    metadata: { kind: 'call', timestampSource: 'observed', turn, data: { tool, arguments: args }, ...requestIds(ids) },
+    metadata: { kind: 'call', timestampSource: 'observed', turn, data: { tool, arguments: args }, ...sentRequest(ids) },
   }
 }
 
@@ -72,8 +80,13 @@ export function mcpErrorMessage(
   }
 }
 
-function requestIds({ requestId, progressToken }: RequestIds): RequestIds {
-  return { ...(requestId !== undefined && { requestId }), ...(progressToken !== undefined && { progressToken }) }
+/** A sent request's fields for a message's metadata: those it has. */
+export function sentRequest({ requestId, progressToken, timeoutMs }: SentRequest): SentRequest {
+  return {
+    ...(requestId !== undefined && { requestId }),
+    ...(progressToken !== undefined && { progressToken }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
+  }
 }
 
 /** The text as JSON when it looks like an object or array (a throw per plain-text result would cost more). */

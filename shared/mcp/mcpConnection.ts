@@ -57,7 +57,7 @@ import {
 import { ConnectFailure, errorMessage, networkFailure } from '../runtime/errors'
 import { AnswerWatch } from '../runtime/httpAnswers'
 import type { ConnectionAuth } from '../auth/connectionAuth'
-import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from './conversationTurns'
+import { mcpCallMessage, mcpErrorMessage, mcpResultMessage, type RequestIds, type SentRequest } from './conversationTurns'
 import { PARALLAX_VERSION } from '../version'
 import { DISCOVERY_STEPS, LIST_CHANGED, runDiscoveryStep } from './discovery'
 import { JsonLineReader, pipeLines, wireText } from './lines'
@@ -932,7 +932,7 @@ export class McpConnection extends SupervisedConnection {
       CallToolResultSchema,
     )
     const ids = this.track(controller, progress)
-    this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, askedAt, turn, ids) })
+    this.emit({ type: 'conversation', message: mcpCallMessage(tool, args, askedAt, turn, this.sent(ids)) })
     try {
       const result = (await answer) as CallToolResult
       // What a UI is shown of a large result names the frame that holds it whole.
@@ -985,7 +985,7 @@ export class McpConnection extends SupervisedConnection {
     this.lastRequestId = undefined
     const answer = session.request(method, params, { ...this.requestOptions(progress), signal: controller.signal })
     const ids = this.track(controller, progress)
-    if (conversation) this.emit({ type: 'conversation', message: mcpRequestMessage(method, params, askedAt, ids) })
+    if (conversation) this.emit({ type: 'conversation', message: mcpRequestMessage(method, params, askedAt, this.sent(ids)) })
     try {
       const result = (await answer) as Record<string, unknown>
       // What a UI is shown of a large result names the frame that holds it whole.
@@ -1030,6 +1030,11 @@ export class McpConnection extends SupervisedConnection {
     this.cancellable.set(requestId, controller)
     this.answeredBy.set(requestId, undefined)
     return progress ? { requestId, progressToken: requestId } : { requestId }
+  }
+
+  /** A request just tracked, as its message says it went out: its ids and the timeout `requestOptions` gave it. */
+  private sent(ids: RequestIds): SentRequest {
+    return ids.requestId === undefined ? ids : { ...ids, timeoutMs: this.options.requestTimeoutMs }
   }
 
   /** The frame that holds a request's answer whole, when what Parallax shows of it is cut. */
@@ -1090,7 +1095,7 @@ export class McpConnection extends SupervisedConnection {
       return {
         ...base,
         outcome: 'timeout',
-        reason: `no answer within ${this.options.requestTimeoutMs} ms (the timeout restarts with each progress notification); notifications/cancelled sent`,
+        reason: `${ids.progressToken === undefined ? 'no answer' : 'no answer or progress'} within ${this.options.requestTimeoutMs} ms${ids.progressToken === undefined ? '' : ' (each progress notification restarted the timeout)'}; notifications/cancelled sent`,
       }
     return { ...base, outcome: 'lost', reason: errorMessage(error) }
   }

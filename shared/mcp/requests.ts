@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { CommandError, type ConversationMessage } from '../contract'
 import { detachedCut, safeStringify } from '../runtime/safeJson'
+import { sentRequest, type SentRequest } from './conversationTurns'
 
 /** What the SDK's schemas offer: `safeParse` (zod 3 and 4 alike). */
 interface Schema {
@@ -116,13 +117,13 @@ const TEXT_LIMIT = 2_000
 
 /**
  * A request of the user's as a conversation message: its method and what it is about (the prompt, the
- * resource), its params as data, and the request id and progress token that progress and cancel name.
+ * resource), its params as data, the request id and progress token that progress and cancel name, and its timeout.
  */
 export function mcpRequestMessage(
   method: string,
   params: Record<string, unknown> | undefined,
   timestamp: number,
-  ids: { requestId?: string | number; progressToken?: string | number },
+  ids: SentRequest,
 ): ConversationMessage {
   const { _meta: _, ...shown } = params ?? {}
   const subject = subjectOf(method, shown)
@@ -136,8 +137,7 @@ export function mcpRequestMessage(
       method,
       ...(subject !== undefined && { subject }),
       data: params ?? {},
-      ...(ids.requestId !== undefined && { requestId: ids.requestId }),
-      ...(ids.progressToken !== undefined && { progressToken: ids.progressToken }),
+      ...sentRequest(ids),
     },
   }
 }

@@ -18,7 +18,10 @@ test('compare minimal vs hinted profiles: the hinted tools appear, each linked t
   await page.screenshot({ path: 'test-results/compare.png' })
 
   // The frame opens in a drawer over the comparison, which stays as it was behind it.
-  await catalog.locator('[data-name="forecast_delivery"]').getByRole('button', { name: 'B frame' }).click()
+  await catalog
+    .locator('[data-name="forecast_delivery"]')
+    .getByRole('button', { name: /^B #\d+$/ })
+    .click()
   const drawer = page.getByTestId('frames-drawer')
   await expect(drawer).toContainText(/Demo media-sales agent · compare c1 B \(hinted\) · \d\d:\d\d:\d\d · closed/)
   await expect(drawer.locator('.detail-body')).toContainText('forecast_delivery')

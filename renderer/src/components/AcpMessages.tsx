@@ -1,6 +1,6 @@
 import { STOP_REASON_TEXT, type ConversationMessage } from '../../../shared/contract'
 import { JsonView } from './JsonView'
-import { AgentText } from './Name'
+import { AgentText, Name } from './Name'
 
 /**
  * What an ACP agent streams into a turn, as a person reads it: a tool call as it stands (its status chip,
@@ -18,7 +18,12 @@ export function AcpMessage({ message, time }: { message: ConversationMessage; ti
           <span className={`state-chip ${String(meta.state ?? '')}`}>{String(meta.state ?? '')}</span>
           <span className="msg-label">
             tool call · <AgentText value={title} />
-            {typeof meta.tool === 'string' && <span className="mono muted"> {meta.tool}</span>}
+            {typeof meta.tool === 'string' && (
+              <>
+                {' '}
+                <Name value={meta.tool} className="mono muted" />
+              </>
+            )}
             {typeof meta.toolKind === 'string' && <span className="muted"> ({meta.toolKind})</span>}
           </span>
           {time}

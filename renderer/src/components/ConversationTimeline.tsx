@@ -6,6 +6,7 @@ import { AcpMessage, stopReasonText } from './AcpMessages'
 import './acp.css'
 import { JsonView } from './JsonView'
 import { richAnswer } from './McpContent'
+import { FrameLink } from './FrameLink'
 import { AgentText } from './Name'
 
 /**
@@ -42,7 +43,7 @@ export function ConversationTimeline({ events, empty }: { events: ConversationEv
                 style={{ transform: `translateY(${item.start}px)` }}
               >
                 {turn !== undefined && turn !== previousTurn && <div className="turn-label">Turn {turn}</div>}
-                <MessageView message={event.message} />
+                <MessageView message={event.message} connectionId={event.connectionId} />
               </div>
             )
           })}
@@ -52,7 +53,7 @@ export function ConversationTimeline({ events, empty }: { events: ConversationEv
   )
 }
 
-export function MessageView({ message }: { message: ConversationMessage }) {
+export function MessageView({ message, connectionId }: { message: ConversationMessage; connectionId?: string }) {
   const meta = message.metadata
   const kind = meta?.kind ?? 'message'
   const time = (
@@ -74,7 +75,12 @@ export function MessageView({ message }: { message: ConversationMessage }) {
         {meta?.state && <span className={`state-chip ${meta.state}`}>{meta.state}</span>}
         <span className="muted">
           {message.content.replace(/^push notification: /, '')}
-          {typeof meta?.frameSeq === 'number' ? ` · frame #${meta.frameSeq}` : ''}
+          {typeof meta?.frameSeq === 'number' && connectionId && (
+            <>
+              {' · '}
+              <FrameLink connectionId={connectionId} seq={meta.frameSeq} title="The push as it came in" />
+            </>
+          )}
         </span>
         {time}
       </div>
@@ -114,7 +120,7 @@ export function MessageView({ message }: { message: ConversationMessage }) {
     return (
       <div className={`msg ${message.role} ${kind}`} data-kind={kind} data-role={message.role}>
         <div className="msg-head">
-          <span className="msg-label">{label}</span>
+          <AgentText value={label} className="msg-label" />
           {time}
         </div>
         <MessageText content={message.content} data={undefined} />
@@ -124,7 +130,7 @@ export function MessageView({ message }: { message: ConversationMessage }) {
   return (
     <div className={`msg ${message.role} ${kind}`} data-kind={kind} data-role={message.role}>
       <div className="msg-head">
-        <span className="msg-label">{methodLabel(message) ?? label}</span>
+        <AgentText value={methodLabel(message) ?? label} className="msg-label" />
         {time}
       </div>
       {richAnswer(message) ??

@@ -1,11 +1,13 @@
 import { useState, type ReactNode } from 'react'
+import { AgentText } from './Name'
 
 const PAGE = 100
 const LONG_STRING = 2_000
 
 /**
  * A collapsible JSON tree. Everything is rendered as text (React escapes it), so agent-supplied
- * strings never execute. Deep or large values render lazily: nodes below `openDepth` start closed,
+ * strings never execute, and their hidden characters (a bidirectional override, a zero-width space) are
+ * shown as `⟨U+XXXX⟩`, as in every agent-supplied name. Deep or large values render lazily: nodes below `openDepth` start closed,
  * arrays and objects show the first 100 entries, and long strings are cut until asked.
  */
 export function JsonView({ value, openDepth = 2 }: { value: unknown; openDepth?: number }) {
@@ -102,7 +104,7 @@ function Branch({
             value={child}
             depth={depth + 1}
             openDepth={openDepth}
-            label={isArray ? undefined : <span className="k">{JSON.stringify(key)}</span>}
+            label={isArray ? undefined : <AgentText value={JSON.stringify(key)} className="k" />}
             comma={i < entries.length - 1}
           />
         ))}
@@ -129,7 +131,7 @@ function Scalar({ value }: { value: unknown }) {
       const cut = CUT_MARKER.exec(value.slice(-1_000))?.[0]
       return (
         <>
-          <span className="s">{JSON.stringify(value.slice(0, LONG_STRING))}</span>
+          <AgentText value={JSON.stringify(value.slice(0, LONG_STRING))} className="s" />
           <button className="more" onClick={() => setFull(true)}>
             {' '}
             … {value.length - LONG_STRING - (cut?.length ?? 0)} more characters
@@ -143,7 +145,7 @@ function Scalar({ value }: { value: unknown }) {
         </>
       )
     }
-    return <span className="s">{JSON.stringify(value)}</span>
+    return <AgentText value={JSON.stringify(value)} className="s" />
   }
   if (typeof value === 'number') return <span className="n">{String(value)}</span>
   return <span className="l">{String(value)}</span>

@@ -1,6 +1,11 @@
 import type { ReactNode } from 'react'
+import { visibleText } from '../../../shared/contract'
+import { AgentText } from './Name'
 
-/** The shell of every dialog: a backdrop that closes on click, Escape to close, a title, a body and a footer. */
+/**
+ * The shell of every dialog: a backdrop that closes on click, Escape to close, a title, a body and a footer.
+ * A title often names a target or a file: its hidden characters are shown, as in every agent-supplied name.
+ */
 export function Modal({
   title,
   onClose,
@@ -21,11 +26,13 @@ export function Modal({
       <div
         className="dialog"
         role={role}
-        aria-label={title}
+        aria-label={visibleText(title)}
         style={width ? { width } : undefined}
         onKeyDown={(e) => e.key === 'Escape' && onClose()}
       >
-        <div className="dialog-head">{title}</div>
+        <div className="dialog-head">
+          <AgentText value={title} />
+        </div>
         <div className="dialog-body">{children}</div>
         <div className="dialog-foot">{footer}</div>
       </div>

@@ -1,11 +1,13 @@
 import { describeSpec } from '../../../shared/contract'
 import { Modal } from '../components/Modal'
+import { AgentText, Name } from '../components/Name'
 import { useStore } from '../store/store'
 
 /**
  * Asked whenever the engine refuses to run something the user has not approved: a command it would spawn
  * (from Connect, Compare, Replay or Side by side alike), a hooks module, or an origin an agent card points
- * to. It shows exactly what would run and what changed since an earlier approval.
+ * to. It shows exactly what would run and what changed since an earlier approval, hidden characters made
+ * visible: a name or an argument from an imported file cannot read as something else.
  */
 export function ApprovalDialog() {
   const pending = useStore((s) => s.approval)
@@ -37,7 +39,9 @@ export function ApprovalDialog() {
             </h3>
             <ul data-testid="approval-changes">
               {request.changes.map((change) => (
-                <li key={change}>{change}</li>
+                <li key={change}>
+                  <AgentText value={change} />
+                </li>
               ))}
             </ul>
           </div>
@@ -45,39 +49,62 @@ export function ApprovalDialog() {
         {request.command && (
           <>
             <p>
-              <strong>{request.targetName}</strong> starts this program on your machine, with your permissions:
+              <strong>
+                <Name value={request.targetName ?? ''} />
+              </strong>{' '}
+              starts this program on your machine, with your permissions:
             </p>
             <div className="cmdline" data-testid="spawn-command">
-              {describeSpec({ kind: 'mcp-stdio', ...request.command })}
+              <AgentText value={describeSpec({ kind: 'mcp-stdio', ...request.command })} />
             </div>
             {env.length > 0 && (
               <>
                 <p className="muted">with these environment variables:</p>
-                <div className="cmdline">{env.join('\n')}</div>
+                <div className="cmdline">
+                  <AgentText value={env.join('\n')} />
+                </div>
               </>
             )}
-            {request.command.cwd && <p className="muted">in {request.command.cwd}</p>}
-            {request.command.workspace && <p className="muted">may read and write files in {request.command.workspace}</p>}
+            {request.command.cwd && (
+              <p className="muted">
+                in <AgentText value={request.command.cwd} />
+              </p>
+            )}
+            {request.command.workspace && (
+              <p className="muted">
+                may read and write files in <AgentText value={request.command.workspace} />
+              </p>
+            )}
           </>
         )}
         {request.hooks && (
           <>
             <p>A hooks module runs inside Parallax, with your permissions, on every call it hooks:</p>
-            <div className="cmdline">{request.hooks.path}</div>
+            <div className="cmdline">
+              <AgentText value={request.hooks.path} />
+            </div>
             <p className="muted mono">sha256 {request.hooks.sha256}</p>
           </>
         )}
         {request.origin && (
           <>
             <p>
-              The agent card of <strong>{request.targetName}</strong> points to another origin than the one you configured. Allowing it
-              sends this target&apos;s requests there, with the headers you configured.
+              The agent card of{' '}
+              <strong>
+                <Name value={request.targetName ?? ''} />
+              </strong>{' '}
+              points to another origin than the one you configured. Allowing it sends this target&apos;s requests there, with the headers
+              you configured.
             </p>
             <dl className="kv">
               <dt>Configured</dt>
-              <dd className="mono">{request.origin.configured}</dd>
+              <dd className="mono">
+                <AgentText value={request.origin.configured} />
+              </dd>
               <dt>Card points to</dt>
-              <dd className="mono">{request.origin.requested}</dd>
+              <dd className="mono">
+                <AgentText value={request.origin.requested} />
+              </dd>
               <dt>Interface</dt>
               <dd className="mono">{request.origin.via}</dd>
             </dl>

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { describeSpec, visibleName, type SavedTarget } from '../../../shared/contract'
+import { describeSpec, visibleName, visibleText, type SavedTarget } from '../../../shared/contract'
 import { Name } from '../components/Name'
 import {
   openCompare,
@@ -114,7 +114,7 @@ function TargetRow({ target }: { target: SavedTarget }) {
       ? `${view.state}${view.transport ? ` · ${view.transport}` : ''}`
       : target.origin === 'demo'
         ? `built-in demo · ${target.spec.kind === 'a2a' ? 'A2A' : target.spec.kind === 'acp' ? 'ACP' : 'MCP stdio'}`
-        : describeSpec(target.spec)
+        : visibleText(describeSpec(target.spec))
   return (
     <button className={`target${selected ? ' selected' : ''}`} onClick={() => openTarget(target.id)} data-target={target.id}>
       <span
@@ -130,7 +130,7 @@ function TargetRow({ target }: { target: SavedTarget }) {
         </div>
       </span>
       {view?.recording && !view.recording.error ? (
-        <span className="rec-mark" title={`Recording to "${view.recording.name}"`} data-testid="recording-mark">
+        <span className="rec-mark" title={`Recording to "${visibleName(view.recording.name)}"`} data-testid="recording-mark">
           ● REC
         </span>
       ) : view && view.oddities > 0 ? (

@@ -8,6 +8,7 @@ import {
   type TargetDraft,
 } from '../../../shared/contract'
 import { Modal } from '../components/Modal'
+import { Name } from '../components/Name'
 import { closeEditor, connect, noteEditedWhileConnected, reconnect, reloadTargets } from '../store/actions'
 import { useStore } from '../store/store'
 import { useProfiles } from '../views/connection/serverRequests/ProfilePicker'
@@ -242,7 +243,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
                     checked={mcpServers.includes(t.id)}
                     onChange={(e) => setMcpServers(e.target.checked ? [...mcpServers, t.id] : mcpServers.filter((id) => id !== t.id))}
                   />{' '}
-                  {t.name}
+                  <Name value={t.name} />
                 </label>
               ))}
             </div>

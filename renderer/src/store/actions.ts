@@ -23,6 +23,7 @@ import {
   type Draft,
   type EntryKind,
   type FramesDrawer,
+  type FramesFilter,
   type MainView,
   type ReplayPage,
   type Store,
@@ -83,6 +84,11 @@ export function showFrame(connectionId: string, seq?: number, more: Omit<FramesD
 
 export function closeFramesDrawer(): void {
   useStore.setState({ framesDrawer: undefined, focusFrame: undefined })
+}
+
+/** Keeps what a target's Frames list is filtered on, for when the user comes back to it. */
+export function keepFramesFilter(targetId: string, filter: FramesFilter): void {
+  useStore.setState((s) => ({ framesFilters: { ...s.framesFilters, [targetId]: filter } }))
 }
 
 /** The frames list has shown the frame `showFrame` asked for. */
@@ -312,6 +318,11 @@ export function probe(connectionId: string): void {
 /** Notes that a target was edited while `connectionId` was its live session: its page says the edit applies on reconnect. */
 export function noteEditedWhileConnected(targetId: string, connectionId: string): void {
   useStore.setState((s) => ({ editedWhileConnected: { ...s.editedWhileConnected, [targetId]: connectionId } }))
+}
+
+/** The user read the notice of the restart at `at` on this connection: it is not said again (a later restart is). */
+export function dismissRestartNotice(connectionId: string, at: number): void {
+  useStore.setState((s) => ({ dismissedRestarts: { ...s.dismissedRestarts, [connectionId]: at } }))
 }
 
 /** Asks an MCP server for its log messages at `level` and above (`logging/setLevel`); the log shows the level it agreed to. */

@@ -235,6 +235,15 @@ export function isSession(view: Pick<ConnectionView, 'owner'>): boolean {
   return view.owner.purpose === 'session'
 }
 
+/**
+ * A frame's number as the user knows it: its place among its connection's frames, from 1 (what the Frames
+ * list and the drawer show, and every link to a frame says); undefined while the frame has not arrived.
+ */
+export function frameNumber(view: Pick<ConnectionView, 'frames'> | undefined, seq: number): number | undefined {
+  const index = view ? view.frames.indexOfSeq(seq) : -1
+  return index === -1 ? undefined : index + 1
+}
+
 /** The number a connection is known by (`demo:tools#3` → `#3`). */
 export function connectionNumber(connectionId: string): string {
   return connectionId.match(/#\d+$/)?.[0] ?? connectionId

@@ -3,8 +3,10 @@ import type { ConversationEvent, FrameEvent } from '../../../shared/contract'
 /** A request of the user's waiting for its answer (a tool call, a prompt got, a resource read …) and what the server said of its progress. */
 export interface InFlight {
   requestId: string | number
-  /** The progress token it carried: Parallax gives one with every request (the timeout restarts with each progress notification). */
+  /** The progress token it carried, when it asked for progress: each progress notification for it restarts the timeout. */
   progressToken?: string | number
+  /** How long the connection waits for its answer (from when it was sent, or from the last progress report), as the engine said. */
+  timeoutMs?: number
   method: string
   /** What it is about: the tool called, the prompt, the resource. */
   subject?: string
@@ -71,6 +73,7 @@ export function foldRequestMessage(view: RequestsView, event: ConversationEvent)
       method,
       ...(subject !== undefined && { subject }),
       ...((typeof token === 'string' || typeof token === 'number') && { progressToken: token }),
+      ...(typeof meta.timeoutMs === 'number' && { timeoutMs: meta.timeoutMs }),
       startedAt: event.ts,
     }
     if (typeof token === 'string' || typeof token === 'number') view.progressOf[String(token)] = key

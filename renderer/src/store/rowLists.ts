@@ -94,6 +94,8 @@ interface Chunk<E, Rows> {
 /** What the Frames view reads of a connection's frames: all of them (FrameList) or one turn's (`between`). */
 export interface Frames {
   readonly length: number
+  /** Where the first of these is among its connection's frames (0 for all of them): `first + i + 1` is frame i's number. */
+  readonly first: number
   at(i: number): FrameEvent
   seqAt(i: number): number
   indexOfSeq(seq: number): number
@@ -104,6 +106,8 @@ export interface Frames {
 }
 
 export class FrameList extends RowList<FrameShape, FrameEvent, FrameRows> implements Frames {
+  readonly first = 0
+
   /** A row made a frame is kept: it stays the same object while it is shown. */
   protected fromRow(chunk: Chunk<FrameEvent, FrameRows>, k: number): FrameEvent {
     return (chunk.events[k] ??= frameOfRow(chunk.rows!, chunk.index[k]))
@@ -120,6 +124,7 @@ export class FrameList extends RowList<FrameShape, FrameEvent, FrameRows> implem
     const length = Math.max(0, this.firstFrom(to + 1) - first)
     return {
       length,
+      first,
       at: (i) => this.at(first + i),
       seqAt: (i) => this.seqAt(first + i),
       shapeAt: (i) => this.shapeAt(first + i),

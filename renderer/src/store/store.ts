@@ -110,7 +110,7 @@ export interface AppViewRequest {
   outcome?: { result: Record<string, unknown>; arguments: Record<string, unknown> } | { failed: string }
 }
 
-/** A message for a moment, with at most one action (e.g. open what was just saved). */
+/** A message for a moment; one with an action (e.g. open what was just saved) stays until used or dismissed. */
 export interface Toast {
   text: string
   tone: 'info' | 'error'
@@ -118,6 +118,19 @@ export interface Toast {
 }
 
 export type Theme = 'dark' | 'light'
+
+/** What the Frames list shows of a connection's frames. */
+export interface FramesFilter {
+  /** Words a frame's method or subject must match; `-word` leaves those out. */
+  text: string
+  direction: '' | 'out' | 'in'
+  kind: string
+  hideProbes: boolean
+  /** Whose messages: the server's wire, or those between an MCP App view and Parallax. */
+  wire: '' | 'server' | 'view'
+}
+
+export const NO_FRAMES_FILTER: FramesFilter = { text: '', direction: '', kind: '', hideProbes: false, wire: '' }
 
 /** What the call surface (the Calls tab) acts on: a tool (or an A2A skill), a prompt, a resource, a template, or any request by method. */
 export type EntryKind = 'tool' | 'prompt' | 'resource' | 'template' | 'request'
@@ -183,6 +196,8 @@ interface UiSlice {
   paletteOpen: boolean
   /** Targets the user edited while connected, and the connection then live: the edit applies when it reconnects. */
   editedWhileConnected: Record<string, string>
+  /** Restart notices the user dismissed: per connection, the time of the restart it said. */
+  dismissedRestarts: Record<string, number>
   /** A frame to show when a frames list opens (a link from Compare or Replay). */
   focusFrame: { connectionId: string; seq: number } | undefined
   framesDrawer: FramesDrawer | undefined
@@ -190,6 +205,8 @@ interface UiSlice {
   comparePage: ComparePage
   /** Each target's call surface, kept across tabs and reconnects. */
   callSurfaces: Record<string, CallSurface>
+  /** Each target's Frames filter (hide probes …), kept across tabs and reconnects. */
+  framesFilters: Record<string, FramesFilter>
   /** The MCP App view each connection's page shows (above its tabs, so it stays while the user looks at its frames). */
   appViews: Record<string, AppViewRequest>
 }
@@ -232,11 +249,13 @@ export const useStore = create<Store>()((set, get) => ({
   shortcutsOpen: false,
   paletteOpen: false,
   editedWhileConnected: {},
+  dismissedRestarts: {},
   focusFrame: undefined,
   framesDrawer: undefined,
   replayPage: { a: 'demo:tools', b: 'demo:a2a', ignore: '', keep: false, busy: false },
   comparePage: { a: { targetId: 'demo:tools', profile: 'minimal' }, b: { targetId: 'demo:tools', profile: 'hinted' } },
   callSurfaces: {},
+  framesFilters: {},
   appViews: {},
 }))
 
@@ -357,7 +376,7 @@ export function useSelectedTarget(): SavedTarget | undefined {
   return useStore((s) => s.targets.find((t) => t.id === s.selectedTargetId))
 }
 
-/** Shows a message for a moment (longer for an error), with an action when given. */
+/** Shows a message for a moment (longer for an error), or, with an action, until it is used or dismissed. */
 export function showToast(text: string, tone: 'info' | 'error' = 'info', action?: Toast['action']): void {
   useStore.setState({ toast: { text, tone, ...(action && { action }) } })
 }

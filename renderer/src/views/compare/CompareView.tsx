@@ -1,10 +1,18 @@
 import { useEffect, useState } from 'react'
-import { catalogCounts, catalogRows, type CatalogRow, type ClientProfile, type CompareResult } from '../../../../shared/contract'
+import {
+  catalogCounts,
+  catalogRows,
+  visibleName,
+  type CatalogRow,
+  type ClientProfile,
+  type CompareResult,
+} from '../../../../shared/contract'
 import { download, fileNamePart } from '../../components/download'
+import { FrameLink } from '../../components/FrameLink'
 import { JsonView } from '../../components/JsonView'
 import { Name } from '../../components/Name'
 import { PageHeader } from '../../components/PageHeader'
-import { setCompareResult, setCompareSide, showFrame, showTargetPage } from '../../store/actions'
+import { setCompareResult, setCompareSide, showTargetPage } from '../../store/actions'
 import { command, useStore, type CompareSide } from '../../store/store'
 import { ProfilesDialog } from './ProfilesDialog'
 
@@ -52,7 +60,7 @@ export function CompareView() {
       >
         {targets.map((t) => (
           <option key={t.id} value={t.id}>
-            {t.name}
+            {visibleName(t.name)}
           </option>
         ))}
       </select>
@@ -132,30 +140,33 @@ function Frames({ result, frames }: { result: CompareResult; frames: { a?: numbe
   return (
     <span className="frame-links">
       {frames.a !== undefined && (
-        <button
-          className="btn ghost small link"
-          onClick={() => showFrame(result.a.connectionId, frames.a)}
-          title="The frame in A that showed it"
-        >
-          A frame
-        </button>
+        <FrameLink connectionId={result.a.connectionId} seq={frames.a} label="A" title="The frame in A that showed it" />
       )}
       {frames.b !== undefined && (
-        <button
-          className="btn ghost small link"
-          onClick={() => showFrame(result.b.connectionId, frames.b)}
-          title="The frame in B that showed it"
-        >
-          B frame
-        </button>
+        <FrameLink connectionId={result.b.connectionId} seq={frames.b} label="B" title="The frame in B that showed it" />
       )}
     </span>
   )
 }
 
+/** A side's target, and the profile it connected under, hidden characters marked. */
+function SideName({ side }: { side: CompareResult['a'] }) {
+  return (
+    <>
+      <Name value={side.targetName} />
+      {side.profile && (
+        <>
+          {' · '}
+          <Name value={side.profile} />
+        </>
+      )}
+    </>
+  )
+}
+
 function CompareResultView({ result }: { result: CompareResult }) {
   const { handshake, catalog } = result
-  const name = (s: CompareResult['a']) => `${s.targetName}${s.profile ? ` · ${s.profile}` : ''}`
+  const name = (s: CompareResult['a']) => visibleName(`${s.targetName}${s.profile ? ` · ${s.profile}` : ''}`)
   const none = handshake.length + catalog.added.length + catalog.removed.length + catalog.changed.length === 0
   const rows = catalogRows(catalog)
   return (
@@ -163,11 +174,11 @@ function CompareResultView({ result }: { result: CompareResult }) {
       <div className="cols compare-heads">
         <div className="card">
           <h3>A</h3>
-          {name(result.a)}
+          <SideName side={result.a} />
         </div>
         <div className="card">
           <h3>B</h3>
-          {name(result.b)}
+          <SideName side={result.b} />
         </div>
       </div>
       {none && <div className="verdict ok">No difference: both sides negotiated and exposed the same.</div>}
@@ -175,7 +186,7 @@ function CompareResultView({ result }: { result: CompareResult }) {
       {handshake.length === 0 ? (
         <div className="muted">The same.</div>
       ) : (
-        <table className="grid" data-testid="compare-handshake">
+        <table className="grid compare-handshake" data-testid="compare-handshake">
           <thead>
             <tr>
               <th>Field</th>

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react'
-import { describeSpec, type SavedTarget } from '../../../../shared/contract'
+import { describeSpec, visibleName, visibleText, type SavedTarget } from '../../../../shared/contract'
+import { AgentText, Name } from '../../components/Name'
 import { elapsed, timeOfDay } from '../../components/format'
 import {
   closeConnections,
   connect,
   disconnect,
+  dismissRestartNotice,
   openTab,
   probe,
   reconnect,
@@ -55,14 +57,14 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
   )
   const shownTab = tabs.some((t) => t.id === tab) ? tab : 'handshake'
   return (
-    <section className="main" aria-label={target.name}>
+    <section className="main" aria-label={visibleName(target.name)}>
       <header className="page-head">
         <div style={{ minWidth: 0 }}>
-          <div className="page-title" title={target.name}>
-            {target.name}
+          <div className="page-title" title={visibleName(target.name)}>
+            <Name value={target.name} />
           </div>
-          <div className="page-sub" title={describeSpec(target.spec)}>
-            {target.origin === 'demo' ? `built-in demo · ${target.description}` : describeSpec(target.spec)}
+          <div className="page-sub" title={visibleText(describeSpec(target.spec))}>
+            <AgentText value={target.origin === 'demo' ? `built-in demo · ${target.description}` : describeSpec(target.spec)} />
           </div>
         </div>
         {view && (
@@ -125,7 +127,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
       </header>
       {view?.recording?.error && <div className="reason bad">{view.recording.error}</div>}
       {view && <EditedNotice target={target} view={view} />}
-      {view?.reconnected && live && <RestartNotice view={view} />}
+      {view && live && <RestartNotice view={view} />}
       <OtherConnections targetId={target.id} />
       {view && <ServerRequestPanel view={view} />}
       {view && <AppViewDock view={view} />}
@@ -194,11 +196,15 @@ function RecordButton({ view }: { view: ConnectionView }) {
   const recording = view.recording && !view.recording.error ? view.recording : undefined
   return recording ? (
     <>
-      <span className="recording-status" data-testid="recording-status" title={`Recording to "${recording.name}"`}>
+      <span className="recording-status" data-testid="recording-status" title={`Recording to "${visibleName(recording.name)}"`}>
         <span className="rec-dot" /> <RecordingClock since={recording.startedAt} /> · {recording.events.toLocaleString()} event
         {recording.events === 1 ? '' : 's'}
       </span>
-      <button className="btn recording-on" onClick={() => stopRecording(view.id)} title={`Stop recording to "${recording.name}"`}>
+      <button
+        className="btn recording-on"
+        onClick={() => stopRecording(view.id)}
+        title={`Stop recording to "${visibleName(recording.name)}"`}
+      >
         ■ Stop recording
       </button>
     </>
@@ -225,17 +231,27 @@ function RecordingClock({ since }: { since: number }) {
   return <span className="mono">{elapsed(now - since)}</span>
 }
 
-/** The server went away and keepalive brought it back: over stdio a new process, so what it kept is gone. */
+/**
+ * The server went away and keepalive brought it back: over stdio a new process, so what it kept is gone.
+ * Said until the user dismisses it; a later restart is said again.
+ */
 function RestartNotice({ view }: { view: ConnectionView }) {
-  const { at, cause } = view.reconnected!
+  const dismissed = useStore((s) => s.dismissedRestarts[view.id])
+  if (!view.reconnected || dismissed === view.reconnected.at) return null
+  const { at, cause } = view.reconnected
   const restarted = view.transport === 'stdio'
   return (
     <div className="reason restart-notice" data-testid="restart-notice">
-      {restarted ? 'restarted' : 'reconnected'} {timeOfDay(at)} — {cause}.{' '}
-      <span className="muted">
-        {restarted ? 'A new server process' : 'A new connection'}: state the server kept (sessions, subscriptions, anything in memory) may
-        be gone.
+      <span>
+        {restarted ? 'restarted' : 'reconnected'} {timeOfDay(at)} — <AgentText value={cause} />.{' '}
+        <span className="muted">
+          {restarted ? 'A new server process' : 'A new connection'}: state the server kept (sessions, subscriptions, anything in memory) may
+          be gone.
+        </span>
       </span>
+      <button className="btn ghost small" onClick={() => dismissRestartNotice(view.id, at)} aria-label="Dismiss" title="Dismiss">
+        ✕
+      </button>
     </div>
   )
 }
@@ -328,7 +344,7 @@ function TabBody({ view, tab, target }: { view: ConnectionView; tab: Tab; target
     case 'keepalive':
       return <KeepalivePanel view={view} />
     case 'frames':
-      return <FramesPanel view={view} />
+      return <FramesPanel view={view} filterKey={view.targetId} />
     case 'log':
       return <LogPanel view={view} />
     case 'auth':

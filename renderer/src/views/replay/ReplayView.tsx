@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
-import type { RecordingInfo } from '../../../../shared/contract'
+import { visibleName, type RecordingInfo } from '../../../../shared/contract'
 import { download, fileNamePart } from '../../components/download'
 import { bytes } from '../../components/format'
+import { Name } from '../../components/Name'
 import { PageHeader } from '../../components/PageHeader'
 import { forgetReplayRecording, openRecording, setReplayOptions, showTargetPage } from '../../store/actions'
 import { command, showToast, useStore, type ReplayState } from '../../store/store'
@@ -138,9 +139,11 @@ export function ReplayView() {
                 onClick={() => void open(r.name)}
                 data-recording={r.name}
                 disabled={!!r.damaged}
-                title={r.damaged ? `Damaged: ${r.damaged}` : r.header?.targets.map((t) => t.name).join(', ')}
+                title={r.damaged ? `Damaged: ${r.damaged}` : r.header?.targets.map((t) => visibleName(t.name)).join(', ')}
               >
-                <div>{r.name}</div>
+                <div>
+                  <Name value={r.name} />
+                </div>
                 {r.damaged ? (
                   <div className="recording-damaged">Damaged: {r.damaged}</div>
                 ) : (
@@ -190,7 +193,7 @@ export function ReplayView() {
                   <select className="input" value={a} onChange={(e) => setReplayOptions({ a: e.target.value })} aria-label="Target A">
                     {targets.map((t) => (
                       <option key={t.id} value={t.id}>
-                        {t.name}
+                        {visibleName(t.name)}
                       </option>
                     ))}
                   </select>
@@ -201,7 +204,7 @@ export function ReplayView() {
                     <option value="">(none: compare A with the recording)</option>
                     {targets.map((t) => (
                       <option key={t.id} value={t.id}>
-                        {t.name}
+                        {visibleName(t.name)}
                       </option>
                     ))}
                   </select>

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { ReplayOutcome, TurnParity } from '../../../../shared/contract'
 import { DiffList } from '../../components/DiffList'
 import { JsonView } from '../../components/JsonView'
+import { AgentText, Name } from '../../components/Name'
 import { OutcomeChip } from '../../components/OutcomeChip'
 import { closeConnections, openSideBySide, showFrame } from '../../store/actions'
 import { useStore, type ReplayState } from '../../store/store'
@@ -14,7 +15,13 @@ export function ParitySummary({ replay }: { replay: ReplayState }) {
   return (
     <div className="replay-summary" data-testid="parity-summary">
       <span>
-        <strong>{replay.sides?.a.label}</strong> vs <strong>{replay.sides?.b.label}</strong>
+        <strong>
+          <Name value={replay.sides?.a.label ?? ''} />
+        </strong>{' '}
+        vs{' '}
+        <strong>
+          <Name value={replay.sides?.b.label ?? ''} />
+        </strong>
       </span>
       <span className="muted">
         {done} of {replay.total} turn(s){replay.finished ? (replay.stopped ? ' · stopped' : ' · done') : ''}
@@ -92,7 +99,7 @@ export function TurnTable({ turns, replay }: { turns: { index: number; turn: Tur
           >
             <button className="replay-row-head" onClick={() => setOpen(expanded ? -1 : index)}>
               <span className="muted">{index}</span>
-              <span className="mono replay-turn">{describe(turn)}</span>
+              <AgentText value={describe(turn)} className="mono replay-turn" />
               <span className={`status ${result?.status ?? 'pending'}`}>{result?.status ?? 'pending'}</span>
             </button>
             {expanded && result && <TurnDetail result={result} replay={replay!} />}
@@ -151,7 +158,7 @@ function SideResult({
   return (
     <div className="card">
       <h3>
-        {label}
+        {label !== undefined && <Name value={label} />}
         {value && <OutcomeChip value={value} />}
         <span className="spacer" />
         {connectionId && (

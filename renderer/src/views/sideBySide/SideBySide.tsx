@@ -7,9 +7,11 @@ import {
   type ParityTurn,
   type ReplayOutcome,
   type TurnComparison,
+  visibleName,
 } from '../../../../shared/contract'
 import { MessageView } from '../../components/ConversationTimeline'
 import { DiffList } from '../../components/DiffList'
+import { AgentText, Name } from '../../components/Name'
 import { OutcomeChip } from '../../components/OutcomeChip'
 import { PageHeader } from '../../components/PageHeader'
 import { openSideBySide, showTargetPage } from '../../store/actions'
@@ -64,7 +66,7 @@ function Picker({
   onChange: (id: string) => void
 }) {
   // Two connections that would read the same (opened in the same second) are told apart by number.
-  const labels = new Map(views.map((v) => [v.id, connectionLabel(v)]))
+  const labels = new Map(views.map((v) => [v.id, visibleName(connectionLabel(v))]))
   const seen = new Map<string, number>()
   for (const label of labels.values()) seen.set(label, (seen.get(label) ?? 0) + 1)
   return (
@@ -182,7 +184,7 @@ function AlignedTurns({ a, b }: { a: ConnectionView; b: ConnectionView }) {
                   </div>
                   {row.asked && (
                     <div className="muted sbs-asked" data-testid="asked-differently">
-                      Asked differently: {describeTurn(row.asked.a)} · {describeTurn(row.asked.b)}
+                      Asked differently: <AgentText value={describeTurn(row.asked.a)} /> · <AgentText value={describeTurn(row.asked.b)} />
                     </div>
                   )}
                   {row.diff.length > 0 && (
@@ -219,7 +221,7 @@ function ColumnTitle({ view }: { view: ConnectionView }) {
   const protocol = view.protocol.toUpperCase()
   return (
     <span>
-      {view.targetName}
+      <Name value={view.targetName} />
       {!view.targetName.includes(protocol) && <span className="muted"> ({protocol})</span>}
     </span>
   )
@@ -235,7 +237,7 @@ function Cell({ events, outcome }: { events: ConversationEvent[]; outcome: Repla
         </div>
       )}
       {events.map((e) => (
-        <MessageView key={e.seq} message={e.message} />
+        <MessageView key={e.seq} message={e.message} connectionId={e.connectionId} />
       ))}
     </div>
   )

@@ -11,7 +11,7 @@ import { DiffList } from '../../../components/DiffList'
 import { clock, ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 import { ToolResult } from '../../../components/McpContent'
-import { AgentText } from '../../../components/Name'
+import { AgentText, Name } from '../../../components/Name'
 import { InFlightList } from './InFlight'
 import { SchemaForm, schemaDefaults, type JsonSchema } from './SchemaForm'
 import { PromptSurface, RequestSurface, ResourceSurface, TemplateSurface, SubscriptionsList } from './Surfaces'
@@ -105,7 +105,7 @@ function ToolSurface({ view, surface }: { view: ConnectionView; surface: CallSur
             .reverse()
             .map((c) => (
               <button key={c.seq} className={`btn small${c.seq === call?.seq ? ' on' : ''}`} onClick={() => setSelected(c.seq)}>
-                {clock(c.ts)} {c.tool}
+                {clock(c.ts)} <Name value={c.tool} />
                 {c.view && <span className="muted"> · by its view</span>} <Verdict call={c} />
               </button>
             ))}
@@ -312,7 +312,7 @@ function CallResult({ call, onRead }: { call: CallEvent; onRead?: (uri: string) 
   return (
     <div className="call-result" data-testid="call-result">
       <div className="call-title">
-        <span className="mono">{call.tool}</span>
+        <Name value={call.tool} className="mono" />
         <span className="muted">
           {clock(call.ts)}
           {call.view ? ` · called by its App view (${call.view.uri})` : ''}

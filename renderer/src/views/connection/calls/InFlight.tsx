@@ -4,7 +4,6 @@ import { Name } from '../../../components/Name'
 import { cancelRequest } from '../../../store/actions'
 import type { ConnectionView } from '../../../store/connectionView'
 import type { InFlight } from '../../../store/requests'
-import { useStore } from '../../../store/store'
 
 /**
  * The user's requests still waiting for their answer: what each is, how long it has waited, the progress
@@ -13,9 +12,6 @@ import { useStore } from '../../../store/store'
  */
 export function InFlightList({ view }: { view: ConnectionView }) {
   const flying = Object.values(view.requests.inFlight)
-  const timeoutMs = useStore(
-    (s) => s.targets.find((t) => t.id === view.targetId)?.options.requestTimeoutMs ?? s.info?.defaults.requestTimeoutMs,
-  )
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
     if (flying.length === 0) return
@@ -26,13 +22,13 @@ export function InFlightList({ view }: { view: ConnectionView }) {
   return (
     <div className="in-flight" data-testid="in-flight">
       {flying.map((request) => (
-        <InFlightRow key={String(request.requestId)} view={view} request={request} now={now} timeoutMs={timeoutMs} />
+        <InFlightRow key={String(request.requestId)} view={view} request={request} now={now} />
       ))}
     </div>
   )
 }
 
-function InFlightRow({ view, request, now, timeoutMs }: { view: ConnectionView; request: InFlight; now: number; timeoutMs?: number }) {
+function InFlightRow({ view, request, now }: { view: ConnectionView; request: InFlight; now: number }) {
   const progress = request.progress
   const share = progress?.total ? Math.min(1, Math.max(0, progress.progress / progress.total)) : undefined
   const live = view.state === 'connected' || view.state === 'degraded'
@@ -85,12 +81,25 @@ function InFlightRow({ view, request, now, timeoutMs }: { view: ConnectionView; 
             : 'No progress asked for.'}
         </div>
       )}
-      <div className="muted in-flight-foot">
-        {request.cancelling
-          ? 'Cancel sent (notifications/cancelled): the answer is no longer awaited.'
-          : timeoutMs !== undefined &&
-            `Times out after ${duration(timeoutMs)} without an answer${request.progressToken !== undefined ? ', restarted by each progress notification' : ''} (the target's request timeout).`}
+      <div className="muted in-flight-foot" data-testid="in-flight-deadline">
+        {request.cancelling ? 'Cancel sent (notifications/cancelled): the answer is no longer awaited.' : deadline(request, now)}
       </div>
     </div>
   )
+}
+
+/**
+ * When the connection stops waiting, as it will: the request timeout counts from when the request went out
+ * or, for one that asked for progress, from the server's last progress report (each starts it again, so
+ * such a request has no overall limit). Nothing is said when the engine did not say what timeout applies.
+ */
+function deadline(request: InFlight, now: number): string | undefined {
+  const { timeoutMs } = request
+  if (timeoutMs === undefined) return undefined
+  const since = request.progress?.at ?? request.startedAt
+  const left = Math.max(0, timeoutMs - (now - since))
+  const inLeft = left > 0 ? `in ${(left / 1000).toFixed(1)} s` : 'any moment now'
+  return request.progressToken === undefined
+    ? `Times out ${inLeft} without an answer (the request timeout, ${duration(timeoutMs)}).`
+    : `Times out ${inLeft} unless the server answers or reports progress: each report gives it ${duration(timeoutMs)} more, with no overall limit.`
 }

@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from 'react'
+import { AgentText } from '../../../components/Name'
 import { closeConnections, closeFramesDrawer } from '../../../store/actions'
 import { connectionLabel, connectionNumber, isSession, type ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
@@ -25,11 +26,17 @@ export function FramesDrawer() {
         <header className="drawer-head">
           <div style={{ minWidth: 0 }}>
             <div className="page-title">
-              Frames{drawer.title ? ` · ${drawer.title}` : ''}
-              <span className="muted"> {connectionNumber(view.id)}</span>
+              Frames
+              {drawer.title && (
+                <>
+                  {' · '}
+                  <AgentText value={drawer.title} />
+                </>
+              )}
+              <span className="muted"> · connection {connectionNumber(view.id)}</span>
             </div>
             <div className="page-sub">
-              {connectionLabel(view)} · {view.state}
+              <AgentText value={`${connectionLabel(view)} · ${view.state}`} />
             </div>
           </div>
           <span className="spacer" />

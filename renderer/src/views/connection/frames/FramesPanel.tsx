@@ -1,27 +1,33 @@
 import { useEffect, useRef, useState } from 'react'
 import { firstAbove, visibleName, type FrameEvent } from '../../../../../shared/contract'
-import type { ConnectionView } from '../../../store/connectionView'
+import { frameNumber, type ConnectionView } from '../../../store/connectionView'
 import type { Frames } from '../../../store/rowLists'
 import { CopyButton } from '../../../components/CopyButton'
 import { useFixedRows } from '../../../components/useFixedRows'
 import { bytes, clock, ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
-import { clearFrameFocus } from '../../../store/actions'
-import { command, useStore } from '../../../store/store'
+import { clearFrameFocus, keepFramesFilter } from '../../../store/actions'
+import { command, NO_FRAMES_FILTER, useStore, type FramesFilter } from '../../../store/store'
 import { useIncrementalFilter } from './useIncrementalFilter'
 import { ResendRequest } from './ResendRequest'
 import { framePayloads, useWholeFrame } from '../../../store/framePayloads'
 
 const ROW = 26
+/** How many characters of a frame's id its column shows: A2A's ids (`http-12`, `grpc-3`, an agent's UUIDs) get a wider one. */
+const ID_CHARS = { narrow: 4, wide: 9 }
 
-/** Every frame on the wire (or those of `frames`), virtualized: filter by method, direction and kind; inspect one as JSON. */
-export function FramesPanel({ view, frames = view.frames }: { view: ConnectionView; frames?: Frames }) {
-  const [text, setText] = useState('')
-  const [direction, setDirection] = useState<'' | 'out' | 'in'>('')
-  const [kind, setKind] = useState('')
-  const [hideProbes, setHideProbes] = useState(false)
-  // Whose messages: the server's wire, or those between an MCP App view and Parallax.
-  const [wire, setWire] = useState<'' | 'server' | 'view'>('')
+/**
+ * Every frame on the wire (or those of `frames`), virtualized: filter by method, direction and kind; inspect
+ * one as JSON. With `filterKey` (a target's page), the filter is kept in the store under it, so it is as the
+ * user left it when they come back to the tab; without (a drawer), each opening starts unfiltered.
+ */
+export function FramesPanel({ view, frames = view.frames, filterKey }: { view: ConnectionView; frames?: Frames; filterKey?: string }) {
+  const kept = useStore((s) => (filterKey === undefined ? undefined : s.framesFilters[filterKey]))
+  const [own, setOwn] = useState<FramesFilter>(NO_FRAMES_FILTER)
+  const filter = filterKey === undefined ? own : (kept ?? NO_FRAMES_FILTER)
+  const change = (next: Partial<FramesFilter>) =>
+    filterKey === undefined ? setOwn({ ...filter, ...next }) : keepFramesFilter(filterKey, { ...filter, ...next })
+  const { text, direction, kind, hideProbes, wire } = filter
   // A link from elsewhere (Compare, Replay) may ask for one frame: select it and stop following.
   const focus = useStore((s) => (s.focusFrame?.connectionId === view.id ? s.focusFrame.seq : undefined))
   const focusIndex = focus === undefined ? undefined : frames.indexOfSeq(focus)
@@ -55,6 +61,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
   )
   const count = indices.length
   const { rows, totalSize, scrollToIndex } = useFixedRows(scroller, count, ROW)
+  const wideIds = view.protocol === 'a2a'
 
   useEffect(() => {
     if (follow && count > 0) scrollToIndex(count - 1, 'end')
@@ -109,23 +116,23 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
   return (
     <div className="panel fill">
       <div className="frames">
-        <div className="frames-list">
+        <div className={`frames-list${wideIds ? ' wide-ids' : ''}`}>
           <div className="toolbar">
             <input
               ref={filterInput}
               type="search"
               placeholder="Filter method or tool, -exclude  /"
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => change({ text: e.target.value })}
               aria-label="Filter frames by method"
               title="Words match a frame's method or what it is about (a tool, a skill, a resource); -word leaves those out, e.g. -tools/list"
             />
-            <select value={direction} onChange={(e) => setDirection(e.target.value as typeof direction)} aria-label="Direction">
+            <select value={direction} onChange={(e) => change({ direction: e.target.value as typeof direction })} aria-label="Direction">
               <option value="">both directions</option>
               <option value="out">▲ sent</option>
               <option value="in">▼ received</option>
             </select>
-            <select value={kind} onChange={(e) => setKind(e.target.value)} aria-label="Kind">
+            <select value={kind} onChange={(e) => change({ kind: e.target.value })} aria-label="Kind">
               <option value="">all kinds</option>
               <option value="request">requests</option>
               <option value="response">responses</option>
@@ -135,7 +142,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
               <option value="trailers">gRPC trailers</option>
             </select>
             {Object.keys(view.appFrames).length > 0 && (
-              <select value={wire} onChange={(e) => setWire(e.target.value as typeof wire)} aria-label="Whose messages">
+              <select value={wire} onChange={(e) => change({ wire: e.target.value as typeof wire })} aria-label="Whose messages">
                 <option value="">server and App views</option>
                 <option value="server">server only</option>
                 <option value="view">App views only</option>
@@ -149,7 +156,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
               <input
                 type="checkbox"
                 checked={hideProbes}
-                onChange={(e) => setHideProbes(e.target.checked)}
+                onChange={(e) => change({ hideProbes: e.target.checked })}
                 aria-label="Hide keepalive probes"
               />{' '}
               hide probes
@@ -225,9 +232,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
                       data-probe={f.probe ? 'true' : undefined}
                       title={f.probe ? 'keepalive probe' : undefined}
                     >
-                      <span className="muted" title={`event #${f.seq}`}>
-                        {index + 1}
-                      </span>
+                      <span className="muted">{frames.first + index + 1}</span>
                       <span className="muted">{clock(f.ts)}</span>
                       <span className={`dir ${f.direction}`} title={directionLabel(f)}>
                         {f.direction === 'out' ? '▲' : '▼'}
@@ -240,7 +245,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
                           </span>
                         )}
                         {f.resendOf !== undefined && (
-                          <span className="resend-mark" title={`sent again from event #${f.resendOf}`}>
+                          <span className="resend-mark" title={resentTitle(view, f.resendOf)}>
                             resent
                           </span>
                         )}
@@ -248,7 +253,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
                         {f.subject && <span className="subject"> · {visibleName(f.subject)}</span>}
                         {f.probe && <span className="probe-mark">probe</span>}
                       </span>
-                      <span className="muted">{f.id ?? ''}</span>
+                      <FrameId id={f.id} chars={wideIds ? ID_CHARS.wide : ID_CHARS.narrow} />
                       <span className="num muted">{bytes(f.bytes)}</span>
                       <span className="num">{ms(f.latencyMs)}</span>
                     </div>
@@ -264,7 +269,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
               <div className="detail-head">
                 <span className={`dir ${frame.direction}`}>{frame.direction === 'out' ? '▲ sent' : '▼ received'}</span>
                 <span className="mono">
-                  #{selected! + 1} {visibleName(frame.method ?? frame.kind)}
+                  #{frames.first + selected! + 1} {visibleName(frame.method ?? frame.kind)}
                   {frame.subject && <span className="muted"> · {visibleName(frame.subject)}</span>}
                 </span>
                 <span className="muted meta">
@@ -279,7 +284,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
                     data-testid="frame-pair"
                     title="Jump to the other half of this exchange"
                   >
-                    {pair.role === 'answer' ? `answer #${pair.index + 1} →` : `← request #${pair.index + 1}`}
+                    {pair.role === 'answer' ? `answer #${frames.first + pair.index + 1} →` : `← request #${frames.first + pair.index + 1}`}
                   </button>
                 )}
                 <CopyButton value={async () => (await framePayloads(view.id, [frame]))[0]} />
@@ -302,6 +307,7 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
                   connectionId={view.id}
                   onSent={setSelectSeq}
                   origin={frame.resendOf === undefined ? -1 : frames.indexOfSeq(frame.resendOf)}
+                  originNumber={frame.resendOf === undefined ? undefined : frameNumber(view, frame.resendOf)}
                   onOrigin={select}
                 />
               )}
@@ -326,6 +332,30 @@ export function FramesPanel({ view, frames = view.frames }: { view: ConnectionVi
         </aside>
       </div>
     </div>
+  )
+}
+
+/** Where a resent request came from, by the number of the frame it sent again. */
+function resentTitle(view: ConnectionView, resendOf: number): string {
+  const number = frameNumber(view, resendOf)
+  return number === undefined ? 'sent again from an earlier request' : `sent again from #${number}`
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+
+/**
+ * A frame's id in its column (an agent chose it: hidden characters shown): whole when it fits, else its
+ * first characters (never half of one) and …, the whole as its tooltip.
+ */
+function FrameId({ id, chars }: { id: FrameEvent['id']; chars: number }) {
+  if (id === undefined) return <span />
+  const text = visibleName(String(id))
+  const glyphs = Array.from(graphemes.segment(text), (g) => g.segment)
+  const cut = glyphs.length > chars
+  return (
+    <span className="muted frame-id" title={cut ? text : undefined}>
+      {cut ? `${glyphs.slice(0, chars - 1).join('')}…` : text}
+    </span>
   )
 }
 

@@ -10,19 +10,22 @@ type Checked = RequestCheck | { refused: string } | { notJson: string } | undefi
  * A request frame's Resend and Edit: sent again as it was, or with params edited in a JSON editor that is
  * checked against the protocol's schema for the method as the user types (nothing is sent while it breaks
  * it). One that changes state (a tool call, a message, a cancel) asks first. `onSent` gets the new request's
- * frame; a frame that was itself sent again links to the one it repeats (`origin`: its position, or -1).
+ * frame; a frame that was itself sent again links to the one it repeats (`origin`: its position in the
+ * list shown, or -1; `originNumber`: its number in the connection, what the link says).
  */
 export function ResendRequest({
   frame,
   connectionId,
   onSent,
   origin,
+  originNumber,
   onOrigin,
 }: {
   frame: FrameEvent
   connectionId: string
   onSent: (seq: number) => void
   origin: number
+  originNumber: number | undefined
   onOrigin: (index: number) => void
 }) {
   const [editing, setEditing] = useState(false)
@@ -64,14 +67,14 @@ export function ResendRequest({
     }
   }, [editing, text, connectionId, frame.seq])
 
-  const originLink = origin !== -1 && (
+  const originLink = origin !== -1 && originNumber !== undefined && (
     <button
       className="btn ghost small link"
       onClick={() => onOrigin(origin)}
       data-testid="frame-resend-of"
       title="Jump to the request this one sent again"
     >
-      sent again from #{origin + 1}
+      sent again from #{originNumber}
     </button>
   )
   if (notResendable(frame))

@@ -1,5 +1,6 @@
 import type { McpHandshakeEvent } from '../../../../../shared/contract'
 import { CopyButton } from '../../../components/CopyButton'
+import { FrameLink } from '../../../components/FrameLink'
 
 const ASKED = {
   negotiate: 'negotiate: 2026-07-28 through server/discover, else the 2025 versions through initialize',
@@ -48,7 +49,11 @@ export function EraNegotiation({ handshake }: { handshake: McpHandshakeEvent }) 
                   <td>
                     <span className={`status ${step.accepted ? 'called' : 'skipped'}`}>{step.accepted ? 'taken' : 'not taken'}</span>
                   </td>
-                  <td className="num mono muted">{step.frameSeq !== undefined ? `#${step.frameSeq}` : ''}</td>
+                  <td className="num mono muted">
+                    {step.frameSeq !== undefined && (
+                      <FrameLink connectionId={handshake.connectionId} seq={step.frameSeq} label="" title="The frame of this offer" />
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

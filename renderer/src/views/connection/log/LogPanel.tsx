@@ -1,7 +1,9 @@
 import { useEffect, useReducer, useRef, useState } from 'react'
-import { LOG_LEVELS, type LogEvent, type LogLevel, type LogShape } from '../../../../../shared/contract'
+import { LOG_LEVELS, visibleName, visibleText, type LogEvent, type LogLevel, type LogShape } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
-import { setLogLevel, showFrame } from '../../../store/actions'
+import { setLogLevel } from '../../../store/actions'
+import { FrameLink } from '../../../components/FrameLink'
+import { AgentText } from '../../../components/Name'
 import { CopyButton } from '../../../components/CopyButton'
 import { useFixedRows } from '../../../components/useFixedRows'
 import { everyLine, loadLogTexts } from '../../../store/logTexts'
@@ -132,27 +134,28 @@ function LogRow({ line, fetched, top, connectionId }: { line: LogEvent; fetched:
     <div
       className={`log-row lvl-${LOG_LEVELS.includes(level as LogLevel) ? level : 'info'}${line.oddity ? ' oddity' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
-      title={fetched ? line.text : undefined}
+      title={fetched ? visibleText(line.text) : undefined}
       data-source={line.source}
       data-level={level}
     >
       <span className="muted">{clock(line.ts)}</span>
-      <span className="lvl" title={line.server ? `the server's level: ${line.server.level}` : `Parallax's level: ${line.level}`}>
-        {level}
+      <span
+        className="lvl"
+        title={line.server ? `the server's level: ${visibleName(line.server.level)}` : `Parallax's level: ${line.level}`}
+      >
+        {visibleName(level)}
       </span>
-      <span className="src" title={line.server?.logger ? `logger ${line.server.logger} (from the server)` : sourceTitle(line)}>
-        {line.server?.logger ?? line.source}
+      <span className="src" title={line.server?.logger ? `logger ${visibleName(line.server.logger)} (from the server)` : sourceTitle(line)}>
+        {visibleName(line.server?.logger ?? line.source)}
       </span>
       {line.oddity && (
         <span className="oddity-mark" title="The server broke a rule of the protocol">
           oddity
         </span>
       )}
-      <span className={fetched ? 'text' : 'text muted'}>{fetched ? line.text : '…'}</span>
+      {fetched ? <AgentText value={line.text} className="text" /> : <span className="text muted">…</span>}
       {frameSeq !== undefined && (
-        <button className="btn ghost small frame-link" onClick={() => showFrame(connectionId, frameSeq)} title="The frame it came in">
-          frame
-        </button>
+        <FrameLink connectionId={connectionId} seq={frameSeq} className="btn ghost small frame-link" title="The frame it came in" />
       )}
     </div>
   )

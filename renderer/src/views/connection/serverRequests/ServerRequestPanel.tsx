@@ -9,8 +9,9 @@ import {
 } from '../../../../../shared/contract'
 import { elapsed } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
-import { AgentText } from '../../../components/Name'
-import { answerServerRequest, showFrame } from '../../../store/actions'
+import { AgentText, Name } from '../../../components/Name'
+import { answerServerRequest } from '../../../store/actions'
+import { FrameLink } from '../../../components/FrameLink'
 import { pendingServerRequests, type ConnectionView } from '../../../store/connectionView'
 import { CommandAnswer, PermissionAnswer } from './AcpRequestAnswers'
 
@@ -26,12 +27,10 @@ export function ServerRequestPanel({ view }: { view: ConnectionView }) {
   return (
     <section className="server-request" data-testid="server-request" aria-label="The server asks">
       <header className="server-request-head">
-        <strong>{TITLES[request.method] ?? request.method}</strong>
-        <span className="mono muted">{request.method}</span>
+        <strong>{TITLES[request.method] ?? <Name value={request.method} />}</strong>
+        <Name value={request.method} className="mono muted" />
         {request.frameSeq !== undefined && (
-          <button className="btn ghost small" onClick={() => showFrame(view.id, request.frameSeq)}>
-            Frame #{request.frameSeq}
-          </button>
+          <FrameLink connectionId={view.id} seq={request.frameSeq} label="Frame" className="btn ghost small" title="The frame that asked" />
         )}
         <span className="spacer" />
         <Waiting request={request} />
