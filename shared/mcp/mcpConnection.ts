@@ -870,7 +870,8 @@ export class McpConnection extends SupervisedConnection {
       inputSchema: definition?.inputSchema,
       outputSchema: definition?.outputSchema,
       send: async (args) => {
-        const { result } = options.task ? await this.mcpTasks.callAsTask(tool, args) : await this.callTool(tool, args)
+        const asTask = options.task ? await this.mcpTasks.callAsTask(tool, args) : undefined
+        const { result } = asTask ?? (await this.callTool(tool, args))
         const text = result.content?.find((c) => c.type === 'text')?.text
         let data: unknown = result.structuredContent
         if (data === undefined && text) {
@@ -880,7 +881,8 @@ export class McpConnection extends SupervisedConnection {
             data = undefined
           }
         }
-        return { response: result, data, structured: result.structuredContent }
+        const task = asTask && { id: asTask.taskId, status: asTask.status }
+        return { response: result, data, structured: result.structuredContent, ...(task && { task }) }
       },
     }
   }
