@@ -64,6 +64,7 @@ import { ProgressTokens, serverLogLine } from './serverVoice'
 import { TapTransport } from './tapTransport'
 import { McpTasks } from './mcpTasks'
 import { ClientRole, type ClientRoleSettings } from './clientRole'
+import { offeredCapabilities } from './clientTasks'
 import { LegacySession, type McpSession, type SessionRequestOptions } from './session'
 import type { ModernSession } from './modernSession'
 import type * as Era2026 from './era2026'
@@ -406,9 +407,10 @@ export class McpConnection extends SupervisedConnection {
     // to start is the probe's to report.
     if (kind === 'stdio') tapped.start().catch(() => {})
     const { probe2026, ModernSession } = await loadEra2026()
+    const capabilities = offeredCapabilities(profile?.capabilities ?? {}, '2026')
     const probe = await probe2026(tapped, {
       clientInfo: profile?.clientInfo ?? CLIENT_INFO,
-      capabilities: profile?.capabilities ?? {},
+      capabilities,
       timeoutMs,
       stdio: kind === 'stdio',
     })
@@ -430,7 +432,7 @@ export class McpConnection extends SupervisedConnection {
       this.logLine('error', describeTransportError(error), 'transport')
     }
     client.onclose = () => this.onSessionClosed(generation, kind)
-    this.role.installModern(client, profile?.capabilities ?? {})
+    this.role.installModern(client, capabilities)
     this.session = new ModernSession(client)
     this.negotiation.add({
       method: 'server/discover',
@@ -464,8 +466,9 @@ export class McpConnection extends SupervisedConnection {
     const generation = this.generation
     const profile = this.settings.profile?.mcp
     const clientInfo = profile?.clientInfo ?? CLIENT_INFO
-    const client = new Client(clientInfo, { capabilities: profile?.capabilities ?? {} })
-    this.role.install(client, profile?.capabilities ?? {})
+    const capabilities = offeredCapabilities(profile?.capabilities ?? {}, '2025')
+    const client = new Client(clientInfo, { capabilities })
+    this.role.install(client, capabilities)
     client.onerror = (error) => {
       // Progress the SDK no longer waits for was already judged at the tap (see onProgress): late is plumbing, never given is an oddity.
       if (generation !== this.generation || error.message.startsWith(SDK_UNKNOWN_PROGRESS)) return
