@@ -53,10 +53,11 @@ async function grandchildOf(stubborn: number): Promise<number> {
 }
 
 describe('a Parallax killed with SIGKILL', () => {
-  it('kill -9 of parallax web: its stdio servers (a demo, server-everything, one that ignores EOF and SIGTERM, and its own child) are gone at once', async () => {
+  it('kill -9 of parallax web: its stdio servers (a demo, server-everything, one that ignores EOF and SIGTERM, and its own child) and ACP agent are gone at once', async () => {
     host = await startWebHostProcess()
     ui = await openUiClient(host)
     const demo = await openApproved(ui, 'demo:tools')
+    const agent = await openApproved(ui, 'demo:acp')
     const everything = (
       await openApprovedTarget(ui, {
         name: 'server-everything',
@@ -65,9 +66,9 @@ describe('a Parallax killed with SIGKILL', () => {
     ).connectionId
     const { origin: _origin, id: _id, ...stubbornDraft } = fixtureTarget('stubborn', ['grandchild'])
     const stubborn = (await openApprovedTarget(ui, stubbornDraft)).connectionId
-    for (const connectionId of [demo, everything, stubborn]) await waitConnected(ui, connectionId)
+    for (const connectionId of [demo, agent, everything, stubborn]) await waitConnected(ui, connectionId)
     const children = childProcesses(host.pid, /stdio|stubborn/)
-    expect(children).toHaveLength(3)
+    expect(children).toHaveLength(4)
     const grandchild = await grandchildOf(childProcesses(host.pid, /stubborn/)[0])
 
     const { goneAfterMs, running, each } = await killAndTimeChildren(host.pid, [...children, grandchild])
