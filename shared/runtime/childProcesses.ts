@@ -30,12 +30,10 @@ for g in $groups; do kill -KILL -$g 2>/dev/null; done`
 const groups = new Set<number>()
 let watchdog: ChildProcess | undefined
 
+/** Tells the watchdog a group started (`+PGID`) or ended (`-PGID`); a group starting starts one that is not running, with every group listed. */
 function tellWatchdog(line: string): void {
-  if (!watchdog) {
-    if (!line.startsWith('+')) return
-    watchdog = startWatchdog()
-  }
-  watchdog?.stdin?.write(`${line}\n`)
+  if (watchdog) watchdog.stdin?.write(`${line}\n`)
+  else if (line.startsWith('+')) watchdog = startWatchdog()
 }
 
 /** Starts the watchdog with the groups already running (after one that was killed). Never keeps Parallax running. */
