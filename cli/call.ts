@@ -114,6 +114,8 @@ function formatCall(report: CallReport, findings: string[]): string {
       `  context echo: ${report.contextEcho.matchesRaw ? 'the raw context came back' : report.contextEcho.echoed ? 'a different context came back' : 'not echoed'}`,
     )
   for (const l of report.lint) lines.push(`  lint: ${l.message}`)
+  if (report.task)
+    lines.push(`  task    ${report.task.id}: ${report.task.status} (the call went through as an MCP task, followed to its end)`)
   if (report.sent) lines.push(`  response ${JSON.stringify(report.response ?? report.error).slice(0, 400)}`)
   lines.push(findings.length ? `${findings.length} finding(s):` : 'no findings')
   for (const f of findings) lines.push(`  - ${f}`)

@@ -28,6 +28,22 @@ export interface CliHost extends ParallaxApi {
 }
 
 /**
+ * How long a stdio server has to exit once a one-shot command is done with it (its stdin closed), and again
+ * after SIGTERM: short, as the command's work is done and a CI job waits on it (`PARALLAX_EXIT_GRACE_MS`
+ * sets it; the desktop and web hosts give 2 s).
+ */
+export const CLI_EXIT_GRACE_MS = 200
+
+function exitGraceMs(): number {
+  const text = process.env.PARALLAX_EXIT_GRACE_MS
+  if (text === undefined || text === '') return CLI_EXIT_GRACE_MS
+  const ms = Number(text)
+  if (!Number.isInteger(ms) || ms < 0 || ms > 60_000)
+    throw new UsageError('PARALLAX_EXIT_GRACE_MS must be a whole number of milliseconds from 0 to 60000')
+  return ms
+}
+
+/**
  * The CLI's engine: no saved targets, but the approvals the user granted (in the app or an earlier run), a
  * terminal to ask on, the secret store of the data folder (a sign-in lasts beyond one command), the system
  * browser; each authorization step is said through `progress` (stderr).
@@ -36,6 +52,7 @@ export function cliHost({
   yes,
   configFile,
   progress,
+  defaults,
   ...options
 }: Omit<EngineOptions, 'host'> & { yes: boolean; configFile?: string; progress?: (line: string) => void }): CliHost {
   const engine = new Engine({
@@ -46,6 +63,7 @@ export function cliHost({
     recordToFiles: true,
     secrets: new FileSecretStore(join(dataDir(), 'secrets.json')),
     openBrowser: openSystemBrowser,
+    defaults: { exitGraceMs: exitGraceMs(), ...defaults },
     ...options,
   })
   const unwatch = watchEngine(engine)

@@ -56,14 +56,14 @@ export async function inspect(argv: string[]): Promise<number> {
     const connectionId = await connectOrExplain(host, target, 'session', profile)
     if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
     if (probes > 0) await runProbes(host, connectionId, probes, events)
+    // The report is out as soon as it is known; the server is then given its time to exit.
+    const report = buildReport(target, events, { intervalMs, probes, withFrames: values.frames, logLevel: logLevelOutcome })
+    if (values.json) printJson(report)
+    else process.stdout.write(visibleText(formatReport(report)))
+    return report.findings.length ? 1 : 0
   } finally {
     await host.close()
   }
-
-  const report = buildReport(target, events, { intervalMs, probes, withFrames: values.frames, logLevel: logLevelOutcome })
-  if (values.json) printJson(report)
-  else process.stdout.write(visibleText(formatReport(report)))
-  return report.findings.length ? 1 : 0
 }
 
 /** The first probe runs at once; the rest follow the keepalive loop at the chosen interval, while the connection lives. */

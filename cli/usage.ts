@@ -12,7 +12,8 @@ Usage:
   parallax call <target> <tool> --args JSON [--hooks FILE] [--json] [--protocol-fields a,b] [--log-level L]
                                    one call with pre-validation hooks: raw vs hooked arguments,
                                    both validations, context echo, protocol-field lint; --task makes
-                                   it an MCP task (2025-11-25), followed to its result
+                                   it an MCP task (2025-11-25), followed to its result (its task id
+                                   and the status it ended in are said, and are the JSON's "task")
   parallax request <target> <method> [--params JSON] [--json] [--timeout MS] [--log-level L]
                                    send any MCP request (prompts/get, resources/read,
                                    completion/complete, logging/setLevel, …) and print the answer;
@@ -93,6 +94,9 @@ asked about as any origin the card points to.
 
 --log-level L (debug … emergency) asks an MCP server for its log messages (logging/setLevel) when it
 advertises "logging", and says when it was skipped and why.
+
+A stdio server is given 200 ms to exit once a command is done with it (its stdin closed), then SIGTERM,
+then 200 ms more before SIGKILL; PARALLAX_EXIT_GRACE_MS sets that time (the app and the web host give 2 s).
 
 Exit codes: 0 ok, 1 finding (a dead server, a failed probe, a failed turn, a difference), 2 usage or
 connection error. With --json, stdout holds one object on every exit path; a failure's is

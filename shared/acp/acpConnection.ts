@@ -412,7 +412,7 @@ export class AcpConnection extends SupervisedConnection {
     this.requestFrames.clear()
     this.role?.close('the connection closed')
     connection?.close()
-    await peer?.stop()
+    await peer?.stop(this.options.exitGraceMs)
   }
 
   /** A turn is a prompt: text, or a call said as the slash command `/tool {json}` (how MCP tools and A2A skills map onto ACP). */

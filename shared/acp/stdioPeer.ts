@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk'
+import { startChild, stopChild } from '../runtime/childProcesses'
 import { now } from '../runtime/clock'
 import { JsonLineReader, pipeLines, wireText } from '../runtime/lines'
 import { deeperThan, MAX_DEPTH } from '../runtime/safeJson'
@@ -45,7 +46,7 @@ export class StdioPeer {
     rewrite: (message: AnyMessage) => AnyMessage = (message) => message,
   ) {
     const inherited = Object.fromEntries(INHERITED.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]))
-    this.child = spawn(command.command, command.args, {
+    this.child = startChild(command.command, command.args, {
       cwd: command.cwd,
       env: { ...inherited, ...command.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -137,17 +138,9 @@ export class StdioPeer {
     return this.child.exitCode === null && this.child.signalCode === null && !this.ended
   }
 
-  /** Ends the agent: stdin closed (a polite agent exits), then SIGTERM, then SIGKILL. Resolves when it is gone. */
-  async stop(graceMs = 1_000): Promise<void> {
-    const child = this.child
-    if (child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-    child.stdin?.end()
-    const timer = setTimeout(() => child.kill('SIGTERM'), graceMs / 2)
-    const killer = setTimeout(() => child.kill('SIGKILL'), graceMs)
-    await exited
-    clearTimeout(timer)
-    clearTimeout(killer)
+  /** Ends the agent: stdin closed (a polite agent exits), then SIGTERM after `graceMs`, then SIGKILL. Resolves when it is gone. */
+  stop(graceMs: number): Promise<void> {
+    return stopChild(this.child, graceMs)
   }
 }
 

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { signalChild, startChild } from '../runtime/childProcesses'
 
 /** Output kept per terminal when the agent names no limit. */
 const DEFAULT_OUTPUT_LIMIT = 1024 * 1024
@@ -34,7 +35,7 @@ export class Terminals {
   start(command: TerminalCommand, onExit: (id: string, exit: { exitCode: number | null; signal: string | null }) => void): string {
     if (this.running.size >= MAX_TERMINALS) throw new Error(`this session already holds ${MAX_TERMINALS} terminals; release one first`)
     const id = `term_${randomUUID().slice(0, 8)}`
-    const child = spawn(command.command, command.args, {
+    const child = startChild(command.command, command.args, {
       cwd: command.cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...command.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,7 +87,7 @@ export class Terminals {
 
   kill(id: string): void {
     const entry = this.get(id)
-    if (!entry.exit) entry.child.kill('SIGKILL')
+    if (!entry.exit) signalChild(entry.child, 'SIGKILL')
   }
 
   release(id: string): void {
@@ -96,7 +97,7 @@ export class Terminals {
 
   /** Kills every terminal (the connection closed). */
   dispose(): void {
-    for (const entry of this.running.values()) if (!entry.exit) entry.child.kill('SIGKILL')
+    for (const entry of this.running.values()) if (!entry.exit) signalChild(entry.child, 'SIGKILL')
     this.running.clear()
   }
 

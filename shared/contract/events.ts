@@ -324,6 +324,8 @@ export interface CallReport {
   lint: { where: 'arguments' | 'inputSchema'; path: string; field: string; message: string }[]
   outputValidation?: ValidationResult
   durationMs?: number
+  /** The MCP task the call went through as (`task`: a task-augmented tools/call): its id, and the status it ended in, in MCP's words. */
+  task?: { id: string; status: string }
 }
 
 export interface ValidationResult {

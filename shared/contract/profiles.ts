@@ -31,6 +31,30 @@ export const ClientProfile = z
             roots: z.object({ listChanged: z.boolean().optional() }).strict().optional(),
             sampling: z.record(z.string(), z.unknown()).optional(),
             elicitation: z.record(z.string(), z.unknown()).optional(),
+            /**
+             * MCP tasks on the client's side (2025-11-25): which of the server's requests it may send as tasks
+             * (offered only with sampling or elicitation themselves, and only in the 2025 era), and tasks/list and tasks/cancel.
+             */
+            tasks: z
+              .object({
+                list: z.record(z.string(), z.unknown()).optional(),
+                cancel: z.record(z.string(), z.unknown()).optional(),
+                requests: z
+                  .object({
+                    sampling: z
+                      .object({ createMessage: z.record(z.string(), z.unknown()).optional() })
+                      .strict()
+                      .optional(),
+                    elicitation: z
+                      .object({ create: z.record(z.string(), z.unknown()).optional() })
+                      .strict()
+                      .optional(),
+                  })
+                  .strict()
+                  .optional(),
+              })
+              .strict()
+              .optional(),
             experimental: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
             /** Extensions the client supports, by identifier (e.g. MCP Apps, `io.modelcontextprotocol/ui`). */
             extensions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
@@ -78,17 +102,21 @@ export type ClientProfile = z.infer<typeof ClientProfile>
 /** The experimental capability through which a client asks for categories of tools. */
 export const TOOL_CATEGORIES_HINT = 'io.parallax/tool-categories'
 
+/** Sampling and elicitation as tasks too, with tasks/list and tasks/cancel (2025-11-25; the 2026 era has no client tasks). */
+const CLIENT_TASKS = { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } }
+
 export const PRESET_PROFILES: ClientProfile[] = [
   ClientProfile.parse({
     name: DEFAULT_PROFILE,
     description:
-      "What a normal connection offers: sampling, elicitation (form and URL), roots with list_changed, and MCP Apps (views the UI renders) — Parallax answers all of them; to an ACP agent, reading and writing files in the target's workspace.",
+      "What a normal connection offers: sampling, elicitation (form and URL) — each also as a task (2025 era) —, roots with list_changed, and MCP Apps (views the UI renders) — Parallax answers all of them; to an ACP agent, reading and writing files in the target's workspace.",
     acp: { fs: { readTextFile: true, writeTextFile: true } },
     mcp: {
       capabilities: {
         roots: { listChanged: true },
         sampling: {},
         elicitation: { form: {}, url: {} },
+        tasks: CLIENT_TASKS,
         extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
       },
     },
@@ -96,13 +124,15 @@ export const PRESET_PROFILES: ClientProfile[] = [
   ClientProfile.parse({ name: 'minimal', description: 'Offers no client capabilities.' }),
   ClientProfile.parse({
     name: 'full',
-    description: 'Offers roots, sampling, elicitation and MCP Apps; to an ACP agent, files in the workspace and a terminal.',
+    description:
+      'Offers roots, sampling, elicitation (each also as a task, 2025 era) and MCP Apps; to an ACP agent, files in the workspace and a terminal.',
     acp: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
     mcp: {
       capabilities: {
         roots: { listChanged: true },
         sampling: {},
         elicitation: {},
+        tasks: CLIENT_TASKS,
         extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
       },
     },
@@ -133,6 +163,7 @@ function eraPresetCapabilities() {
     roots: { listChanged: true },
     sampling: {},
     elicitation: { form: {}, url: {} },
+    tasks: CLIENT_TASKS,
     extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
   }
 }

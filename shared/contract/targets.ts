@@ -78,6 +78,11 @@ export const ConnectionOptions = z.object({
     .min(65_536)
     .max(2_000_000_000)
     .default(64 * 1024 * 1024),
+  /**
+   * Closing a stdio server or agent: how long it has to exit once its stdin is closed, and again after
+   * SIGTERM, before SIGKILL (the MCP spec asks for "a reasonable time"). The CLI's one-shot commands use less.
+   */
+  exitGraceMs: z.number().int().min(0).max(60_000).default(2_000),
 })
 export type ConnectionOptions = z.infer<typeof ConnectionOptions>
 export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = ConnectionOptions.parse({})

@@ -43,6 +43,7 @@ import { NO_BUILT_INS, type BuiltIns } from '../runtime/builtIns'
 import { EventLog } from '../runtime/eventLog'
 import { errorMessage } from '../runtime/errors'
 import { withinConnection, type Fault } from '../runtime/faultScope'
+import { removeDeadSpills } from '../runtime/frameSpill'
 import { answerForUi, deeperThan, MAX_DEPTH } from '../runtime/safeJson'
 import type { CallOptions, SupervisedConnection, TurnOptions } from '../runtime/supervisedConnection'
 import { RecordingLibrary } from '../session/library'
@@ -126,6 +127,8 @@ export class Engine implements CommandContext {
   private readonly pushReceiver = new PushReceiver()
 
   constructor(private readonly options: EngineOptions) {
+    // What a Parallax that crashed left in the temporary folder goes now (its own goes with dispose).
+    void removeDeadSpills()
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
     this.builtIns = options.builtIns ?? NO_BUILT_INS
     this.auth = new AuthManager({

@@ -49,9 +49,10 @@ export async function inspectCall(
 
   const started = now()
   try {
-    const { response, data, structured } = await target.send(outcome.hooked)
+    const { response, data, structured, task } = await target.send(outcome.hooked)
     report.sent = true
     report.response = response
+    if (task) report.task = task
     report.durationMs = now() - started
     if (target.outputSchema && structured !== undefined) report.outputValidation = validator.validate(target.outputSchema, structured)
     if (report.raw.context !== undefined) report.contextEcho = checkContextEcho(outcome.raw, outcome.hooked, data)

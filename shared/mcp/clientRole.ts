@@ -26,6 +26,7 @@ import {
 } from '../contract'
 import { now } from '../runtime/clock'
 import { errorMessage } from '../runtime/errors'
+import { ClientTasks } from './clientTasks'
 
 /** A request the server sent, as a responder sees it. */
 export interface ServerRequest {
@@ -105,17 +106,28 @@ export class ClientRole {
     return this.roots
   }
 
-  /** Registers a handler for each request the offered capabilities let the server send. */
+  /**
+   * Registers a handler for each request the offered capabilities let the server send (`capabilities` as
+   * offered: see `offeredCapabilities`), and the tasks the server may make of sampling and elicitation.
+   */
   install(client: Client, capabilities: Record<string, unknown>): void {
     this.client = client
-    if (capabilities.sampling)
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-        this.handle('sampling/createMessage', request.params as Record<string, unknown>, extra.requestId, extra.signal),
-      )
-    if (capabilities.elicitation)
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-        this.handle('elicitation/create', request.params as Record<string, unknown>, extra.requestId, extra.signal),
-      )
+    this.tasks?.close()
+    this.tasks = capabilities.tasks
+      ? new ClientTasks(capabilities.tasks as ConstructorParameters<typeof ClientTasks>[0], this.frameOf, (text) => this.note('info', text))
+      : undefined
+    this.tasks?.install(client)
+    // A request the server sent as a task is answered with the task at once, and handled as any other meanwhile.
+    const answer =
+      (method: 'sampling/createMessage' | 'elicitation/create') =>
+      (request: { params: unknown }, extra: { requestId: string | number; signal: AbortSignal }) => {
+        const params = request.params as Record<string, unknown> & { task?: { ttl?: number } }
+        if (params.task && this.tasks?.takes(method))
+          return this.tasks.create(method, params.task.ttl, (signal) => this.handle(method, params, extra.requestId, signal)) as never
+        return this.handle(method, params, extra.requestId, extra.signal) as never
+      }
+    if (capabilities.sampling) client.setRequestHandler(CreateMessageRequestSchema, answer('sampling/createMessage'))
+    if (capabilities.elicitation) client.setRequestHandler(ElicitRequestSchema, answer('elicitation/create'))
     if (capabilities.roots)
       client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
         this.handle('roots/list', (request.params ?? {}) as Record<string, unknown>, extra.requestId, extra.signal),
@@ -129,6 +141,8 @@ export class ClientRole {
    */
   installModern(client: ModernClient, capabilities: Record<string, unknown>): void {
     this.client = undefined // no notifications/roots/list_changed to send on this client
+    this.tasks?.close()
+    this.tasks = undefined // nor client tasks: the 2026 era has none
     const on =
       (method: ServerRequestMethod) => (request: { params?: unknown }, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) =>
         this.handle(method, (request.params ?? {}) as Record<string, unknown>, ctx.mcpReq.id, ctx.mcpReq.signal)
@@ -139,6 +153,8 @@ export class ClientRole {
   }
 
   private client: Client | undefined
+  /** The tasks the server made of its requests this session (2025 era, where the profile offers them). */
+  private tasks: ClientTasks | undefined
 
   /** The requests waiting for a person now. */
   get pending(): { id: string | number; method: ServerRequestMethod }[] {
@@ -177,6 +193,8 @@ export class ClientRole {
 
   /** The session ended: nothing waits any more (the server will not read an answer). */
   close(reason: string): void {
+    this.tasks?.close()
+    this.tasks = undefined
     for (const waiting of this.waiting.values()) waiting.settle({ cancelled: reason })
     this.waiting.clear()
     this.client = undefined

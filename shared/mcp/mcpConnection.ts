@@ -1,8 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { ChildProcess } from 'node:child_process'
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
@@ -60,12 +57,14 @@ import type { ConnectionAuth } from '../auth/connectionAuth'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage, type RequestIds, type SentRequest } from './conversationTurns'
 import { PARALLAX_VERSION } from '../version'
 import { DISCOVERY_STEPS, LIST_CHANGED, runDiscoveryStep } from './discovery'
-import { JsonLineReader, pipeLines, wireText } from './lines'
+import { pipeLines, wireText } from './lines'
+import { ServerProcessTransport } from './stdioTransport'
 import { checkRequest, mcpAnswerMessage, mcpRequestErrorMessage, mcpRequestMessage, resultProblems } from './requests'
 import { ProgressTokens, serverLogLine } from './serverVoice'
 import { TapTransport } from './tapTransport'
 import { McpTasks } from './mcpTasks'
 import { ClientRole, type ClientRoleSettings } from './clientRole'
+import { offeredCapabilities } from './clientTasks'
 import { LegacySession, type McpSession, type SessionRequestOptions } from './session'
 import type { ModernSession } from './modernSession'
 import type * as Era2026 from './era2026'
@@ -109,7 +108,13 @@ type Catalog = Partial<Record<DiscoveryMethod, unknown[]>>
 export class McpConnection extends SupervisedConnection {
   /** The negotiated session: the 1.x SDK's client in the 2025 era, the 2.x SDK's in the 2026 era (./session.ts). */
   private session: McpSession | undefined
-  private stdio: StdioClientTransport | undefined
+  private stdio: ServerProcessTransport | undefined
+  /**
+   * Every transport opened since the last teardown, whatever became of it: a session's, and one an era
+   * probe left without a session (a refused 2026 offer). Teardown closes them all, so no server process
+   * or socket outlives the connection.
+   */
+  private readonly transports = new Set<TapTransport>()
   private readonly tap: JsonRpcTap
   private serverCapabilities: Record<string, unknown> = {}
   private initializeRequest: Record<string, unknown> | undefined
@@ -364,7 +369,7 @@ export class McpConnection extends SupervisedConnection {
     this.progressTokens.reset()
     this.flagged.clear()
     this.agreedLogLevel = undefined
-    return new TapTransport(
+    const tapped = new TapTransport(
       transport,
       (direction, message, ts, refused) => this.onFrame(generation, direction, message, ts, refused),
       (message) => this.rewrite(message),
@@ -372,6 +377,8 @@ export class McpConnection extends SupervisedConnection {
         if (generation === this.generation) this.logLine('warn', note, 'transport')
       },
     )
+    this.transports.add(tapped)
+    return tapped
   }
 
   /** What Parallax changes in a message it sends: initialize's version (a profile of the 2025 era); a 2026 request's log level. */
@@ -401,9 +408,10 @@ export class McpConnection extends SupervisedConnection {
     // to start is the probe's to report.
     if (kind === 'stdio') tapped.start().catch(() => {})
     const { probe2026, ModernSession } = await loadEra2026()
+    const capabilities = offeredCapabilities(profile?.capabilities ?? {}, '2026')
     const probe = await probe2026(tapped, {
       clientInfo: profile?.clientInfo ?? CLIENT_INFO,
-      capabilities: profile?.capabilities ?? {},
+      capabilities,
       timeoutMs,
       stdio: kind === 'stdio',
     })
@@ -425,7 +433,7 @@ export class McpConnection extends SupervisedConnection {
       this.logLine('error', describeTransportError(error), 'transport')
     }
     client.onclose = () => this.onSessionClosed(generation, kind)
-    this.role.installModern(client, profile?.capabilities ?? {})
+    this.role.installModern(client, capabilities)
     this.session = new ModernSession(client)
     this.negotiation.add({
       method: 'server/discover',
@@ -459,8 +467,9 @@ export class McpConnection extends SupervisedConnection {
     const generation = this.generation
     const profile = this.settings.profile?.mcp
     const clientInfo = profile?.clientInfo ?? CLIENT_INFO
-    const client = new Client(clientInfo, { capabilities: profile?.capabilities ?? {} })
-    this.role.install(client, profile?.capabilities ?? {})
+    const capabilities = offeredCapabilities(profile?.capabilities ?? {}, '2025')
+    const client = new Client(clientInfo, { capabilities })
+    this.role.install(client, capabilities)
     client.onerror = (error) => {
       // Progress the SDK no longer waits for was already judged at the tap (see onProgress): late is plumbing, never given is an oddity.
       if (generation !== this.generation || error.message.startsWith(SDK_UNKNOWN_PROGRESS)) return
@@ -616,45 +625,25 @@ export class McpConnection extends SupervisedConnection {
   }
 
   private stdioTransport(spec: Extract<TargetSpec, { kind: 'mcp-stdio' }>): Transport {
-    const transport = new StdioClientTransport({
-      command: spec.command,
-      args: spec.args,
-      env: { ...getDefaultEnvironment(), ...spec.env },
-      cwd: spec.cwd,
-      stderr: 'pipe',
-      maxBufferSize: this.options.maxMessageBytes,
-    })
-    // The SDK's line buffer is quadratic in a line's length; this one reads a 50 MB answer in linear time
-    // and keeps the text it arrived as for the frame tap.
-    const internals = transport as unknown as { _readBuffer?: unknown }
-    if ('_readBuffer' in internals) internals._readBuffer = new JsonLineReader(this.options.maxMessageBytes, deserializeMessage)
-    // Each message is serialised once, as the SDK would, and the frame tap keeps that text.
-    transport.send = (message) =>
-      new Promise((resolve, reject) => {
-        const stdin = (transport as unknown as { _process?: ChildProcess })._process?.stdin
-        if (!stdin) return reject(new Error('Not connected'))
-        const text = JSON.stringify(message)
-        wireText.set(message, text)
-        if (stdin.write(`${text}\n`)) resolve()
-        else stdin.once('drain', resolve)
-      })
     const generation = this.generation
     this.stderrTail = []
     this.exited = undefined
+    const transport = new ServerProcessTransport({
+      command: spec.command,
+      args: spec.args,
+      env: spec.env,
+      cwd: spec.cwd,
+      maxMessageBytes: this.options.maxMessageBytes,
+      exitGraceMs: this.options.exitGraceMs,
+      onExit: (exit) => {
+        if (generation === this.generation) this.exited = exit
+      },
+    })
     if (transport.stderr) {
       pipeLines(transport.stderr, (line) => {
         if (generation !== this.generation) return
         this.stderrTail = [...this.stderrTail.slice(-(STDERR_TAIL - 1)), line]
         this.logLine('info', line, 'stderr')
-      })
-    }
-    // How the process ended: part of every failure that follows (the SDK keeps only that it closed).
-    const start = transport.start.bind(transport)
-    transport.start = async () => {
-      await start()
-      const child = (transport as unknown as { _process?: ChildProcess })._process
-      child?.once('exit', (code, signal) => {
-        if (generation === this.generation) this.exited = { code, signal }
       })
     }
     this.stdio = transport
@@ -886,7 +875,8 @@ export class McpConnection extends SupervisedConnection {
       inputSchema: definition?.inputSchema,
       outputSchema: definition?.outputSchema,
       send: async (args) => {
-        const { result } = options.task ? await this.mcpTasks.callAsTask(tool, args) : await this.callTool(tool, args)
+        const asTask = options.task ? await this.mcpTasks.callAsTask(tool, args) : undefined
+        const { result } = asTask ?? (await this.callTool(tool, args))
         const text = result.content?.find((c) => c.type === 'text')?.text
         let data: unknown = result.structuredContent
         if (data === undefined && text) {
@@ -896,7 +886,8 @@ export class McpConnection extends SupervisedConnection {
             data = undefined
           }
         }
-        return { response: result, data, structured: result.structuredContent }
+        const task = asTask && { id: asTask.taskId, status: asTask.status }
+        return { response: result, data, structured: result.structuredContent, ...(task && { task }) }
       },
     }
   }
@@ -1171,6 +1162,9 @@ export class McpConnection extends SupervisedConnection {
     this.serverRequestFrames.clear()
     await changes?.close()
     if (session) await session.close()
+    const transports = [...this.transports]
+    this.transports.clear()
+    await Promise.all(transports.map((transport) => transport.close().catch(() => {})))
   }
 }
 

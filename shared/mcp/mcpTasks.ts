@@ -71,6 +71,8 @@ export class McpTasks implements TaskOperations {
   private readonly turns = new Map<string, number>()
   /** The last status said of each task, so each change is said once. */
   private readonly said = new Map<string, string>()
+  /** The last status each task was seen in (MCP's word). */
+  private readonly statuses = new Map<string, string>()
 
   constructor(private readonly host: TaskHost) {}
 
@@ -89,8 +91,11 @@ export class McpTasks implements TaskOperations {
     return tasks?.requests?.tools?.call !== undefined
   }
 
-  /** A tool call made as a task, followed to its end: the tool's result (its `isError` says whether the tool failed). */
-  async callAsTask(tool: string, args: Record<string, unknown>): Promise<{ turn: number; result: CallToolResult; taskId: string }> {
+  /** A tool call made as a task, followed to its end: the tool's result (its `isError` says whether the tool failed), the task's id and the status it ended in. */
+  async callAsTask(
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{ turn: number; result: CallToolResult; taskId: string; status: string }> {
     if (!this.toolCalls)
       throw new CommandError(
         'this server does not take tool calls as tasks (it advertises no capabilities.tasks.requests.tools.call)',
@@ -109,7 +114,8 @@ export class McpTasks implements TaskOperations {
       taskId = created.taskId
       this.turns.set(taskId, turn)
       this.sayStatus(created)
-      return { turn, result: await this.follow(created), taskId }
+      const result = await this.follow(created)
+      return { turn, result, taskId, status: this.statuses.get(taskId) ?? created.status }
     } catch (error) {
       // The turn ends here too: said once, as a plain call's failure is.
       this.host.say(withTask(mcpErrorMessage(errorMessage(error), now(), turn), taskId))
@@ -171,6 +177,7 @@ export class McpTasks implements TaskOperations {
 
   /** A status the task was seen in, once per change: a status message of its turn (or of none, for a task Parallax did not create). */
   private sayStatus(task: McpTask): void {
+    this.statuses.set(task.taskId, task.status)
     const key = `${task.status}|${task.statusMessage ?? ''}`
     if (this.said.get(task.taskId) === key) return
     this.said.set(task.taskId, key)

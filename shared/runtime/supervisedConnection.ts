@@ -4,6 +4,7 @@ import {
   type A2aMessage,
   type A2aPushConfig,
   type A2aTask,
+  type CallReport,
   type ConnectionEvent,
   type ConnectionOwner,
   type ConnectionOptions,
@@ -72,8 +73,8 @@ export interface CallOptions {
 export interface CallEndpoint {
   inputSchema?: unknown
   outputSchema?: unknown
-  /** Sends the (hooked) arguments; returns the response and its structured data for the checks. */
-  send(args: Record<string, unknown>): Promise<{ response: unknown; data: unknown; structured?: unknown }>
+  /** Sends the (hooked) arguments; returns the response and its structured data for the checks, and the task it went through as. */
+  send(args: Record<string, unknown>): Promise<{ response: unknown; data: unknown; structured?: unknown; task?: CallReport['task'] }>
 }
 
 /** A protocol's tasks (A2A): work with a state, a history and a stream of its own. */
