@@ -29,6 +29,7 @@ export async function call(argv: string[]): Promise<number> {
       'log-level': { type: 'string' },
       binding: { type: 'string' },
       task: { type: 'boolean', default: false },
+      'task-deadline': { type: 'string', default: '600' },
       ...CLIENT_OPTIONS,
       ...AUTH_OPTIONS,
     },
@@ -46,6 +47,7 @@ export async function call(argv: string[]): Promise<number> {
   }
   if (!args || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object')
   const timeout = wholeNumber(values.timeout, '--timeout', 100)
+  const taskDeadlineMs = wholeNumber(values['task-deadline'], '--task-deadline', 1, 86_400) * 1000
   const logLevel = logLevelFlag(values['log-level'])
   const client = await clientFlags(values)
   const target = withAuthFlags(withClientFlags(await resolveTarget(targetText, values.config, values.binding), client), values)
@@ -61,7 +63,7 @@ export async function call(argv: string[]): Promise<number> {
     yes: values.yes,
     configFile: values.config,
     protocolFields,
-    defaults: { requestTimeoutMs: timeout, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },
+    defaults: { requestTimeoutMs: timeout, taskDeadlineMs, reconnectAttempts: 0, keepaliveIntervalMs: 3_600_000 },
   })
   const progress = (line: string) => {
     if (!values.json) process.stderr.write(`${visibleText(line)}\n`)

@@ -13,7 +13,8 @@ Usage:
                                    one call with pre-validation hooks: raw vs hooked arguments,
                                    both validations, context echo, protocol-field lint; --task makes
                                    it an MCP task (2025-11-25), followed to its result (its task id
-                                   and the status it ended in are said, and are the JSON's "task")
+                                   and the status it ended in are said, and are the JSON's "task"),
+                                   for at most --task-deadline SECONDS (600), then said and left running
   parallax request <target> <method> [--params JSON] [--json] [--timeout MS] [--log-level L]
                                    send any MCP request (prompts/get, resources/read,
                                    completion/complete, logging/setLevel, …) and print the answer;

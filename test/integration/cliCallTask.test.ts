@@ -37,3 +37,16 @@ it('call --task says the task id and its final status, as text and as JSON; a pl
   expect(JSON.parse(plain.stdout).task).toBeUndefined()
   expect((await parallax('call', TASK_SERVER, ...ARGS)).stdout).not.toMatch(/^ {2}task /m)
 }, 60_000)
+
+it('call --task --task-deadline S: a task that never ends is followed S seconds, then said and left to the server (exit 1)', async () => {
+  const started = Date.now()
+  const run = await parallax('call', TASK_SERVER, 'slow_report', '--args', '{"topic": "tides"}', '--task', '--task-deadline', '1', '--json')
+  expect(Date.now() - started).toBeLessThan(15_000)
+  expect(run.code, run.stderr).toBe(1)
+  const report = JSON.parse(run.stdout)
+  expect(report.error).toMatch(/^Parallax stopped following task \S+ after 1 s \(the target's task deadline\); it was still working/)
+  expect(report.findings).toContain(report.error)
+  expect((await parallax('call', TASK_SERVER, ...ARGS, '--task-deadline', '0')).stderr).toMatch(
+    /--task-deadline must be a whole number from 1/,
+  )
+}, 60_000)
