@@ -98,8 +98,11 @@ export interface AuthStep {
   challenge?: { status: number; header?: string; resourceMetadata?: string; scope?: string; error?: string; errorDescription?: string }
   /** `authorize`: the URL a browser opens (or Parallax follows, headless), where it comes back, and until when Parallax waits. */
   authorize?: { url: string; redirectUri: string; mode: 'browser' | 'headless'; waitsUntil?: number }
-  /** `callback`: the redirect back: whether `state` matched, or the server's error. The code itself is never shown. */
-  callback?: { stateMatched: boolean; error?: string; errorDescription?: string }
+  /**
+   * `callback`: the redirect back: whether `state` matched, the server's error, the issuer it names (`iss`,
+   * RFC 9207) and why Parallax refused it although the state matched. The code itself is never shown.
+   */
+  callback?: { stateMatched: boolean; error?: string; errorDescription?: string; iss?: string; refused?: string }
   /** `granted`: what was obtained. */
   grant?: AuthGrant
   /** `failed`: why. */

@@ -1,4 +1,5 @@
 import type { AuthEvent, AuthStatus } from '../../../shared/contract'
+import { openOutside } from '../components/openOutside'
 import { connect } from './actions'
 import { command, showToast, useStore } from './store'
 
@@ -31,9 +32,10 @@ export async function signIn(targetId: string, options: { scope?: string; headle
   if (target && session && (session.state === 'failed' || session.state === 'closed')) await connect(target)
 }
 
-/** The authorization page, in the system browser (the desktop app hands http(s) windows to it). */
+/** The authorization page, in the system browser (the desktop app hands such windows to it); a URL the one rule refuses is said, not opened. */
 export function openSignInPage(url: string): void {
-  window.open(url, '_blank', 'noopener,noreferrer')
+  const refused = openOutside(url)
+  if (refused) showToast(refused, 'error')
 }
 
 /** Stops waiting for the browser: the loopback redirect closes and the sign-in ends as cancelled. */
