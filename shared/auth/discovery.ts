@@ -4,7 +4,7 @@ import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextpro
 import { errorMessage } from '../runtime/errors'
 import type { AuthSteps } from './authSteps'
 import type { CardAuthorization, Challenge } from './challenge'
-import { acceptedIssuers, checkAuthorizationServer } from './serverChecks'
+import { checkAuthorizationServer, type IssuerRule } from './serverChecks'
 
 export interface Discovered {
   resourceMetadata?: OAuthProtectedResourceMetadata
@@ -12,8 +12,8 @@ export interface Discovered {
   resource?: string
   authorizationServerUrl: string
   metadata?: AuthorizationServerMetadata
-  /** The issuers the authorization server may call itself (in its metadata, and in `iss` on the redirect back: RFC 9207). */
-  issuers: string[]
+  /** What the authorization server may call itself (in its metadata, and in `iss` on the redirect back: RFC 9207). */
+  issuer: IssuerRule
 }
 
 /**
@@ -97,9 +97,9 @@ export async function discover(
       ? 'found at the first well-known location that answered (OAuth 2.0 metadata, then OpenID Connect discovery)'
       : 'no metadata at any well-known location: the 2025-03-26 fallback endpoints on the authorization server’s origin',
   )
-  const issuers = acceptedIssuers(authorizationServerUrl, derived)
-  checkAuthorizationServer({ authorizationServerUrl, metadata }, issuers, steps)
-  return { resourceMetadata, resource, authorizationServerUrl, metadata, issuers }
+  const issuer = { identifier: authorizationServerUrl, originOnly: derived }
+  checkAuthorizationServer({ authorizationServerUrl, metadata }, issuer, steps)
+  return { resourceMetadata, resource, authorizationServerUrl, metadata, issuer }
 }
 
 /** An A2A card's OAuth 2 flow (or OpenID Connect discovery URL) as authorization server metadata. */
@@ -115,9 +115,9 @@ async function fromCard(card: CardAuthorization, steps: AuthSteps, fetch: typeof
     )
     // OpenID Connect Discovery §4.3: the issuer is the URL the configuration document hangs from.
     const identifier = /^(.*)\/\.well-known\/openid-configuration$/.exec(card.openIdConnectUrl)?.[1]
-    const issuers = identifier ? [identifier] : [metadata.issuer]
-    checkAuthorizationServer({ authorizationServerUrl: metadata.issuer, metadata }, issuers, steps)
-    return { authorizationServerUrl: metadata.issuer, metadata, issuers }
+    const issuer: IssuerRule = identifier ? { identifier, originOnly: false } : { identifier: card.openIdConnectUrl, originOnly: true }
+    checkAuthorizationServer({ authorizationServerUrl: metadata.issuer, metadata }, issuer, steps)
+    return { authorizationServerUrl: metadata.issuer, metadata, issuer }
   }
   const base = card.tokenUrl ?? card.authorizationUrl!
   const metadata = {
@@ -137,7 +137,7 @@ async function fromCard(card: CardAuthorization, steps: AuthSteps, fetch: typeof
     `endpoints from the agent card`,
     `its security scheme "${card.scheme}" names them (OAuth 2 flows)`,
   )
-  const issuers = acceptedIssuers(metadata.issuer, true)
-  checkAuthorizationServer({ authorizationServerUrl: metadata.issuer, metadata }, issuers, steps)
-  return { authorizationServerUrl: metadata.issuer, metadata, issuers }
+  const issuer = { identifier: metadata.issuer, originOnly: true }
+  checkAuthorizationServer({ authorizationServerUrl: metadata.issuer, metadata }, issuer, steps)
+  return { authorizationServerUrl: metadata.issuer, metadata, issuer }
 }

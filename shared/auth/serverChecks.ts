@@ -3,14 +3,19 @@ import { unsafeWebUrl } from '../contract'
 import type { AuthSteps } from './authSteps'
 
 /**
- * The issuers an authorization server may call itself: the identifier its metadata was found by (RFC 8414
- * §3.3: identical, so a trailing slash counts), or, where Parallax derived it from an origin (no identifier
- * was given: the 2025-03-26 fallback, an A2A card's endpoints), that origin written either way.
+ * What an authorization server may call itself: the identifier its metadata was found by (RFC 8414 §3.3:
+ * identical, so a trailing slash counts); or, where no identifier was given and Parallax took the origin
+ * (MCP 2025-03-26, without resource metadata; an A2A card's endpoints), any issuer on that origin.
  */
-export function acceptedIssuers(identifier: string, derivedFromOrigin: boolean): string[] {
-  if (!derivedFromOrigin) return [identifier]
-  const origin = new URL(identifier).origin
-  return [origin, `${origin}/`]
+export interface IssuerRule {
+  identifier: string
+  /** No identifier was given: the origin is all there is to hold the issuer to. */
+  originOnly: boolean
+}
+
+export function issuerFits(rule: IssuerRule, issuer: string): boolean {
+  if (!rule.originOnly) return issuer === rule.identifier
+  return URL.canParse(issuer) && new URL(issuer).origin === new URL(rule.identifier).origin
 }
 
 /**
@@ -21,7 +26,7 @@ export function acceptedIssuers(identifier: string, derivedFromOrigin: boolean):
  */
 export function checkAuthorizationServer(
   found: { authorizationServerUrl: string; metadata?: AuthorizationServerMetadata },
-  issuers: string[],
+  issuer: IssuerRule,
   steps: AuthSteps,
 ): void {
   const { metadata } = found
@@ -29,9 +34,11 @@ export function checkAuthorizationServer(
     steps.decision('authorization-server-metadata', 'refused the authorization server', why, true)
     throw new Error(`the authorization server cannot be used: ${why}`)
   }
-  if (metadata && !issuers.includes(metadata.issuer))
+  if (metadata && !issuerFits(issuer, metadata.issuer))
     refuse(
-      `its metadata says its issuer is "${metadata.issuer}", but it was found as "${issuers[0]}": RFC 8414 §3.3 requires them to be identical (metadata that names another issuer may be answering for another server)`,
+      issuer.originOnly
+        ? `its metadata says its issuer is "${metadata.issuer}", which is not on ${new URL(issuer.identifier).origin}, where the metadata was found: it may be answering for another server`
+        : `its metadata says its issuer is "${metadata.issuer}", but it was found as "${issuer.identifier}": RFC 8414 §3.3 requires them to be identical (metadata that names another issuer may be answering for another server)`,
     )
   const endpoints: [string, string | undefined][] = metadata
     ? [

@@ -9,6 +9,7 @@ import type { CardAuthorization, Challenge } from './challenge'
 import { discover, type Discovered } from './discovery'
 import { followAuthorization } from './headless'
 import { LoopbackRedirect } from './loopback'
+import { issuerFits } from './serverChecks'
 import { FlowProvider } from './provider'
 import { chooseScopes, scopeList } from './scopes'
 
@@ -221,7 +222,7 @@ export class SignIn {
    */
   private wrongIssuer(iss: string | undefined): string | undefined {
     const found = this.found!
-    const issuers = found.metadata ? [found.metadata.issuer] : found.issuers
+    const fits = (claimed: string) => (found.metadata ? claimed === found.metadata.issuer : issuerFits(found.issuer, claimed))
     if (iss === undefined) {
       const promised = (found.metadata as { authorization_response_iss_parameter_supported?: unknown } | undefined)
         ?.authorization_response_iss_parameter_supported
@@ -229,9 +230,9 @@ export class SignIn {
         ? `it carries no iss, though the authorization server's metadata says its answers always do (authorization_response_iss_parameter_supported): it may be another server's answer (RFC 9207)`
         : undefined
     }
-    return issuers.includes(iss)
+    return fits(iss)
       ? undefined
-      : `its iss is "${iss}", but Parallax asked the authorization server "${issuers[0]}": an answer from another server is refused (RFC 9207, a mix-up attack)`
+      : `its iss is "${iss}", but Parallax asked the authorization server "${found.metadata?.issuer ?? found.issuer.identifier}": an answer from another server is refused (RFC 9207, a mix-up attack)`
   }
 
   cancel(reason: string): void {
