@@ -56,3 +56,17 @@ export function pendingFlow(steps: AuthEvent[]): AuthEvent | undefined {
   if (!last || last.step === 'granted' || last.step === 'failed' || last.step === 'signed-out') return undefined
   return steps.findLast((s) => s.flowId === last.flowId && s.step === 'authorize')
 }
+
+/**
+ * A step-up waiting for the person: the server asked for more scopes than the token has (the `more-access`
+ * step), and its flow has neither been granted nor failed; with the sign-in's `authorize` step once it began.
+ */
+export function pendingMoreAccess(steps: AuthEvent[]): { ask: AuthEvent; signingIn?: AuthEvent } | undefined {
+  const at = steps.findLastIndex((s) => s.step === 'more-access')
+  if (at < 0) return undefined
+  const ask = steps[at]
+  const after = steps.slice(at + 1)
+  if (after.some((s) => s.step === 'signed-out' || (s.flowId === ask.flowId && (s.step === 'granted' || s.step === 'failed'))))
+    return undefined
+  return { ask, signingIn: after.findLast((s) => s.flowId === ask.flowId && s.step === 'authorize') }
+}
