@@ -169,6 +169,8 @@ export class AuthManager {
     const state = this.stateOf(target.id)
     if (challenge) state.challenge = challenge
     if (state.quiet) return state.quiet
+    // A step-up already put to the person: this request waits for the same answer.
+    if (held && forRequest !== undefined && state.moreAccess) return Promise.resolve({ person: state.moreAccess.answer })
     const steps = this.flowSteps(target, connectionId)
     if (challenge) sayChallenge(steps, challenge, !!held)
     const run = async (): Promise<QuietOutcome> => {

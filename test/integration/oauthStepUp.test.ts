@@ -103,15 +103,26 @@ describe('step-up with a person in the loop', () => {
     expect(JSON.stringify(whoami.response)).toContain('mcp:read')
   })
 
-  it('two calls meeting the same step-up wait for one answer and both go again', async () => {
+  it('calls meeting the same step-up, at once or while the person is asked, wait for one answer and all go again', async () => {
     const { engine, connectionId, steps, asked } = await signedIn()
-    const calls = [0, 1].map(() => engine.invoke('tools.call', { connectionId, tool: 'place_order', arguments: {} }))
+    const place = () => engine.invoke('tools.call', { connectionId, tool: 'place_order', arguments: {} })
+    // One at the same moment as the first, one once the person is being asked.
+    const calls = [place(), place()]
     await asked()
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    calls.push(place())
+    await new Promise((resolve) => setTimeout(resolve, 300))
     expect(steps().filter((e) => e.step === 'more-access')).toHaveLength(1)
     const again = await engine.invoke('auth.begin', { targetId: TARGET })
     await fetch(again.authorizationUrl!)
     for (const report of await Promise.all(calls)) expect(JSON.stringify(report.response)).toContain('ordered')
+    // One step-up flow, ended granted: the second call joined it rather than leave another under way.
+    const stepUpFlows = new Set(
+      steps()
+        .filter((e) => e.phase === 'step-up')
+        .map((e) => e.flowId),
+    )
+    expect(stepUpFlows.size).toBe(1)
+    expect(steps().findLast((e) => stepUpFlows.has(e.flowId))?.step).toBe('granted')
   })
 
   it('with nobody to ask, the call fails at once saying so, and nothing more is registered', async () => {
