@@ -1,6 +1,7 @@
 import {
   CommandError,
   LOG_LEVELS,
+  visibleText,
   type ClientProfile,
   type LogLevel,
   type ParallaxApi,
@@ -46,7 +47,9 @@ function exitGraceMs(): number {
 /**
  * The CLI's engine: no saved targets, but the approvals the user granted (in the app or an earlier run), a
  * terminal to ask on, the secret store of the data folder (a sign-in lasts beyond one command), the system
- * browser; each authorization step is said through `progress` (stderr).
+ * browser; each authorization step is said through `progress` (stderr). Where a person can sign in (a
+ * desktop and a terminal), a server asking for more access mid-command opens the browser to sign in
+ * again, and the request goes again once they have.
  */
 export function cliHost({
   yes,
@@ -55,6 +58,7 @@ export function cliHost({
   defaults,
   ...options
 }: Omit<EngineOptions, 'host'> & { yes: boolean; configFile?: string; progress?: (line: string) => void }): CliHost {
+  const person = canAskPerson()
   const engine = new Engine({
     host: 'cli',
     builtIns: builtInDemos(),
@@ -64,14 +68,11 @@ export function cliHost({
     secrets: new FileSecretStore(join(dataDir(), 'secrets.json')),
     openBrowser: openSystemBrowser,
     defaults: { exitGraceMs: exitGraceMs(), ...defaults },
+    stepUpByPerson: person,
     ...options,
   })
   const unwatch = watchEngine(engine)
-  if (progress)
-    engine.events.subscribe((event) => {
-      if (event.type === 'auth' && event.step !== 'request') progress(`auth: ${event.summary}`)
-    })
-  return {
+  const host: CliHost = {
     invoke: (command, input) => engine.invoke(command, input),
     onEvents: (listener) => engine.events.subscribe((event) => listener([event])),
     close: async () => {
@@ -79,6 +80,14 @@ export function cliHost({
       await engine.dispose()
     },
   }
+  engine.events.subscribe((event) => {
+    if (event.type !== 'auth') return
+    if (progress && event.step !== 'request') progress(`auth: ${event.summary}`)
+    // A failed sign-in ends the step-up (the engine says why): the request that waited fails with it.
+    if (event.step === 'more-access' && person)
+      void signInWithBrowser(host, 'the server asks for more access: sign in again', event.connectionId).catch(() => {})
+  })
+  return host
 }
 
 /** A target as commands name it: a demo (every engine has them) by id; any other is given whole, unsaved. */
@@ -105,7 +114,11 @@ export async function connectOrExplain(
   let { connectionId, outcome } = await open()
   // The server wants a sign-in only a person can do: on a desktop, in the browser, then connect again.
   if (!outcome.connected && outcome.cause?.auth && canAskPerson()) {
-    await signInWithBrowser(host, target, connectionId)
+    try {
+      await signInWithBrowser(host, `sign in to ${target.name}`, connectionId)
+    } catch (error) {
+      throw new CliError(`cannot sign in to ${target.name}: ${(error as Error).message}`, 'connection')
+    }
     ;({ connectionId, outcome } = await open())
   }
   if (outcome.connected) return connectionId
@@ -119,20 +132,19 @@ function canAskPerson(): boolean {
   return onDesktop() && !!process.stderr.isTTY
 }
 
-/** Signs in through the system browser and the loopback redirect, saying where on stderr (whatever --json says: the person needs it). */
-async function signInWithBrowser(host: CliHost, target: SavedTarget, connectionId: string): Promise<void> {
-  const say = (line: string) => process.stderr.write(`${line}\n`)
-  try {
-    const begun = await host.invoke('auth.begin', { connectionId })
-    if (begun.state === 'waiting' && begun.authorizationUrl) {
-      say(`sign in to ${target.name} in your browser (opening it); if it does not open, visit:\n  ${begun.authorizationUrl}`)
-      await openSystemBrowser(begun.authorizationUrl)
-    }
-    await host.invoke('auth.wait', { flowId: begun.flowId })
-    say(`signed in to ${target.name}`)
-  } catch (error) {
-    throw new CliError(`cannot sign in to ${target.name}: ${(error as Error).message}`, 'connection')
+/**
+ * Signs in for a connection's target through the system browser and the loopback redirect (a step-up
+ * waiting for the person, when there is one), saying where on stderr whatever --json says: the person needs it.
+ */
+async function signInWithBrowser(host: CliHost, what: string, connectionId: string): Promise<void> {
+  const say = (line: string) => process.stderr.write(`${visibleText(line)}\n`)
+  const begun = await host.invoke('auth.begin', { connectionId })
+  if (begun.state === 'waiting' && begun.authorizationUrl) {
+    say(`${what} in your browser (opening it); if it does not open, visit:\n  ${begun.authorizationUrl}`)
+    await openSystemBrowser(begun.authorizationUrl).catch((error: Error) => say(error.message))
   }
+  const status = await host.invoke('auth.wait', { flowId: begun.flowId })
+  say(`signed in${status.grant?.scopes.length ? `: ${status.grant.scopes.join(' ')}` : ''}`)
 }
 
 /** What `--log-level` did: asked the server (`logging/setLevel`), or skipped, and why. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron'
-import { CommandError, forUi, IpcChannels, type CommandReply } from '../../shared/contract'
+import { CommandError, forUi, IpcChannels, openableUrl, type CommandReply } from '../../shared/contract'
 import { EventBatcher } from '../../shared/runtime/batcher'
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine } from '../../shared/engine/engine'
@@ -28,13 +28,20 @@ const engine = new Engine({
   builtIns: builtInDemos(appRoot),
   // Sign-ins: secrets encrypted with the OS keychain; the authorization page in the system browser.
   secrets: new KeychainSecretStore(app.getPath('userData')),
-  openBrowser: (url) => shell.openExternal(url),
+  openBrowser: openOutside,
   // MCP App views: each on its own origin of the parallax-view scheme, never the UI's file:// page.
   appViewUrl: viewUrl,
 })
 registerViewScheme()
 // A fault no code handled fails the connection it came from, never the app (shared/runtime/faultScope.ts).
 guardProcess((fault) => console.error(`[parallax] ${engine.reportFault(fault).line}`))
+
+/** The system browser, for a URL the one rule allows (https, or http to this machine), and nothing else. */
+function openOutside(url: string): Promise<void> {
+  const checked = openableUrl(url)
+  if ('refused' in checked) return Promise.reject(new Error(`not opened: ${checked.refused}`))
+  return shell.openExternal(checked.href)
+}
 // The data folder (targets, profiles, recordings, and Chromium's own storage) is the user's alone.
 void ensurePrivateDir(app.getPath('userData')).catch(() => {})
 
@@ -59,7 +66,7 @@ function createWindow(): BrowserWindow {
   win.once('ready-to-show', () => win.show())
   // The window never navigates away from the UI and never opens another; links open in the browser.
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url)
+    void openOutside(url).catch((error: Error) => console.error(`[parallax] ${error.message}`))
     return { action: 'deny' }
   })
   win.webContents.on('will-navigate', (event, url) => {

@@ -37,7 +37,7 @@ import {
   type TaskOperations,
   type TurnOptions,
 } from '../runtime/supervisedConnection'
-import { ConnectFailure, errorMessage, networkFailure } from '../runtime/errors'
+import { ConnectFailure, errorMessage, networkCause, networkFailure, networkPhrase } from '../runtime/errors'
 import type { ConnectionAuth } from '../auth/connectionAuth'
 import { failedAnswer } from '../runtime/httpAnswers'
 import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
@@ -341,10 +341,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       // "fetch failed" says nothing: name what the network said, and where.
       const network = networkFailure(error, this.cardUrl)
       if (!network) throw error
-      throw new ConnectFailure(
-        `the agent card at ${request.url}: ${network.phrase}${network.address ? ` at ${network.address}` : ''} (${network.code})`,
-        { request, code: network.code, ...(network.address && { address: network.address }), error: errorMessage(error) },
-      )
+      throw new ConnectFailure(`the agent card at ${request.url}: ${networkPhrase(network)}`, { request, ...networkCause(network) })
     }
     if (!response.ok) {
       // The status, the agent's own words and its challenge, as it answered them.

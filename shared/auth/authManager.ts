@@ -1,9 +1,12 @@
 import type { AuthBeginResult, AuthStatus, OAuthSettings } from '../contract'
+import { errorMessage } from '../runtime/errors'
 import { AuthSteps, type EmitAuth } from './authSteps'
 import { CredentialVault, type TargetCredentials } from './credentials'
 import type { CardAuthorization, Challenge } from './challenge'
 import type { SecretStore } from './secretStore'
 import type { SignIn, SignInRequest } from './signIn'
+import { scopeList } from './scopes'
+import type { StepUpAnswer } from './stepUp'
 
 /** Sign-ins (discovery, registration, the MCP SDK's auth()) load when one starts: most sessions never need one. */
 const signInModule = () => import('./signIn')
@@ -21,6 +24,30 @@ export interface AuthManagerOptions {
   /** Opens a URL in the system browser (the desktop app's, the CLI's); without one, `signIn` leaves it to whoever shows the `authorize` step. */
   openBrowser?: (url: string) => Promise<void>
   fetch?: typeof globalThis.fetch
+  /**
+   * A person can be asked to sign in again when a server wants more scopes mid-session (a UI shows the
+   * `more-access` step as a prompt; a CLI on a desktop opens the browser): their request waits for them.
+   * Without one, the request fails saying what the server asked for.
+   */
+  askPerson?: boolean
+}
+
+/** How a quiet authorization ended: authorized, failed, or needing a person (and, for a step-up put to one, their answer to come). */
+export type QuietOutcome = 'authorized' | 'failed' | { person: Promise<StepUpAnswer> }
+
+/** How long a step-up waits for the person, sign-in included. */
+const MORE_ACCESS_WAIT_MS = 10 * 60_000
+
+/** A step-up waiting for a person: asked in `steps`' flow, which their sign-in continues. */
+interface MoreAccessAsk {
+  steps: AuthSteps
+  challenge: Challenge
+  held: string[]
+  scopes: string[]
+  missing: string[]
+  for: string
+  answer: Promise<StepUpAnswer>
+  settle: (answer: StepUpAnswer) => void
 }
 
 interface Flow {
@@ -35,10 +62,12 @@ interface TargetState {
   challenge?: Challenge
   card?: CardAuthorization
   required?: { why: string; scope?: string }
-  quiet?: Promise<boolean>
+  quiet?: Promise<QuietOutcome>
   credentials?: Promise<TargetCredentials>
   /** The server `credentials` are for: a target pointed elsewhere reads its own. */
   credentialsUrl?: string
+  /** A step-up waiting for the person (one per target: every request that meets it waits for the same answer). */
+  moreAccess?: MoreAccessAsk
 }
 
 /**
@@ -125,36 +154,95 @@ export class AuthManager {
   }
 
   /**
-   * Authorizes a connection's request without a person: a refresh, client credentials, or headless; a
-   * grant that needs a person is left to `begin` (the target then says why it is required). One at a time per target.
+   * Authorizes a connection's request without a person: a refresh, client credentials, or headless. A grant
+   * that needs a person (`person`) is left to `begin`: the target then says why it is required, or, for a
+   * step-up met by a person's request (`forRequest`, what it was), the person is asked to sign in again
+   * (a `more-access` step) and `person` is their answer to come. One at a time per target.
    */
-  authorizeQuietly(target: AuthTarget, connectionId: string, challenge: Challenge | undefined, held?: string[]): Promise<boolean> {
+  authorizeQuietly(
+    target: AuthTarget,
+    connectionId: string,
+    challenge: Challenge | undefined,
+    held?: string[],
+    forRequest?: string,
+  ): Promise<QuietOutcome> {
     const state = this.stateOf(target.id)
     if (challenge) state.challenge = challenge
     if (state.quiet) return state.quiet
+    // A step-up already put to the person: this request waits for the same answer.
+    if (held && forRequest !== undefined && state.moreAccess) return Promise.resolve({ person: state.moreAccess.answer })
     const steps = this.flowSteps(target, connectionId)
     if (challenge) sayChallenge(steps, challenge, !!held)
-    const run = async () => {
+    const run = async (): Promise<QuietOutcome> => {
       const { PersonNeeded } = await signInModule()
-      const signIn = await this.newSignIn(target, steps, await this.credentialsOf(target), { refresh: !held, ...(held && { held }) })
+      const credentials = await this.credentialsOf(target)
+      const signIn = await this.newSignIn(target, steps, credentials, { refresh: !held, ...(held && { held }) })
       try {
         await signIn.start()
         await this.keep(target, signIn.credentials)
-        return true
+        return 'authorized'
       } catch (error) {
-        if (error instanceof PersonNeeded) {
-          state.required = { why: error.why, ...(challenge?.scope && { scope: challenge.scope }) }
-          steps.decision('authorization', 'sign-in needed', error.why)
-        } else {
+        if (!(error instanceof PersonNeeded)) {
           steps.failed('authorization', error)
           state.required = { why: `authorization failed: ${(error as Error).message}` }
+          return 'failed'
         }
-        return false
+        if (held && challenge && forRequest !== undefined && this.options.askPerson)
+          return { person: this.askForMoreAccess(steps, challenge, held, credentials.grant?.scopes ?? [], forRequest, state) }
+        state.required = { why: error.why, ...(challenge?.scope && { scope: challenge.scope }) }
+        steps.decision('authorization', 'sign-in needed', error.why)
+        if (forRequest !== undefined) steps.decision('step-up', 'not asked', NOBODY_TO_ASK, true)
+        return { person: Promise.resolve({ granted: false, why: NOBODY_TO_ASK }) }
       }
     }
     const quiet = run().finally(() => (state.quiet = undefined))
     state.quiet = quiet
     return quiet
+  }
+
+  /** Puts a step-up to the person, in the flow that met it: their sign-in (`begin`) continues it, `cancel` declines it. */
+  private askForMoreAccess(
+    steps: AuthSteps,
+    challenge: Challenge,
+    held: string[],
+    granted: string[],
+    what: string,
+    state: TargetState,
+  ): Promise<StepUpAnswer> {
+    if (state.moreAccess) return state.moreAccess.answer
+    const scopes = scopeList(challenge.scope)
+    const missing = scopes.filter((s) => !granted.includes(s))
+    let settle!: (answer: StepUpAnswer) => void
+    const answer = new Promise<StepUpAnswer>((resolve) => (settle = resolve))
+    const timer = setTimeout(() => {
+      const why = `nobody signed in again within ${MORE_ACCESS_WAIT_MS / 60_000} min`
+      steps.failed('step-up', new Error(why))
+      ask.settle({ granted: false, why })
+    }, MORE_ACCESS_WAIT_MS)
+    timer.unref?.()
+    const ask: MoreAccessAsk = {
+      steps,
+      challenge,
+      held,
+      scopes,
+      missing,
+      for: what,
+      answer,
+      settle: (given) => {
+        clearTimeout(timer)
+        if (state.moreAccess === ask) state.moreAccess = undefined
+        settle(given)
+      },
+    }
+    state.moreAccess = ask
+    const asked = missing.length ? missing : scopes
+    steps.emit({
+      step: 'more-access',
+      phase: 'step-up',
+      summary: `the server asks for more access (${asked.length ? `scope "${asked.join(' ')}"` : 'no scope named'}) for ${what}: waiting for you to sign in again, then it is sent again`,
+      moreAccess: { scopes, missing, for: what, waitsUntil: Date.now() + MORE_ACCESS_WAIT_MS },
+    })
+    return answer
   }
 
   /** A 403 insufficient_scope Parallax does not answer with a step-up, and why. */
@@ -183,13 +271,29 @@ export class AuthManager {
     return tokens.access_token
   }
 
-  /** Starts a person's sign-in: done at once when no person is needed, else waiting for the browser at the URL returned. */
+  /**
+   * Starts a person's sign-in: done at once when no person is needed, else waiting for the browser at the URL
+   * returned. With a step-up waiting for the person, it is that step-up: the scopes held and those the server
+   * asked for, in the flow that asked (a second begin while its browser is out gives the same sign-in back).
+   */
   async begin(target: AuthTarget, options: { connectionId?: string; scope?: string; headless?: boolean } = {}): Promise<AuthBeginResult> {
-    const steps = this.flowSteps(target, options.connectionId)
+    const ask = this.stateOf(target.id).moreAccess
+    const asked = ask && this.flows.get(ask.steps.flowId)
+    if (ask && asked?.pending && asked.signIn.authorizationUrl)
+      return {
+        flowId: ask.steps.flowId,
+        state: 'waiting',
+        authorizationUrl: asked.signIn.authorizationUrl,
+        redirectUri: asked.signIn.redirectUri,
+      }
+    const steps = ask?.steps ?? this.flowSteps(target, options.connectionId)
+    const phase = ask ? 'step-up' : 'authorization'
     const settings = { ...target.oauth, ...(options.headless !== undefined && { headless: options.headless }) }
+    const given = (answer: StepUpAnswer) => ask?.settle(answer)
     const signIn = await this.newSignIn({ ...target, oauth: settings }, steps, await this.credentialsOf(target), {
       settings,
       person: true,
+      ...(ask && { challenge: ask.challenge, held: ask.held }),
       ...(options.scope && { askedScope: options.scope }),
     })
     const flow: Flow = { signIn, target, pending: true, done: Promise.resolve() }
@@ -199,19 +303,23 @@ export class AuthManager {
       started = await signIn.start()
     } catch (error) {
       flow.pending = false
-      steps.failed('authorization', error)
+      steps.failed(phase, error)
+      given({ granted: false, why: `signing in again failed: ${errorMessage(error)}` })
       throw error
     }
     if (started === 'authorized') {
       flow.pending = false
       await this.keep(target, signIn.credentials)
+      given({ granted: true })
       return { flowId: steps.flowId, state: 'authorized' }
     }
     flow.done = signIn
       .finish()
       .then(() => this.keep(target, signIn.credentials))
+      .then(() => given({ granted: true }))
       .catch((error: unknown) => {
-        steps.failed('authorization', error)
+        steps.failed(phase, error)
+        given({ granted: false, why: `signing in again failed: ${errorMessage(error)}` })
         throw error
       })
       .finally(() => (flow.pending = false))
@@ -234,16 +342,31 @@ export class AuthManager {
     return this.status(flow.target)
   }
 
+  /** Stops a sign-in waiting for the browser; or declines a step-up the person was asked for (the request that waited fails saying so). */
   cancel(flowId: string): boolean {
     const flow = this.flows.get(flowId)
-    if (!flow?.pending) return false
-    flow.signIn.cancel('cancelled: the sign-in was stopped before the browser came back')
+    if (flow?.pending) {
+      flow.signIn.cancel('cancelled: the sign-in was stopped before the browser came back')
+      return true
+    }
+    const ask = [...this.states.values()].find((s) => s.moreAccess?.steps.flowId === flowId)?.moreAccess
+    if (!ask) return false
+    const why = 'you chose not to sign in again'
+    ask.steps.failed('step-up', new Error(why))
+    ask.settle({ granted: false, why })
     return true
+  }
+
+  /** Ends what waits for a person (sign-ins, step-ups): the engine is closing. */
+  close(): void {
+    for (const [flowId, flow] of this.flows) if (flow.pending) this.cancel(flowId)
+    for (const state of this.states.values()) state.moreAccess?.settle({ granted: false, why: 'Parallax closed' })
   }
 
   /** Forgets what was kept for a target: tokens and registration, and its client secret unless `keepClient`. */
   async signOut(target: AuthTarget, keepClient = false): Promise<AuthStatus & { cleared: string[] }> {
     for (const [flowId, flow] of this.flows) if (flow.target.id === target.id) this.cancel(flowId)
+    this.states.get(target.id)?.moreAccess?.settle({ granted: false, why: 'you signed out' })
     const held = await this.credentialsOf(target)
     const cleared = [
       ...(held.tokens ? ['tokens'] : []),
@@ -275,6 +398,7 @@ export class AuthManager {
     const { tokens, grant, client, registration } = await this.credentialsOf(target)
     const flow = [...this.flows.entries()].findLast(([, f]) => f.target.id === target.id && f.pending)
     const required = this.states.get(target.id)?.required
+    const ask = this.states.get(target.id)?.moreAccess
     return {
       targetId: target.id,
       signedIn: !!tokens,
@@ -288,10 +412,14 @@ export class AuthManager {
         },
       }),
       ...(required && { required }),
+      ...(ask && { moreAccess: { flowId: ask.steps.flowId, scopes: ask.scopes, missing: ask.missing, for: ask.for } }),
       store: this.storeKind,
     }
   }
 }
+
+const NOBODY_TO_ASK =
+  'nobody is here to sign in again: do it where a browser can open, or sign in first asking for those scopes (the Auth tab’s Scopes, --scope on the command line)'
 
 function sayChallenge(steps: AuthSteps, challenge: Challenge, stepUp: boolean): void {
   const { status, error, scope, header } = challenge

@@ -1,6 +1,7 @@
 import type { AuthManager, AuthTarget } from './authManager'
 import { parseChallenge, type CardAuthorization } from './challenge'
 import { scopeList } from './scopes'
+import { currentUsersRequest } from './stepUp'
 
 /** Step-ups one connection may try (403 insufficient_scope): a server that keeps asking for more is not asked forever. */
 export const MAX_STEP_UPS = 2
@@ -9,7 +10,8 @@ export const MAX_STEP_UPS = 2
  * One connection's authorization, as a fetch wrapper for its transports: the target's access token on each
  * request to the origin it was obtained for (and nowhere else), and on a 401 challenge (or a 403
  * `insufficient_scope`, a step-up) one attempt to authorize without a person before the request is sent
- * again. What needs a person is left to a sign-in; the connection then fails saying so.
+ * again. What needs a person is left to a sign-in: a person's request meeting a step-up waits for them
+ * to sign in again (./stepUp); otherwise the connection or the request fails saying so.
  */
 export class ConnectionAuth {
   private stepUps = 0
@@ -56,7 +58,8 @@ export class ConnectionAuth {
     const header = response.headers.get('www-authenticate')
     const challenge = parseChallenge(response.status, header)
     const bearer = !header || /^\s*bearer\b/i.test(header)
-    if (response.status === 401) return bearer && this.manager.authorizeQuietly(this.target, this.connectionId, challenge)
+    if (response.status === 401)
+      return bearer && (await this.manager.authorizeQuietly(this.target, this.connectionId, challenge)) === 'authorized'
     if (challenge.error !== 'insufficient_scope') return false
     const credentials = await this.manager.credentialsOf(this.target)
     const granted = credentials.grant?.scopes ?? []
@@ -79,8 +82,17 @@ export class ConnectionAuth {
       )
       return false
     }
+    // A person's request can wait for them to give more access (the request then goes again, ./stepUp); anything else fails.
+    const request = currentUsersRequest()
+    const held = credentials.grant?.requestedScopes ?? granted
     this.stepUps++
-    return this.manager.authorizeQuietly(this.target, this.connectionId, challenge, credentials.grant?.requestedScopes ?? granted)
+    const outcome = await this.manager.authorizeQuietly(this.target, this.connectionId, challenge, held, request?.what)
+    if (typeof outcome === 'string' || !request) return outcome === 'authorized'
+    // A person's answer is theirs to give as often as asked: only step-ups Parallax takes alone count.
+    this.stepUps--
+    request.needed = { scopes: needed, missing: needed.filter((s) => !granted.includes(s)), for: request.what }
+    request.answer = outcome.person
+    return false
   }
 }
 

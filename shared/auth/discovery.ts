@@ -4,6 +4,7 @@ import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextpro
 import { errorMessage } from '../runtime/errors'
 import type { AuthSteps } from './authSteps'
 import type { CardAuthorization, Challenge } from './challenge'
+import { checkAuthorizationServer, type IssuerRule } from './serverChecks'
 
 export interface Discovered {
   resourceMetadata?: OAuthProtectedResourceMetadata
@@ -11,6 +12,8 @@ export interface Discovered {
   resource?: string
   authorizationServerUrl: string
   metadata?: AuthorizationServerMetadata
+  /** What the authorization server may call itself (in its metadata, and in `iss` on the redirect back: RFC 9207). */
+  issuer: IssuerRule
 }
 
 /**
@@ -19,6 +22,8 @@ export interface Discovered {
  * document whose `resource` is not this server is refused; then the authorization server's metadata
  * (RFC 8414, then OpenID Connect discovery); without resource metadata, the 2025-03-26 fallbacks (the
  * server's origin as authorization server, its default endpoints) — or, for an A2A agent, its card's scheme.
+ * An authorization server whose metadata names another issuer, or whose endpoints are not safe to send a
+ * person or a secret to, is refused (./serverChecks).
  */
 export async function discover(
   serverUrl: string,
@@ -46,6 +51,8 @@ export async function discover(
   }
   let resource: string | undefined
   let authorizationServerUrl: string
+  /** Parallax took the server's origin as the authorization server: no identifier was given to hold it to. */
+  let derived = false
   if (resourceMetadata) {
     const expected = resourceUrlFromServerUrl(serverUrl).href
     if (!checkResourceAllowed({ requestedResource: expected, configuredResource: resourceMetadata.resource })) {
@@ -64,6 +71,7 @@ export async function discover(
       )
     } else {
       authorizationServerUrl = new URL('/', serverUrl).href
+      derived = true
       steps.decision(
         'authorization-server-metadata',
         `authorization server ${authorizationServerUrl}`,
@@ -74,6 +82,7 @@ export async function discover(
     return fromCard(card, steps, fetch)
   } else {
     authorizationServerUrl = new URL('/', serverUrl).href
+    derived = true
     steps.decision(
       'authorization-server-metadata',
       `authorization server ${authorizationServerUrl}`,
@@ -88,7 +97,9 @@ export async function discover(
       ? 'found at the first well-known location that answered (OAuth 2.0 metadata, then OpenID Connect discovery)'
       : 'no metadata at any well-known location: the 2025-03-26 fallback endpoints on the authorization server’s origin',
   )
-  return { resourceMetadata, resource, authorizationServerUrl, metadata }
+  const issuer = { identifier: authorizationServerUrl, originOnly: derived }
+  checkAuthorizationServer({ authorizationServerUrl, metadata }, issuer, steps)
+  return { resourceMetadata, resource, authorizationServerUrl, metadata, issuer }
 }
 
 /** An A2A card's OAuth 2 flow (or OpenID Connect discovery URL) as authorization server metadata. */
@@ -102,7 +113,11 @@ async function fromCard(card: CardAuthorization, steps: AuthSteps, fetch: typeof
       `endpoints from ${card.openIdConnectUrl}`,
       `the agent card's security scheme "${card.scheme}" (OpenID Connect)`,
     )
-    return { authorizationServerUrl: metadata.issuer, metadata }
+    // OpenID Connect Discovery §4.3: the issuer is the URL the configuration document hangs from.
+    const identifier = /^(.*)\/\.well-known\/openid-configuration$/.exec(card.openIdConnectUrl)?.[1]
+    const issuer: IssuerRule = identifier ? { identifier, originOnly: false } : { identifier: card.openIdConnectUrl, originOnly: true }
+    checkAuthorizationServer({ authorizationServerUrl: metadata.issuer, metadata }, issuer, steps)
+    return { authorizationServerUrl: metadata.issuer, metadata, issuer }
   }
   const base = card.tokenUrl ?? card.authorizationUrl!
   const metadata = {
@@ -122,5 +137,7 @@ async function fromCard(card: CardAuthorization, steps: AuthSteps, fetch: typeof
     `endpoints from the agent card`,
     `its security scheme "${card.scheme}" names them (OAuth 2 flows)`,
   )
-  return { authorizationServerUrl: metadata.issuer, metadata }
+  const issuer = { identifier: metadata.issuer, originOnly: true }
+  checkAuthorizationServer({ authorizationServerUrl: metadata.issuer, metadata }, issuer, steps)
+  return { authorizationServerUrl: metadata.issuer, metadata, issuer }
 }

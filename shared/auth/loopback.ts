@@ -1,12 +1,15 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** What came back to the redirect URI: the code (when `state` matched) or the server's error. */
+/** What came back to the redirect URI: the code (when `state` matched) or the server's error, and who says it sent it (`iss`, RFC 9207). */
 export interface Callback {
   code?: string
   stateMatched: boolean
   error?: string
   errorDescription?: string
+  iss?: string
+  /** Why Parallax refuses this answer although its state matched (an `iss` naming another server). */
+  refused?: string
 }
 
 const PAGE = (title: string, text: string) =>
@@ -23,11 +26,19 @@ export class LoopbackRedirect {
   private readonly result: Promise<Callback>
   redirectUri = ''
 
-  constructor(readonly state: string) {
+  constructor(
+    readonly state: string,
+    /** Why an answer whose state matched is still refused, or undefined when it is taken. */
+    private readonly judge?: (callback: Callback) => string | undefined,
+  ) {
     this.result = new Promise((resolve) => (this.settle = resolve))
   }
 
-  async listen(): Promise<string> {
+  /**
+   * Listens on `port` when it is free (the port a client was registered with, so its registration still
+   * fits: many authorization servers match redirect URIs exactly), else on one the system picks.
+   */
+  async listen(port = 0): Promise<string> {
     this.server = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1')
       if (request.method !== 'GET' || url.pathname !== '/callback') {
@@ -37,13 +48,17 @@ export class LoopbackRedirect {
       const stateMatched = url.searchParams.get('state') === this.state
       const error = url.searchParams.get('error') ?? undefined
       const code = url.searchParams.get('code') ?? undefined
+      const iss = url.searchParams.get('iss') ?? undefined
       const callback: Callback = {
         stateMatched,
         ...(stateMatched && code && { code }),
         ...(error && { error }),
+        ...(iss !== undefined && { iss }),
         ...(url.searchParams.get('error_description') && { errorDescription: url.searchParams.get('error_description')! }),
       }
-      const ok = stateMatched && code && !error
+      const refused = stateMatched ? this.judge?.(callback) : undefined
+      if (refused) callback.refused = refused
+      const ok = stateMatched && code && !error && !refused
       response
         .writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
         .end(
@@ -51,17 +66,21 @@ export class LoopbackRedirect {
             ? PAGE('Signed in', 'Parallax has what it needs. You can close this tab.')
             : PAGE(
                 'Sign-in failed',
-                stateMatched
-                  ? 'The server did not authorize Parallax; Parallax says why.'
-                  : 'The state did not match the request Parallax made; it was refused.',
+                !stateMatched
+                  ? 'The state did not match the request Parallax made; it was refused.'
+                  : refused
+                    ? 'Parallax refused the answer: it does not come from the authorization server it asked. Parallax says why.'
+                    : 'The server did not authorize Parallax; Parallax says why.',
               ),
         )
       this.settle?.(callback)
     })
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject)
-      this.server!.listen(0, '127.0.0.1', () => resolve())
-    })
+    const bind = (on: number) =>
+      new Promise<void>((resolve, reject) => {
+        this.server!.once('error', reject)
+        this.server!.listen(on, '127.0.0.1', () => (this.server!.off('error', reject), resolve()))
+      })
+    await (port ? bind(port).catch(() => bind(0)) : bind(0))
     this.redirectUri = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/callback`
     return this.redirectUri
   }

@@ -9,11 +9,24 @@ import type { CardAuthorization, Challenge } from './challenge'
 import { discover, type Discovered } from './discovery'
 import { followAuthorization } from './headless'
 import { LoopbackRedirect } from './loopback'
+import { issuerFits } from './serverChecks'
 import { FlowProvider } from './provider'
 import { chooseScopes, scopeList } from './scopes'
 
 /** How long a sign-in waits for the browser to come back. */
 export const BROWSER_WAIT_MS = 10 * 60_000
+
+/** Why a grant needs a person, and how to give one. */
+function personNeeded(found: Discovered): string {
+  const where = new URL(found.metadata?.authorization_endpoint ?? found.authorizationServerUrl).origin
+  return `a person must sign in at the authorization server (${where}): sign in with a browser, or headless for a server that approves without one (--oauth-headless on the command line)`
+}
+
+/** The loopback port a client was registered with (its redirect URI's), to listen on again: 0 when there is none. */
+function registeredPort(redirectUris: string[] | undefined): number {
+  const uri = redirectUris?.find((u) => URL.canParse(u) && new URL(u).hostname === '127.0.0.1')
+  return uri ? Number(new URL(uri).port) || 0 : 0
+}
 
 /** A sign-in that needs a person (a browser), asked for where none can be asked (a connection's own request). */
 export class PersonNeeded extends Error {
@@ -112,8 +125,11 @@ export class SignIn {
         )
         throw new Error(`the authorization server cannot be used: ${why} (PKCE S256 is required)`)
       }
-      this.loopback = new LoopbackRedirect(randomBytes(24).toString('base64url'))
-      this.redirectUri = await this.loopback.listen()
+      // A grant only a person can give, asked for where none can be asked: said before anything is registered.
+      const refreshHeld = request.refresh && !!this.credentials.tokens?.refresh_token
+      if (request.settings.headless !== true && !request.person && !refreshHeld) throw new PersonNeeded(personNeeded(found))
+      this.loopback = new LoopbackRedirect(randomBytes(24).toString('base64url'), (callback) => this.wrongIssuer(callback.iss))
+      this.redirectUri = await this.loopback.listen(registeredPort(this.credentials.redirectUris))
     }
     const addClientAuthentication = await this.chooseClient(found, grant)
     this.provider = new FlowProvider(this.credentials, {
@@ -142,9 +158,7 @@ export class SignIn {
     const headless = request.settings.headless === true
     if (!headless && !request.person) {
       await this.loopback?.close()
-      throw new PersonNeeded(
-        `a person must sign in at the authorization server (${new URL(this.authorizationUrl).origin}): sign in with a browser, or headless for a server that approves without one (--oauth-headless on the command line)`,
-      )
+      throw new PersonNeeded(personNeeded(found))
     }
     steps.emit({
       step: 'authorize',
@@ -171,18 +185,27 @@ export class SignIn {
     try {
       const timeout = AbortSignal.timeout(BROWSER_WAIT_MS)
       const callback = await loopback.wait(AbortSignal.any([this.abort.signal, timeout]))
-      const { stateMatched, error, errorDescription } = callback
+      const { stateMatched, error, errorDescription, iss, refused } = callback
       this.steps.emit({
         step: 'callback',
         phase: 'authorization',
         summary: !stateMatched
           ? 'the redirect came back with another state: refused (it is not the answer to Parallax’s request)'
-          : error
-            ? `the authorization server said ${error}${errorDescription ? `: ${errorDescription}` : ''}`
-            : 'the redirect came back with a code, state matched',
-        callback: { stateMatched, ...(error && { error }), ...(errorDescription && { errorDescription }) },
+          : refused
+            ? `the redirect came back refused: ${refused}`
+            : error
+              ? `the authorization server said ${error}${errorDescription ? `: ${errorDescription}` : ''}`
+              : `the redirect came back with a code, state matched${iss !== undefined ? `, from issuer ${iss}` : ''}`,
+        callback: {
+          stateMatched,
+          ...(error && { error }),
+          ...(errorDescription && { errorDescription }),
+          ...(iss !== undefined && { iss }),
+          ...(refused && { refused }),
+        },
       })
       if (!stateMatched) throw new Error('the redirect’s state did not match the request Parallax made (refused)')
+      if (refused) throw new Error(`the redirect back was refused: ${refused}`)
       if (error) throw new Error(`the authorization server refused: ${error}${errorDescription ? ` (${errorDescription})` : ''}`)
       if (!callback.code) throw new Error('the redirect came back without a code')
       this.sayClientAuthentication()
@@ -191,6 +214,25 @@ export class SignIn {
     } finally {
       await loopback.close()
     }
+  }
+
+  /**
+   * Why the redirect back is not the answer of the authorization server Parallax asked (RFC 9207, and MCP's
+   * SEP-2468): an `iss` naming another issuer; or none, from a server whose metadata says it always sends one.
+   */
+  private wrongIssuer(iss: string | undefined): string | undefined {
+    const found = this.found!
+    const fits = (claimed: string) => (found.metadata ? claimed === found.metadata.issuer : issuerFits(found.issuer, claimed))
+    if (iss === undefined) {
+      const promised = (found.metadata as { authorization_response_iss_parameter_supported?: unknown } | undefined)
+        ?.authorization_response_iss_parameter_supported
+      return promised === true
+        ? `it carries no iss, though the authorization server's metadata says its answers always do (authorization_response_iss_parameter_supported): it may be another server's answer (RFC 9207)`
+        : undefined
+    }
+    return fits(iss)
+      ? undefined
+      : `its iss is "${iss}", but Parallax asked the authorization server "${found.metadata?.issuer ?? found.issuer.identifier}": an answer from another server is refused (RFC 9207, a mix-up attack)`
   }
 
   cancel(reason: string): void {

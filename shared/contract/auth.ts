@@ -43,11 +43,21 @@ export type AuthPhase =
 
 /**
  * What a step is: an HTTP exchange made while authorizing (`request`), a choice Parallax made and why
- * (`decision`), the server's challenge (`challenge`), the authorization URL handed to a browser
- * (`authorize`), the redirect back (`callback`), the grant obtained (`granted`), the flow's end in
- * failure (`failed`) or a sign-out (`signed-out`).
+ * (`decision`), the server's challenge (`challenge`), the person asked to sign in again because the server
+ * wants more scopes than the token has (`more-access`), the authorization URL handed to a browser
+ * (`authorize`), the redirect back (`callback`), the grant obtained (`granted`), the flow's end in failure
+ * (`failed`) or a sign-out (`signed-out`).
  */
-export type AuthStepKind = 'challenge' | 'request' | 'decision' | 'authorize' | 'callback' | 'granted' | 'failed' | 'signed-out'
+export type AuthStepKind =
+  'challenge' | 'request' | 'decision' | 'more-access' | 'authorize' | 'callback' | 'granted' | 'failed' | 'signed-out'
+
+/** A step-up waiting for a person: the scopes the server's 403 insufficient_scope asks for, those the token lacks, and the request that met it. */
+export interface MoreAccess {
+  scopes: string[]
+  missing: string[]
+  /** The request sent again once signed in (`tools/call place_order`). */
+  for: string
+}
 
 /** One HTTP exchange of a sign-in, secrets redacted (authorization headers, codes, verifiers, secrets, assertions, tokens). */
 export interface AuthHttpExchange {
@@ -98,8 +108,13 @@ export interface AuthStep {
   challenge?: { status: number; header?: string; resourceMetadata?: string; scope?: string; error?: string; errorDescription?: string }
   /** `authorize`: the URL a browser opens (or Parallax follows, headless), where it comes back, and until when Parallax waits. */
   authorize?: { url: string; redirectUri: string; mode: 'browser' | 'headless'; waitsUntil?: number }
-  /** `callback`: the redirect back: whether `state` matched, or the server's error. The code itself is never shown. */
-  callback?: { stateMatched: boolean; error?: string; errorDescription?: string }
+  /**
+   * `callback`: the redirect back: whether `state` matched, the server's error, the issuer it names (`iss`,
+   * RFC 9207) and why Parallax refused it although the state matched. The code itself is never shown.
+   */
+  callback?: { stateMatched: boolean; error?: string; errorDescription?: string; iss?: string; refused?: string }
+  /** `more-access`: what the server asks for, and until when Parallax waits for the person (the flow then ends `granted` or `failed`). */
+  moreAccess?: MoreAccess & { waitsUntil: number }
   /** `granted`: what was obtained. */
   grant?: AuthGrant
   /** `failed`: why. */
@@ -117,6 +132,8 @@ export interface AuthStatus {
   flow?: { flowId: string; state: 'running' | 'waiting'; authorizationUrl?: string }
   /** The last challenge met, when the target needs a sign-in a person must do. */
   required?: { why: string; scope?: string }
+  /** The server asked for more scopes than the token has, and a request waits for the person to sign in again (`auth.begin` does it; `auth.cancel` of the flow declines). */
+  moreAccess?: MoreAccess & { flowId: string }
   /** Where secrets are kept: the OS keychain (desktop), a 0600 file in the data folder, or memory (nothing persists). */
   store: 'keychain' | 'file' | 'memory'
 }

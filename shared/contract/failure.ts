@@ -19,7 +19,8 @@ export function causeLines(cause: FailureCause, indent = '  '): string[] {
   add('challenge', cause.challenge && `WWW-Authenticate: ${cause.challenge}`)
   add('message', cause.message)
   add('sign-in', cause.auth?.why)
-  if (cause.address) add('network', `${cause.code ? `${cause.code} ` : ''}at ${cause.address}`)
+  // Where the network failed, with its code (or, where fetch gave none, its words: a "bad port").
+  if (cause.address) add('network', `${cause.code ?? cause.error ?? 'failed'} at ${cause.address}`)
   else add('code', cause.code)
   // The library's own wording, when there is no answer or address to say it better.
   if (cause.status === undefined && !cause.address) add('error', cause.error)

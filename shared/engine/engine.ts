@@ -29,6 +29,7 @@ import {
 import type { OriginGate } from '../a2a/a2aConnection'
 import { AuthManager, authTargetOf } from '../auth/authManager'
 import { ConnectionAuth } from '../auth/connectionAuth'
+import { withStepUp } from '../auth/stepUp'
 import type { McpServer } from '@agentclientprotocol/sdk'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from '../auth/secretStore'
 import { PushReceiver } from '../a2a/pushReceiver'
@@ -89,6 +90,12 @@ export interface EngineOptions {
   /** Opens a URL in the system browser, for `auth.signIn` (the desktop app's shell, the CLI's opener); UI hosts may open it themselves. */
   openBrowser?: (url: string) => Promise<void>
   /**
+   * Whether a person can sign in again when a server asks for more scopes mid-session (a 403
+   * insufficient_scope): UI hosts, by default, whose UI prompts; a CLI where a browser can open. The
+   * request waits for them and goes again once they have; without one it fails saying what was asked for.
+   */
+  stepUpByPerson?: boolean
+  /**
    * Where the host serves an MCP App view's document (`apps.document`), on an origin that is not the UI's:
    * the web host's second port, the desktop app's own scheme. Hosts that render no views leave it out.
    */
@@ -135,6 +142,7 @@ export class Engine implements CommandContext {
       store: options.secrets ?? (options.dataDir ? new FileSecretStore(join(options.dataDir, 'secrets.json')) : new MemorySecretStore()),
       emit: (event) => this.events.emit(event),
       openBrowser: options.openBrowser,
+      askPerson: options.stepUpByPerson ?? options.host !== 'cli',
     })
     this.targets = new TargetStore(this.builtIns.targets, options.dataDir && join(options.dataDir, 'targets.json'), (target, secret) =>
       this.auth.keepClientSecret(authTargetOf(target)!, secret),
@@ -477,7 +485,11 @@ export class Engine implements CommandContext {
 
   /** One turn on any connection: an A2A message, or an MCP tool call. */
   sendTurn(connectionId: string, turn: Turn, options: TurnOptions = {}): Promise<TurnResult> {
-    return withinConnection(connectionId, () => this.connection(connectionId).sendTurn(turn, options))
+    return withinConnection(connectionId, () => {
+      const connection = this.connection(connectionId)
+      const what = 'tool' in turn ? `tools/call ${turn.tool}` : connection.protocol === 'a2a' ? 'message/send' : 'the turn'
+      return withStepUp(what, () => connection.sendTurn(turn, options))
+    })
   }
 
   /**
@@ -493,7 +505,15 @@ export class Engine implements CommandContext {
   ): Promise<CallReport> {
     return withinConnection(connectionId, async () => {
       const connection = this.connection(connectionId)
-      const endpoint = { protocol: connection.protocol, tool, ...connection.callEndpoint(tool, options) }
+      const callable = connection.callEndpoint(tool, options)
+      const what = connection.protocol === 'a2a' ? `message/send (skill ${tool})` : `tools/call ${tool}`
+      // A server asking for more scopes than the token has: the person signs in again, and the call goes again.
+      const endpoint = {
+        protocol: connection.protocol,
+        tool,
+        ...callable,
+        send: (args: Record<string, unknown>) => withStepUp(what, () => callable.send(args)),
+      }
       const validator = await this.schemaValidator()
       const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), validator, this.options.protocolFields)
       this.events.emit({ type: 'call', connectionId, ...report, ...(view && { view }) })
@@ -635,6 +655,7 @@ export class Engine implements CommandContext {
 
   /** Closes every connection: no child process or timer outlives the engine. */
   async dispose(): Promise<void> {
+    this.auth.close()
     this.recorders.stopAll()
     this.apps.dispose()
     for (const replay of this.replays.values()) replay.stop()

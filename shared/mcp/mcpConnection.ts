@@ -51,7 +51,7 @@ import {
   type ExchangeOptions,
   type ProbeOutcome,
 } from '../runtime/supervisedConnection'
-import { ConnectFailure, errorMessage, networkFailure } from '../runtime/errors'
+import { ConnectFailure, errorMessage, networkCause, networkFailure, networkPhrase } from '../runtime/errors'
 import { AnswerWatch } from '../runtime/httpAnswers'
 import type { ConnectionAuth } from '../auth/connectionAuth'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage, type RequestIds, type SentRequest } from './conversationTurns'
@@ -1249,11 +1249,8 @@ async function httpFailure(kind: 'streamable-http' | 'sse', url: string, error: 
   }
   const network = networkFailure(error, url)
   if (network) {
-    Object.assign(cause, { code: network.code, ...(network.address && { address: network.address }) })
-    return new ConnectFailure(
-      `${label}: ${network.phrase}${network.address ? ` at ${network.address}` : ''} (${network.code}) for ${request.method} ${request.url}`,
-      cause,
-    )
+    Object.assign(cause, networkCause(network))
+    return new ConnectFailure(`${label}: ${networkPhrase(network)} for ${request.method} ${request.url}`, cause)
   }
   return new ConnectFailure(`${label} ${request.url}: ${cause.error}`, cause)
 }

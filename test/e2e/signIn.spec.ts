@@ -74,6 +74,77 @@ test('sign in through the browser and the loopback redirect, see every step, sig
   })
 })
 
+test('step-up: the server asks for more access mid-session; the page asks, the person signs in again, the call goes again', async ({
+  page,
+  host,
+}) => {
+  test.setTimeout(120_000)
+  await page.goto(host.url)
+  const approve = async (open: () => Promise<unknown>, scopes: string) => {
+    const [popup] = await Promise.all([page.waitForEvent('popup'), open()])
+    await expect(popup.locator('body')).toContainText(scopes)
+    await popup.getByRole('link', { name: 'Approve' }).click()
+    await expect(popup.locator('body')).toContainText(/signed in|you can close/i)
+    await popup.close()
+  }
+
+  await test.step('signed in with mcp:read, connected', async () => {
+    await page.getByRole('button', { name: '+ Add server' }).click()
+    await page.locator('#t-name').fill('orders')
+    await page.getByRole('button', { name: 'MCP over HTTP' }).click()
+    await page.locator('#t-url').fill(server.url)
+    await page.getByRole('button', { name: 'Save and connect' }).click()
+    await expect(page.getByTestId('connection-state')).toHaveText(/failed/, { timeout: 30_000 })
+    await approve(() => page.locator('.reason.bad').getByRole('button', { name: 'Sign in' }).click(), 'mcp:read')
+    await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 30_000 })
+  })
+
+  const callPlaceOrder = async () => {
+    await page.getByRole('tab', { name: /Calls/ }).click()
+    await page.getByLabel('Tool to call').selectOption('place_order')
+    await page.getByRole('button', { name: 'Call', exact: true }).click()
+  }
+  const prompt = page.getByTestId('more-access')
+
+  await test.step('a call the token does not cover: the page names the scopes and waits; the Auth tab says so', async () => {
+    await callPlaceOrder()
+    await expect(prompt).toContainText('This server asks for more access')
+    await expect(prompt.locator('.cap.on')).toHaveText('mcp:write')
+    await expect(prompt).toContainText('tools/call place_order')
+    await expect(page.getByRole('button', { name: 'Calling…' })).toBeVisible()
+    await page.screenshot({ path: 'test-results/step-up-prompt.png' })
+    await page.getByRole('tab', { name: /Auth/ }).click()
+    await expect(page.getByRole('tab', { name: /Auth/ })).toContainText('more access')
+    await expect(page.getByTestId('auth-status').locator('.badge')).toHaveText('needs more access')
+    await expect(page.getByTestId('auth-more-access')).toContainText('more access (scope mcp:write) for tools/call place_order')
+    await expect(page.getByTestId('auth-flow').first()).toHaveAttribute('data-outcome', 'waiting for you')
+    await page.screenshot({ path: 'test-results/step-up-auth-tab.png' })
+  })
+
+  await test.step('Cancel: the call fails saying what was asked and that the person declined', async () => {
+    await prompt.getByRole('button', { name: 'Cancel' }).click()
+    await expect(prompt).toHaveCount(0)
+    await page.getByRole('tab', { name: /Calls/ }).click()
+    await expect(page.getByTestId('call-result').first()).toContainText(
+      'Call failed: the server asks for more access (scope "mcp:write", HTTP 403 insufficient_scope) and you chose not to sign in again',
+    )
+  })
+
+  await test.step('Sign in again: the sign-in page asks for both scopes; approved, the call goes again and its result shows', async () => {
+    await callPlaceOrder()
+    await expect(prompt).toBeVisible()
+    await approve(() => prompt.getByRole('button', { name: 'Sign in again' }).click(), 'mcp:read mcp:write')
+    await expect(prompt).toHaveCount(0)
+    await expect(page.getByTestId('call-result').first()).toContainText('ordered')
+    await expect(page.getByTestId('call-result').first()).not.toContainText('Call failed')
+    await page.screenshot({ path: 'test-results/step-up-done.png' })
+    await page.getByRole('tab', { name: /Auth/ }).click()
+    await expect(page.getByTestId('auth-status').locator('.badge')).toHaveText('signed in')
+    await expect(page.getByTestId('auth-scopes')).toContainText('mcp:write')
+    expect(server.provider.clients.size).toBe(1) // the registration was kept
+  })
+})
+
 test('an A2A agent behind OAuth client credentials: the editor takes the client, the card shows its scheme, the secret stays off the page', async ({
   page,
   host,

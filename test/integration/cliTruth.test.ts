@@ -286,6 +286,47 @@ describe('connection errors name the real cause', () => {
   })
 })
 
+describe('every connection failure names its cause and host:port, never only "fetch failed"', () => {
+  it('a port fetch refuses before connecting (9, a "bad port"), for an MCP server and an A2A agent: --json and text', async () => {
+    for (const [target, request] of [
+      ['mcp:http://127.0.0.1:9/mcp', { method: 'POST', url: 'http://127.0.0.1:9/mcp' }],
+      ['a2a:http://127.0.0.1:9', { method: 'GET', url: 'http://127.0.0.1:9/.well-known/agent-card.json' }],
+    ] as const) {
+      const run = await parallax('inspect', target, '--json')
+      expect(run.code, target).toBe(2)
+      const { error } = oneObject(run)
+      expect(error).toMatchObject({
+        kind: 'connection',
+        message: expect.stringContaining(
+          'refused by fetch before connecting: port 9 is a "bad port" (one kept for another protocol) at 127.0.0.1:9',
+        ),
+        cause: { address: '127.0.0.1:9', error: 'fetch failed: bad port', request },
+      })
+      const text = await parallax('inspect', target)
+      expect(text.code).toBe(2)
+      expect(text.stderr).toMatch(/network\s+fetch failed: bad port at 127\.0\.0\.1:9/)
+      expect(text.stderr).not.toMatch(/: fetch failed(\n|$)/m)
+    }
+  })
+
+  it('TLS where the server speaks none (https at a plain http port): named, with host:port', async () => {
+    const { url, server } = await httpServer((_req, res) => res.writeHead(404).end())
+    servers.push(server)
+    const tls = url.replace('http:', 'https:')
+    const port = new URL(url).port
+    const run = await parallax('inspect', `mcp:${tls}`, '--json')
+    const { error } = oneObject(run)
+    expect(error?.message).toContain(
+      `the server did not answer in TLS (plain http at an https URL?) at 127.0.0.1:${port} (ERR_SSL_WRONG_VERSION_NUMBER)`,
+    )
+    expect(error?.cause).toMatchObject({
+      code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+      address: `127.0.0.1:${port}`,
+      error: 'fetch failed: wrong version number',
+    })
+  })
+})
+
 describe('one definition of a failed turn', () => {
   const unknownProduct = { product_id: 'prod_nope', budget: 2000, buying_mode: 'auction' }
 

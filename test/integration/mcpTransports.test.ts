@@ -66,7 +66,11 @@ describe('HTTP transports', () => {
     expect(await connection.open()).toBe(false)
     const failed = recorder.of('connection', connection.id).at(-1)!
     expect(failed.state).toBe('failed')
-    expect(failed.reason).toMatch(/fetch failed|ECONNREFUSED/)
+    // Port 9 is one fetch refuses before connecting: the reason names that and where, not only "fetch failed".
+    expect(failed.reason).toContain(
+      'refused by fetch before connecting: port 9 is a "bad port" (one kept for another protocol) at 127.0.0.1:9',
+    )
+    expect(failed.cause).toMatchObject({ address: '127.0.0.1:9', error: 'fetch failed: bad port' })
   })
 
   it('moves a remote server that stops answering from healthy to degraded to down, then gives up after bounded reconnects', async () => {

@@ -110,6 +110,7 @@ describe('OAuth for a remote MCP server', () => {
     expect(report.error).toBeUndefined()
     expect(JSON.stringify(report.response)).toContain('ordered')
     expect(server.provider.authorizations).toEqual([['mcp:read'], ['mcp:read', 'mcp:write']])
+    expect(server.provider.clients.size).toBe(1) // the step-up signs in on the client registered first
     const stepUp = steps(recorder).find((e) => e.step === 'challenge' && e.phase === 'step-up')!
     expect(stepUp.challenge).toMatchObject({ status: 403, error: 'insufficient_scope', scope: 'mcp:read mcp:write' })
     expect(steps(recorder).findLast((e) => e.step === 'granted')?.grant?.scopes).toEqual(['mcp:read', 'mcp:write'])

@@ -36,7 +36,12 @@ describe('network failures under "fetch failed"', () => {
     const refused = new TypeError('fetch failed', {
       cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 }),
     })
-    expect(networkFailure(refused)).toEqual({ code: 'ECONNREFUSED', address: '127.0.0.1:9', phrase: 'connection refused' })
+    expect(networkFailure(refused)).toEqual({
+      code: 'ECONNREFUSED',
+      address: '127.0.0.1:9',
+      phrase: 'connection refused',
+      detail: 'fetch failed: connect ECONNREFUSED 127.0.0.1:9',
+    })
     // localhost tried on both families: an AggregateError holds one error per address.
     const both = new TypeError('fetch failed', {
       cause: Object.assign(
@@ -55,8 +60,41 @@ describe('network failures under "fetch failed"', () => {
       code: 'ENOTFOUND',
       address: 'nowhere.test:443',
       phrase: 'host not found',
+      detail: 'fetch failed: getaddrinfo ENOTFOUND nowhere.test',
     })
     expect(networkFailure(new Error('MCP error -32001: Request timed out'))).toBeUndefined()
+  })
+
+  it('names every other way fetch fails to reach a server, with the host:port: a bad port, a certificate, TLS, a timeout', async () => {
+    // Real errors from this runtime's fetch, not made-up shapes: port 9 is one fetch refuses before connecting.
+    const badPort = await fetch('http://127.0.0.1:9/mcp').catch((e: unknown) => e)
+    expect(networkFailure(badPort, 'http://127.0.0.1:9/mcp')).toEqual({
+      address: '127.0.0.1:9',
+      phrase: 'refused by fetch before connecting: port 9 is a "bad port" (one kept for another protocol)',
+      detail: 'fetch failed: bad port',
+    })
+    const timedOut = await fetch('http://127.0.0.1:9/mcp', { signal: AbortSignal.abort(new DOMException('late', 'TimeoutError')) }).catch(
+      (e: unknown) => e,
+    )
+    expect(networkFailure(timedOut, 'http://127.0.0.1:9/mcp')).toMatchObject({ address: '127.0.0.1:9', phrase: 'no answer in time' })
+    const cert = (code: string, message: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) })
+    expect(networkFailure(cert('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'), 'https://inner.test/a2a')).toEqual({
+      code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      address: 'inner.test:443',
+      phrase: 'the server’s certificate is self-signed (not trusted)',
+      detail: 'fetch failed: self-signed certificate',
+    })
+    expect(networkFailure(cert('CERT_HAS_EXPIRED', 'certificate has expired'), 'https://old.test')?.phrase).toBe(
+      'the server’s certificate has expired',
+    )
+    const openssl = cert(
+      'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
+      '80DCEB443F7F0000:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure:../ssl/record/rec_layer_s3.c:1584:',
+    )
+    expect(networkFailure(openssl, 'https://old.test:8443')).toMatchObject({
+      address: 'old.test:8443',
+      phrase: 'TLS failed: sslv3 alert handshake failure',
+    })
   })
 })
 

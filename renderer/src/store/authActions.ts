@@ -1,4 +1,5 @@
 import type { AuthEvent, AuthStatus } from '../../../shared/contract'
+import { openOutside } from '../components/openOutside'
 import { connect } from './actions'
 import { command, showToast, useStore } from './store'
 
@@ -31,9 +32,10 @@ export async function signIn(targetId: string, options: { scope?: string; headle
   if (target && session && (session.state === 'failed' || session.state === 'closed')) await connect(target)
 }
 
-/** The authorization page, in the system browser (the desktop app hands http(s) windows to it). */
+/** The authorization page, in the system browser (the desktop app hands such windows to it); a URL the one rule refuses is said, not opened. */
 export function openSignInPage(url: string): void {
-  window.open(url, '_blank', 'noopener,noreferrer')
+  const refused = openOutside(url)
+  if (refused) showToast(refused, 'error')
 }
 
 /** Stops waiting for the browser: the loopback redirect closes and the sign-in ends as cancelled. */
@@ -53,4 +55,18 @@ export function pendingFlow(steps: AuthEvent[]): AuthEvent | undefined {
   const last = steps.at(-1)
   if (!last || last.step === 'granted' || last.step === 'failed' || last.step === 'signed-out') return undefined
   return steps.findLast((s) => s.flowId === last.flowId && s.step === 'authorize')
+}
+
+/**
+ * A step-up waiting for the person: the server asked for more scopes than the token has (the `more-access`
+ * step), and its flow has neither been granted nor failed; with the sign-in's `authorize` step once it began.
+ */
+export function pendingMoreAccess(steps: AuthEvent[]): { ask: AuthEvent; signingIn?: AuthEvent } | undefined {
+  const at = steps.findLastIndex((s) => s.step === 'more-access')
+  if (at < 0) return undefined
+  const ask = steps[at]
+  const after = steps.slice(at + 1)
+  if (after.some((s) => s.step === 'signed-out' || (s.flowId === ask.flowId && (s.step === 'granted' || s.step === 'failed'))))
+    return undefined
+  return { ask, signingIn: after.findLast((s) => s.flowId === ask.flowId && s.step === 'authorize') }
 }

@@ -1,3 +1,4 @@
+import { withStepUp } from '../../auth/stepUp'
 import type { DomainHandlers } from './handler'
 
 /** Connections: opened (to a saved or an unsaved target, under a profile), awaited, closed, refreshed, probed; any request sent on one, and cancelled. */
@@ -39,7 +40,7 @@ export const connectionCommands: DomainHandlers<'connections'> = {
     return { level }
   },
   'connections.request': ({ connectionId, method, params, conversation, progress }, engine) =>
-    engine.connection(connectionId).request(method, params, { conversation, progress }),
+    withStepUp(method, () => engine.connection(connectionId).request(method, params, { conversation, progress })),
   'connections.cancel': ({ connectionId, requestId, reason }, engine) => ({
     cancelled: engine.connection(connectionId).cancelRequest(requestId, reason),
   }),

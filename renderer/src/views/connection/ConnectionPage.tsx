@@ -34,8 +34,9 @@ import { AcpCommandsPanel } from './catalog/AcpCommandsPanel'
 import { ServerRequestPanel } from './serverRequests/ServerRequestPanel'
 import { ProfilePicker } from './serverRequests/ProfilePicker'
 import { AuthPanel } from './auth/AuthPanel'
+import { MoreAccessPrompt } from './auth/MoreAccessPrompt'
 import { AppViewDock } from './apps/AppViewDock'
-import { signIn } from '../../store/authActions'
+import { pendingMoreAccess, signIn } from '../../store/authActions'
 
 /**
  * A target's page: the user's own session with it (never a connection Compare or Replay opened for
@@ -129,6 +130,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
       {view && <EditedNotice target={target} view={view} />}
       {view && live && <RestartNotice view={view} />}
       <OtherConnections targetId={target.id} />
+      <MoreAccessPrompt target={target} />
       {view && <ServerRequestPanel view={view} />}
       {view && <AppViewDock view={view} />}
       {view?.reason && (view.state === 'failed' || view.state === 'reconnecting' || view.state === 'degraded') && (
@@ -291,7 +293,11 @@ function stateLabel(view: ConnectionView): string {
 }
 
 function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
-  if (tab === 'auth') return view.cause?.auth ? <span className="count warn">sign in</span> : null
+  const steps = useStore((s) => s.authSteps[view.targetId])
+  if (tab === 'auth') {
+    if (steps && pendingMoreAccess(steps)) return <span className="count warn">more access</span>
+    return view.cause?.auth ? <span className="count warn">sign in</span> : null
+  }
   const n =
     tab === 'handshake' && view.handshake?.protocol === 'a2a'
       ? view.handshake.warnings.length

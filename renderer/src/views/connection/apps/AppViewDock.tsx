@@ -7,6 +7,7 @@ import type { ConnectionView } from '../../../store/connectionView'
 import { useStore, type AppViewRequest } from '../../../store/store'
 import { AgentText, Name } from '../../../components/Name'
 import type { ViewAsk, ViewSession } from './viewBridge'
+import { openOutside, unopenable } from '../../../components/openOutside'
 
 /** The view's height, as it reports it (`ui/notifications/size-changed`), within these bounds: the page's tabs keep their room below it. */
 const MIN_HEIGHT = 80
@@ -272,19 +273,18 @@ function Asks({ asks, onDone }: { asks: ViewAsk[]; onDone: (id: number) => void 
             <>
               The view asks to open <span className="mono">{ask.url}</span>
               <span className="spacer" />
-              {/^https?:\/\//i.test(ask.url) ? (
+              {unopenable(ask.url) === undefined ? (
                 <button
                   className="btn small"
                   onClick={() => {
-                    window.open(ask.url, '_blank', 'noopener,noreferrer')
-                    ask.decide(true)
+                    ask.decide(openOutside(ask.url) === undefined)
                     onDone(ask.id)
                   }}
                 >
                   Open
                 </button>
               ) : (
-                <span className="muted">not a web address</span>
+                <span className="muted">{unopenable(ask.url)}</span>
               )}
               <button className="btn ghost small" onClick={() => (ask.decide(false), onDone(ask.id))}>
                 Refuse

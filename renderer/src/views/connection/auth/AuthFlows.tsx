@@ -1,6 +1,6 @@
 import type { AuthEvent, AuthHttpExchange } from '../../../../../shared/contract'
 import { CopyButton } from '../../../components/CopyButton'
-import { clock, ms } from '../../../components/format'
+import { clock, ms, timeOfDay } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 
 /** Every sign-in of a target, newest first, each step as it happened. */
@@ -40,7 +40,9 @@ function Flow({ steps }: { steps: AuthEvent[] }) {
         ? { label: 'failed', tone: 'bad' }
         : last.step === 'signed-out'
           ? { label: 'signed out', tone: 'idle' }
-          : { label: 'under way', tone: 'busy' }
+          : last.step === 'more-access'
+            ? { label: 'waiting for you', tone: 'warn' }
+            : { label: 'under way', tone: 'busy' }
   return (
     <section className="auth-flow" data-testid="auth-flow" data-outcome={outcome.label}>
       <header className="auth-flow-head">
@@ -61,7 +63,7 @@ function Flow({ steps }: { steps: AuthEvent[] }) {
   )
 }
 
-const STEP_TONE: Partial<Record<AuthEvent['step'], string>> = { failed: 'bad', granted: 'ok', challenge: 'warn' }
+const STEP_TONE: Partial<Record<AuthEvent['step'], string>> = { failed: 'bad', granted: 'ok', challenge: 'warn', 'more-access': 'warn' }
 
 function Step({ step }: { step: AuthEvent }) {
   const refused = step.decision?.refused
@@ -132,6 +134,18 @@ function StepDetail({ step }: { step: AuthEvent }) {
           )}
         </dl>
       )}
+      {step.moreAccess && (
+        <dl className="kv">
+          <dt>Scopes asked</dt>
+          <dd className="mono">{step.moreAccess.scopes.join(' ') || '—'}</dd>
+          <dt>Not in the token</dt>
+          <dd className="mono">{step.moreAccess.missing.join(' ') || '—'}</dd>
+          <dt>Sent again once signed in</dt>
+          <dd className="mono">{step.moreAccess.for}</dd>
+          <dt>Waits until</dt>
+          <dd>{timeOfDay(step.moreAccess.waitsUntil)}</dd>
+        </dl>
+      )}
       {step.authorize && (
         <dl className="kv">
           <dt>Authorization URL</dt>
@@ -150,6 +164,18 @@ function StepDetail({ step }: { step: AuthEvent }) {
           <dd className={step.callback.stateMatched ? '' : 'bad-text'}>
             {step.callback.stateMatched ? 'matched what was sent' : 'did not match: the answer was refused'}
           </dd>
+          {step.callback.iss !== undefined && (
+            <>
+              <dt>Issuer (iss)</dt>
+              <dd className={`mono${step.callback.refused ? ' bad-text' : ''}`}>{step.callback.iss}</dd>
+            </>
+          )}
+          {step.callback.refused && (
+            <>
+              <dt>Refused</dt>
+              <dd className="bad-text">{step.callback.refused}</dd>
+            </>
+          )}
           {step.callback.error && (
             <>
               <dt>Error</dt>

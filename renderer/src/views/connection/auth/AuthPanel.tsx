@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { AuthEvent, AuthStatus, SavedTarget } from '../../../../../shared/contract'
+import type { AuthEvent, AuthStatus, MoreAccess, SavedTarget } from '../../../../../shared/contract'
 import { timeOfDay } from '../../../components/format'
 import { authStatus, cancelSignIn, openSignInPage, pendingFlow, signIn, signOut } from '../../../store/authActions'
 import type { ConnectionView } from '../../../store/connectionView'
@@ -48,7 +48,9 @@ function StatusCard({ status, required }: { status?: AuthStatus; required?: { wh
       <h3>
         Authorization
         <span className="spacer" />
-        {status?.signedIn ? (
+        {status?.moreAccess ? (
+          <span className="badge warn">needs more access</span>
+        ) : status?.signedIn ? (
           <span className="badge ok">signed in</span>
         ) : required ? (
           <span className="badge warn">sign-in needed</span>
@@ -56,6 +58,13 @@ function StatusCard({ status, required }: { status?: AuthStatus; required?: { wh
           <span className="badge idle">not signed in</span>
         )}
       </h3>
+      {status?.moreAccess && (
+        <p className="reason" data-testid="auth-more-access">
+          The server asks for more access (<MoreScopes asked={status.moreAccess} />) for{' '}
+          <span className="mono">{status.moreAccess.for}</span>, which the token does not give: sign in again to give it, and the request
+          goes again.
+        </p>
+      )}
       {required && !status?.signedIn && (
         <p className="reason" data-testid="auth-required">
           {required.why}
@@ -117,6 +126,18 @@ function StatusCard({ status, required }: { status?: AuthStatus; required?: { wh
         <dd className="muted">{status ? STORE[status.store] : '…'}</dd>
       </dl>
     </div>
+  )
+}
+
+/** The scopes a step-up asks for that the token lacks (else all it named). */
+function MoreScopes({ asked }: { asked: MoreAccess }) {
+  const scopes = asked.missing.length ? asked.missing : asked.scopes
+  return scopes.length ? (
+    <>
+      scope <span className="mono">{scopes.join(' ')}</span>
+    </>
+  ) : (
+    <>no scope named</>
   )
 }
 

@@ -10,6 +10,7 @@ import {
 import { elapsed } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 import { AgentText, Name } from '../../../components/Name'
+import { openOutside, unopenable } from '../../../components/openOutside'
 import { answerServerRequest } from '../../../store/actions'
 import { FrameLink } from '../../../components/FrameLink'
 import { pendingServerRequests, type ConnectionView } from '../../../store/connectionView'
@@ -356,7 +357,7 @@ function UrlAnswer({ connectionId, request }: { connectionId: string; request: S
     setBusy(false)
   }
   const url = typeof params.url === 'string' ? params.url : ''
-  const safe = /^https?:\/\//i.test(url)
+  const refused = unopenable(url)
   return (
     <div className="server-request-body">
       {params.message && <AgentText value={params.message} className="server-request-message" />}
@@ -366,13 +367,14 @@ function UrlAnswer({ connectionId, request }: { connectionId: string; request: S
         </span>
         <button
           className="btn"
-          disabled={!safe}
-          title={safe ? 'Opens in a new window, without telling the page where it came from' : 'Only http(s) URLs open from here'}
-          onClick={() => window.open(url, '_blank', 'noopener,noreferrer')}
+          disabled={!!refused}
+          title={refused ?? 'Opens in a new window, without telling the page where it came from'}
+          onClick={() => openOutside(url)}
         >
           Open URL
         </button>
       </div>
+      {refused && <div className="hint bad-text">Parallax will not open it: {refused.replace(/^not opened: /, '')}.</div>}
       <div className="hint">
         Nothing is opened until you click. Accept says you agreed to go there; the server hears back when you are done.
       </div>
