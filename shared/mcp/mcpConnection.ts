@@ -54,7 +54,7 @@ import {
   type ExchangeOptions,
   type ProbeOutcome,
 } from '../runtime/supervisedConnection'
-import { ConnectFailure, errorMessage, networkFailure } from '../runtime/errors'
+import { ConnectFailure, errorMessage, jsonRpcErrorWords, networkFailure } from '../runtime/errors'
 import { AnswerWatch } from '../runtime/httpAnswers'
 import type { ConnectionAuth } from '../auth/connectionAuth'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from './conversationTurns'
@@ -1073,7 +1073,7 @@ export class McpConnection extends SupervisedConnection {
         outcome: 'error',
         error: {
           code: error.code,
-          message: error.message.replace(/^MCP error -?\d+: /, ''),
+          message: jsonRpcErrorWords(error.message, error.code),
           ...(error.data !== undefined && { data: error.data }),
         },
       }
