@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron'
 import { CommandError, forUi, IpcChannels, openableUrl, type CommandReply } from '../../shared/contract'
 import { EventBatcher } from '../../shared/runtime/batcher'
 import { builtInDemos } from '../../shared/demo/builtIns'
@@ -31,6 +31,13 @@ const engine = new Engine({
   openBrowser: openOutside,
   // MCP App views: each on its own origin of the parallax-view scheme, never the UI's file:// page.
   appViewUrl: viewUrl,
+  // Hooks files: the system's file dialog, over the app's window.
+  chooseFile: async ({ title, extensions }) => {
+    const options = { title, properties: ['openFile' as const], filters: [{ name: 'Hooks files', extensions }] }
+    const window = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+    const { canceled, filePaths } = await (window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options))
+    return canceled ? undefined : filePaths[0]
+  },
 })
 registerViewScheme()
 // A fault no code handled fails the connection it came from, never the app (shared/runtime/faultScope.ts).

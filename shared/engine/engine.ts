@@ -53,6 +53,7 @@ import { PARALLAX_VERSION } from '../version'
 import { ApprovalStore, type Approver } from './approvals'
 import { AppViews } from './appViews'
 import { handlers, type CommandContext } from './commands'
+import { HooksFileChoices, type ChooseFile } from './hooksFiles'
 import { ProfileStore } from './profileStore'
 import { Recorders } from './recorders'
 import { TargetStore } from './targetStore'
@@ -100,6 +101,8 @@ export interface EngineOptions {
    * the web host's second port, the desktop app's own scheme. Hosts that render no views leave it out.
    */
   appViewUrl?: (viewId: string) => string | undefined
+  /** The host's own file dialog, for `hooks.browse` (the desktop app's); hosts without one leave it out. */
+  chooseFile?: ChooseFile
 }
 
 /**
@@ -118,6 +121,8 @@ export class Engine implements CommandContext {
   readonly recordsToFiles: boolean
   /** The MCP App views open now: their documents, policies and frame taps. */
   readonly apps: AppViews
+  /** Hooks files to pick from: the built-in examples, the recent ones, the host's dialog. */
+  readonly hooksFiles: HooksFileChoices
   private readonly connections = new Map<string, SupervisedConnection>()
   private nextConnection = 0
   private readonly defaults: ConnectionOptions
@@ -148,6 +153,11 @@ export class Engine implements CommandContext {
       this.auth.keepClientSecret(authTargetOf(target)!, secret),
     )
     this.profiles = new ProfileStore(options.dataDir && join(options.dataDir, 'profiles.json'))
+    this.hooksFiles = new HooksFileChoices(
+      this.builtIns.hooksDir,
+      options.dataDir && join(options.dataDir, 'recent-hooks.json'),
+      options.chooseFile,
+    )
     this.approvals = new ApprovalStore(
       options.approvalsFile ?? (options.dataDir && join(options.dataDir, 'approvals.json')),
       options.approver,
@@ -545,6 +555,7 @@ export class Engine implements CommandContext {
       throw new CommandError(message, 'invalid-input')
     }
     this.hooks.set(target.id, set)
+    await this.hooksFiles.remember(set.source)
     const tools = Object.keys(set.hooks)
     this.events.emit({ type: 'hooks', connectionId, targetId: target.id, source: set.source, kind: set.kind, tools })
     return { source: set.source, kind: set.kind, tools }

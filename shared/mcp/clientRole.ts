@@ -8,7 +8,6 @@ import {
   ElicitResultSchema,
   ErrorCode,
   ListRootsRequestSchema,
-  McpError,
 } from '@modelcontextprotocol/sdk/types.js'
 import {
   CAPABILITY_OF,
@@ -221,7 +220,7 @@ export class ClientRole {
     const failed = (code: number, message: string, by: 'user' | 'script' | 'parallax', source?: string): never => {
       this.emit({ ...base, state: 'failed', by, ...(source && { source }), error: { code, message }, reason: message })
       say(answerMessage(method, id, `refused: ${message}`, by, undefined, true))
-      throw new McpError(code, message)
+      throw refusal(code, message)
     }
 
     if (method === 'roots/list') return answered({ roots: this.roots }, 'parallax', 'the target’s roots')
@@ -279,7 +278,7 @@ export class ClientRole {
     if ('cancelled' in outcome) {
       this.emit({ ...base, state: 'cancelled', reason: outcome.cancelled })
       say(answerMessage(method, id, `not answered: ${outcome.cancelled}`, 'parallax', undefined, true))
-      throw new McpError(ErrorCode.RequestTimeout, outcome.cancelled)
+      throw refusal(ErrorCode.RequestTimeout, outcome.cancelled)
     }
     if ('timedOut' in outcome) {
       if (method === 'elicitation/create')
@@ -442,4 +441,13 @@ function abortReason(signal: AbortSignal): string {
   const reason: unknown = signal.reason
   const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : ''
   return text ? ` (${text})` : ''
+}
+
+/**
+ * Parallax's JSON-RPC error answer to a server's request, in the words given: the SDKs send a thrown value's
+ * `code` and `message` as they are, and an `McpError`'s message would carry "MCP error <code>: ", which the
+ * server's SDK then puts before it a second time.
+ */
+function refusal(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code })
 }

@@ -1,6 +1,6 @@
 import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { MCP_2026_VERSION, type LogLevel } from '../contract'
-import { errorMessage } from '../runtime/errors'
+import { errorMessage, jsonRpcErrorWords } from '../runtime/errors'
 
 // The MCP 2026 era on the wire, as the connection needs it beside the 2.x client: the probe's ids, wait and
 // answer in words, the `_meta` keys it reads and writes, and what a 2025 refusal by a 2026-only server says.
@@ -44,7 +44,7 @@ export function withLogLevel(message: JSONRPCMessage, level: LogLevel): JSONRPCM
 export function only2026Refusal(error: unknown): Error | undefined {
   if (!(error instanceof McpError)) return undefined
   const hint = only2026Hint(error.code, error.data)
-  return hint ? new Error(`${error.message.replace(/^MCP error -?\d+: /, '')}${hint}`) : undefined
+  return hint ? new Error(`${jsonRpcErrorWords(error.message, error.code)}${hint}`) : undefined
 }
 
 /** What to say when a server refused the 2025 era (-32022 naming only 2026 versions); undefined for any other refusal. */

@@ -51,7 +51,7 @@ import {
   type ExchangeOptions,
   type ProbeOutcome,
 } from '../runtime/supervisedConnection'
-import { ConnectFailure, errorMessage, networkCause, networkFailure, networkPhrase } from '../runtime/errors'
+import { ConnectFailure, errorMessage, jsonRpcErrorWords, networkCause, networkFailure, networkPhrase } from '../runtime/errors'
 import { AnswerWatch } from '../runtime/httpAnswers'
 import type { ConnectionAuth } from '../auth/connectionAuth'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage, type RequestIds, type SentRequest } from './conversationTurns'
@@ -1071,7 +1071,7 @@ export class McpConnection extends SupervisedConnection {
         outcome: 'error',
         error: {
           code: error.code,
-          message: error.message.replace(/^MCP error -?\d+: /, ''),
+          message: jsonRpcErrorWords(error.message, error.code),
           ...(error.data !== undefined && { data: error.data }),
         },
       }

@@ -2,6 +2,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { ProtocolError, SdkError, SdkErrorCode, type Client as ModernClient } from '@modelcontextprotocol/client'
 import { z } from 'zod'
 import { CommandError } from '../contract'
+import { jsonRpcErrorWords } from '../runtime/errors'
 import type { McpSession, SessionRequestOptions } from './session'
 
 /** Any JSON object: the result schema for a method the 2.x client has no schema of its own for (an extension's). */
@@ -59,7 +60,7 @@ export class ModernSession implements McpSession {
 
 /** A 2.x failure in the shape the rest of the engine reads (the 1.x SDK's), so both eras are judged alike. */
 function legacyShaped(error: unknown, method: string, version: string | undefined): unknown {
-  if (error instanceof ProtocolError) return new McpError(error.code, error.message, error.data)
+  if (error instanceof ProtocolError) return new McpError(error.code, jsonRpcErrorWords(error.message, error.code), error.data)
   if (error instanceof SdkError) {
     if (error.code === SdkErrorCode.MethodNotSupportedByProtocolVersion)
       return new CommandError(

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js'
+import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { McpEra } from '../contract'
+import { jsonRpcErrorWords } from '../runtime/errors'
 
 export interface SessionRequestOptions {
   timeout?: number
@@ -55,10 +56,23 @@ export class LegacySession implements McpSession {
 
   async request(method: string, params: Record<string, unknown> | undefined, options: SessionRequestOptions, check?: ResultCheck) {
     const request = { method, ...(params !== undefined && { params }) } as Parameters<Client['request']>[0]
-    return (await this.client.request(request, check ?? ResultSchema, options)) as Record<string, unknown>
+    try {
+      return (await this.client.request(request, check ?? ResultSchema, options)) as Record<string, unknown>
+    } catch (error) {
+      throw prefixedOnce(error)
+    }
   }
 
   close(): Promise<void> {
     return this.client.close()
   }
+}
+
+/**
+ * A JSON-RPC error as the SDK threw it, its "MCP error <code>: " said once: a server built with an SDK sends
+ * its error's message with the prefix already on, and the 1.x client puts it on again.
+ */
+export function prefixedOnce(error: unknown): unknown {
+  if (error instanceof McpError) error.message = `MCP error ${error.code}: ${jsonRpcErrorWords(error.message, error.code)}`
+  return error
 }

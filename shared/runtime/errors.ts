@@ -1,9 +1,32 @@
 import type { FailureCause } from '../contract'
 
-/** One line for any thrown value: its message, else its name, else its text. */
+/**
+ * One line for any thrown value: its message, else its name, else its text. A JSON-RPC error's
+ * "MCP error <code>: " is said once (see `jsonRpcErrorWords`).
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name
-  return String(error)
+  if (!(error instanceof Error)) return String(error)
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'number') {
+    const words = jsonRpcErrorWords(error.message, code)
+    if (words !== error.message) return `${sdkPrefix(code)}${words}`
+  }
+  return error.message || error.name
+}
+
+/**
+ * A JSON-RPC error's own words, without the "MCP error <code>: " the MCP SDKs put before them, however many
+ * times: a server built with an SDK sends its error's message so prefixed, and the client's SDK prefixes it again.
+ */
+export function jsonRpcErrorWords(message: string, code: number): string {
+  const prefix = sdkPrefix(code)
+  let words = message
+  while (words.startsWith(prefix)) words = words.slice(prefix.length)
+  return words
+}
+
+function sdkPrefix(code: number): string {
+  return `MCP error ${code}: `
 }
 
 /** A connection attempt that failed, with its cause whole (FailureCause, shared/contract/events.ts); its message is the one-line reason. */

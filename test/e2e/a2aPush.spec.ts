@@ -41,11 +41,33 @@ test('push notifications: a webhook on Parallax’s receiver for a task, and eac
     await page.screenshot({ path: 'test-results/a2a-push-conversation.png' })
   })
 
-  await test.step('the config counts the pushes that arrived; no finding', async () => {
+  await test.step('the config counts the pushes that arrived; no finding; the finished task is offered no new webhook', async () => {
     await page.getByRole('button', { name: 'Tasks…' }).click()
     await tasks.getByRole('button', { name: 'Push…' }).click()
     await expect(tasks.getByTestId('push-count')).toHaveText(/^[1-9]\d* push(es)?$/)
     await expect(tasks.getByTestId('push-finding')).toHaveCount(0)
+    await expect(tasks.getByTestId('push-finished')).toHaveText(
+      'The task is completed: it will change no more, so a webhook would receive nothing.',
+    )
+    await expect(tasks.getByRole('button', { name: 'Add webhook' })).toHaveCount(0)
+    await expect(tasks.getByRole('button', { name: 'Get' })).toBeVisible() // what it had stays readable
+    await page.screenshot({ path: 'test-results/a2a-push-finished.png' })
+    await tasks.getByRole('button', { name: 'Close' }).click()
+  })
+
+  await test.step('a task canceled while it waited: no webhook offered either', async () => {
+    await message.fill('buy prod_mobile_run 500')
+    await message.press('Enter')
+    await expect(page.locator('[data-kind="status"][data-state="input-required"]').last()).toContainText('Which buying mode')
+    await page.getByRole('button', { name: 'Tasks…' }).click()
+    const waiting = tasks.getByRole('row').filter({ has: page.locator('.state-chip.input-required') })
+    await waiting.getByRole('button', { name: 'Push…' }).click()
+    await expect(tasks.getByRole('button', { name: 'Add webhook' })).toBeVisible()
+    await waiting.getByRole('button', { name: 'Cancel' }).click()
+    const canceled = tasks.getByRole('row').filter({ has: page.locator('.state-chip.canceled') })
+    await expect(canceled).toHaveCount(1) // its push configs stay open, now for a finished task
+    await expect(tasks.getByTestId('push-finished')).toContainText('The task is canceled')
+    await expect(tasks.getByRole('button', { name: 'Add webhook' })).toHaveCount(0)
     await tasks.getByRole('button', { name: 'Close' }).click()
   })
 

@@ -1,3 +1,5 @@
+import { startOAuthMcpServer } from '../fixtures/oauthServers'
+import { expectHealthy, openDemo } from './flows'
 import { expect, test } from './webHostProcess'
 
 test('the command palette reaches every view and action; shortcuts for the pages and Record; Escape leaves a text field', async ({
@@ -105,4 +107,70 @@ test('the command palette reaches every view and action; shortcuts for the pages
     await page.screenshot({ path: 'test-results/shortcuts-dialog.png' })
     await page.keyboard.press('Escape')
   })
+})
+
+test('the palette and the number keys offer Auth only where there is one: an HTTP target, not a stdio server or a demo', async ({
+  page,
+  host,
+}) => {
+  const server = await startOAuthMcpServer({ byPerson: true })
+  try {
+    await page.goto(host.url)
+    const palette = page.getByRole('dialog', { name: 'Command palette' })
+    /** The tabs the palette offers for the selected target, by id. */
+    const tabsOffered = async () => {
+      await page.keyboard.press('Control+k')
+      await expect(palette.locator('[data-entry="tab:handshake"]')).toBeVisible()
+      const ids = await palette.locator('[data-entry^="tab:"]').evaluateAll((items) => items.map((item) => item.getAttribute('data-entry')))
+      await page.keyboard.press('Escape')
+      return ids
+    }
+
+    await test.step('a stdio demo server: no Auth in the palette, and 9 opens nothing', async () => {
+      await openDemo(page, 'Demo prompt library')
+      expect(await tabsOffered()).toEqual([
+        'tab:handshake',
+        'tab:discovery',
+        'tab:catalog',
+        'tab:conversation',
+        'tab:calls',
+        'tab:keepalive',
+        'tab:frames',
+        'tab:log',
+      ])
+      await page.getByRole('tab', { name: /Frames/ }).click()
+      await page.keyboard.press('9')
+      await expect(page.getByRole('tab', { name: /Frames/ })).toHaveAttribute('aria-selected', 'true')
+      await expect(page.getByRole('tab', { name: /Auth/ })).toHaveCount(0)
+    })
+
+    await test.step('the demo A2A agent, over HTTP but asking for no authorization: no Auth either', async () => {
+      await page.locator('[data-target="demo:a2a"]').click()
+      await page.keyboard.press('c')
+      await expectHealthy(page)
+      expect(await tabsOffered()).not.toContain('tab:auth')
+      await expect(page.getByRole('tab', { name: /Auth/ })).toHaveCount(0)
+    })
+
+    await test.step('an MCP server over HTTP with authorization: Auth in the palette opens its Auth tab', async () => {
+      await page.getByRole('button', { name: '+ Add server' }).click()
+      await page.locator('#t-name').fill('protected')
+      await page.getByRole('button', { name: 'MCP over HTTP' }).click()
+      await page.locator('#t-url').fill(server.url)
+      await page.getByRole('button', { name: 'Save and connect' }).click()
+      await expect(page.getByTestId('connection-state')).toHaveText(/failed/, { timeout: 30_000 })
+      expect(await tabsOffered()).toContain('tab:auth')
+      await page.keyboard.press('Control+k')
+      await page.keyboard.type('auth')
+      await expect(palette.locator('.palette-item.active')).toContainText('Auth')
+      await page.screenshot({ path: 'test-results/palette-auth.png' })
+      await page.keyboard.press('Enter')
+      await expect(page.getByRole('tab', { name: /Auth/ })).toHaveAttribute('aria-selected', 'true')
+      await page.getByRole('tab', { name: /Frames/ }).click()
+      await page.keyboard.press('9')
+      await expect(page.getByRole('tab', { name: /Auth/ })).toHaveAttribute('aria-selected', 'true')
+    })
+  } finally {
+    await server.stop()
+  }
 })

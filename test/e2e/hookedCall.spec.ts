@@ -1,4 +1,7 @@
-import { expect, test } from './webHostProcess'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, ROOT, test } from './webHostProcess'
 import { openDemo } from './flows'
 
 test('a hooked call: raw, hooked and their diff, both validations and the context echo', async ({ page, host }) => {
@@ -6,10 +9,24 @@ test('a hooked call: raw, hooked and their diff, both validations and the contex
   await openDemo(page, 'Tools:')
   await page.getByRole('tab', { name: /Calls/ }).click()
 
-  await test.step('load the shipped hooks file', async () => {
-    await page.getByLabel('Hooks file').fill('shared/demo/hooks/fill-buying-mode.json')
-    await page.getByRole('button', { name: 'Load' }).click()
+  const shipped = join(ROOT, 'shared', 'demo', 'hooks', 'fill-buying-mode.json')
+  await test.step('the path field’s example is the shipped example’s real path, a file that exists', async () => {
+    await expect(page.getByLabel('Hooks file')).toHaveAttribute('placeholder', `path to a hooks file (.json, .js, .ts), e.g. ${shipped}`)
+    expect(existsSync(shipped)).toBe(true)
+  })
+
+  await test.step('Browse… lists the shipped examples; one click loads one', async () => {
+    await page.getByRole('button', { name: 'Browse…' }).click()
+    const files = page.getByRole('group', { name: 'Hooks files' })
+    await expect(files.getByRole('button')).toContainText(['fill-buying-mode.json', 'media-sales-hooks.mjs'])
+    await expect(files).toContainText('Loaded lately')
+    await expect(files.getByRole('button', { name: 'Choose a file…' })).toHaveCount(0) // the web host has no file dialog
+    await expect(files).toContainText('a web page cannot read a file’s path from the browser’s file picker')
+    await page.screenshot({ path: 'test-results/hooks-browse.png' })
+    await files.getByRole('button', { name: /fill-buying-mode\.json/ }).click()
     await expect(page.getByTestId('hooks-bar')).toContainText('(declarative) for create_media_buy')
+    await expect(page.getByLabel('Hooks file')).toHaveValue(shipped)
+    await expect(files).toHaveCount(0)
   })
 
   await test.step('call create_media_buy without buying_mode, as an older client would', async () => {
@@ -36,5 +53,26 @@ test('a hooked call: raw, hooked and their diff, both validations and the contex
     await page.getByRole('button', { name: 'Load' }).click()
     await expect(page.getByTestId('hooks-bar')).toContainText('cannot read hooks file')
     await expect(page.getByTestId('hooks-bar')).toContainText('fill-buying-mode.json')
+  })
+
+  await test.step('a file of the user’s, once loaded, is offered by Browse… under Loaded lately', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parallax-hooks-'))
+    try {
+      const mine = join(dir, 'guaranteed.json')
+      writeFileSync(mine, JSON.stringify({ create_media_buy: { defaults: { buying_mode: 'guaranteed' } } }))
+      await page.getByLabel('Hooks file').fill(mine)
+      await page.getByRole('button', { name: 'Load' }).click()
+      await expect(page.getByTestId('hooks-bar')).toContainText('guaranteed.json (declarative)')
+      await page.getByRole('button', { name: 'Browse…' }).click()
+      const files = page.getByRole('group', { name: 'Hooks files' })
+      await expect(files.getByRole('button', { name: mine })).toBeVisible()
+      await files.getByRole('button', { name: /fill-buying-mode\.json/ }).click()
+      await expect(page.getByTestId('hooks-bar')).toContainText('fill-buying-mode.json (declarative)')
+      await page.getByRole('button', { name: 'Browse…' }).click()
+      await files.getByRole('button', { name: mine }).click()
+      await expect(page.getByTestId('hooks-bar')).toContainText('guaranteed.json (declarative)')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -122,3 +122,48 @@ describe('raw vs hooked arguments against real servers', () => {
     expect((await engine.callTool(connection.id, 'create_media_buy', BUY)).validation.hooked.valid).toBe(true)
   })
 })
+
+describe('hooks files to pick from', () => {
+  it('the shipped examples by their real path, the files loaded lately (kept in the data folder, while they exist), and the host’s dialog where it has one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parallax-hooks-files-'))
+    try {
+      const mine = join(dataDir, 'guaranteed.json')
+      writeFileSync(mine, JSON.stringify({ create_media_buy: { defaults: { buying_mode: 'guaranteed' } } }))
+      const asked: { title: string; extensions: string[] }[] = []
+      engine = new Engine({
+        host: 'electron',
+        dataDir,
+        builtIns: builtInDemos(),
+        defaults: { keepaliveIntervalMs: 60_000 },
+        chooseFile: async (request) => (asked.push(request), mine),
+      })
+      const files = await engine.invoke('hooks.files', {})
+      expect(files).toEqual({
+        builtIn: [
+          { name: 'fill-buying-mode.json', path: FILL_BUYING_MODE },
+          { name: 'media-sales-hooks.mjs', path: MODULE_HOOKS },
+        ],
+        recent: [],
+        browse: true,
+      })
+      expect(await engine.invoke('hooks.browse', {})).toEqual({ path: mine })
+      expect(asked[0].extensions).toEqual(expect.arrayContaining(['json', 'mjs', 'ts']))
+
+      const connection = await engine.openTarget('demo:tools')
+      await engine.invoke('connections.wait', { connectionId: connection.id })
+      await engine.invoke('hooks.load', { connectionId: connection.id, path: mine })
+      await engine.invoke('hooks.load', { connectionId: connection.id, path: FILL_BUYING_MODE }) // a shipped one is listed already
+      expect((await engine.invoke('hooks.files', {})).recent).toEqual([mine])
+      await engine.dispose()
+
+      // Another run on the same data folder, as a web host without a file dialog.
+      engine = new Engine({ host: 'web', dataDir, builtIns: builtInDemos() })
+      expect(await engine.invoke('hooks.files', {})).toMatchObject({ recent: [mine], browse: false })
+      await expect(engine.invoke('hooks.browse', {})).rejects.toThrow(/this host has no file dialog .* type its path/)
+      rmSync(mine)
+      expect((await engine.invoke('hooks.files', {})).recent).toEqual([])
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+})

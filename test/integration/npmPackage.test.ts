@@ -125,6 +125,20 @@ describe('Parallax installed from its npm tarball', () => {
         .waitFor({ timeout: 45_000 })
       await page.getByRole('tab', { name: /Discovery/ }).click()
       expect(await page.locator('tr[data-method="tools/list"]').getAttribute('data-status')).toBe('skipped')
+
+      // The hooks file the Calls tab gives as an example is the one this install ships, where it is.
+      await page.locator('[data-target="demo:tools"]').click()
+      await page.keyboard.press('c')
+      await page
+        .getByTestId('connection-state')
+        .filter({ hasText: /connected · healthy/ })
+        .waitFor({ timeout: 45_000 })
+      await page.getByRole('tab', { name: /Calls/ }).click()
+      const shipped = join(install.installed, 'shared', 'demo', 'hooks', 'fill-buying-mode.json')
+      await expect
+        .poll(() => page.getByLabel('Hooks file').getAttribute('placeholder'))
+        .toBe(`path to a hooks file (.json, .js, .ts), e.g. ${shipped}`)
+      expect(existsSync(shipped)).toBe(true)
       expect(errors).toEqual([])
 
       const dataDir = join(install.home, '.config', 'parallax')

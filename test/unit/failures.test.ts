@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { answerState, causeLines, isFailedTurn, SavedTarget, turnFailure, toolResultState } from '../../shared/contract'
-import { networkFailure } from '../../shared/runtime/errors'
+import { errorMessage, jsonRpcErrorWords, networkFailure } from '../../shared/runtime/errors'
 
 describe('one definition of a failed turn', () => {
   it('an MCP tool result with isError, an A2A task failed or rejected, a turn that got no answer', () => {
@@ -130,5 +130,18 @@ describe("a target's own options", () => {
     expect(() =>
       SavedTarget.parse({ id: 't', name: 't', spec: { kind: 'mcp-stdio', command: 'x' }, options: { requestTimeoutMs: 5 } }),
     ).toThrow()
+  })
+})
+
+describe('a JSON-RPC error’s code is said once', () => {
+  it('for every code: the SDK’s "MCP error <code>: " taken off however often it came, another code’s kept', () => {
+    for (const code of [-1, 0, 7, -32002, -32602, -32603]) {
+      const prefix = `MCP error ${code}: `
+      expect(jsonRpcErrorWords(`${prefix}${prefix}${prefix}disk full`, code)).toBe('disk full')
+      expect(jsonRpcErrorWords('disk full', code)).toBe('disk full')
+      expect(errorMessage(Object.assign(new Error(`${prefix}${prefix}disk full`), { code }))).toBe(`${prefix}disk full`)
+    }
+    // The server's words naming another error are its own.
+    expect(jsonRpcErrorWords('MCP error -32602: bad uri', -32603)).toBe('MCP error -32602: bad uri')
   })
 })

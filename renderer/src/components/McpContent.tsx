@@ -1,14 +1,17 @@
 import { useState } from 'react'
 import type { ConversationMessage } from '../../../shared/contract'
 import { JsonView } from './JsonView'
+import { Markdown, MarkdownOrRaw, MarkdownSwitch } from './Markdown'
+import { isMarkdown } from './markdownRule'
 import { AgentText, Name } from './Name'
 
 /*
  * What an MCP server returns, as a person reads it: text as text, images as images, audio playable,
- * embedded resources shown by their MIME type (JSON as a tree, text as text, a blob previewed when it
- * is an image, audio or text, a download otherwise), links to resources readable with one click, and a
- * tool's structured content as an open tree. Everything the agent sent is shown as text (React escapes
- * it) or as a data: URL of a type Parallax checked (an image or audio type): nothing it sent runs.
+ * embedded resources shown by their MIME type (JSON as a tree, markdown rendered, text as text, a blob
+ * previewed when it is an image, audio or text, a download otherwise), links to resources readable with
+ * one click, and a tool's structured content as an open tree. Everything the agent sent is shown as text
+ * (React escapes it), as markdown rendered to elements (./Markdown.tsx: no HTML, no images fetched), or as
+ * a data: URL of a type Parallax checked (an image or audio type): nothing it sent runs or loads.
  */
 
 type Block = { type?: unknown; [field: string]: unknown }
@@ -72,7 +75,7 @@ export function ContentBlock({ block, onRead }: { block: Block; onRead?: (uri: s
 function blockBody(block: Block, onRead?: (uri: string) => void) {
   switch (block.type) {
     case 'text':
-      return typeof block.text === 'string' ? <LongText text={block.text} /> : <JsonView value={block} />
+      return typeof block.text === 'string' ? <TextContent text={block.text} /> : <JsonView value={block} />
     case 'image':
       return <Media kind="image" data={block.data} mimeType={block.mimeType} />
     case 'audio':
@@ -89,6 +92,12 @@ function blockBody(block: Block, onRead?: (uri: string) => void) {
         </>
       )
   }
+}
+
+/** A text block: rendered when it reads as markdown (with a switch to its raw text), else as text. */
+function TextContent({ text }: { text: string }) {
+  const markdown = isMarkdown(text) && !CUT.test(text.slice(-1_000))
+  return markdown ? <MarkdownOrRaw text={text} raw={<LongText text={text} />} /> : <LongText text={text} />
 }
 
 /** Text shown whole up to a few screens; longer text folds, and text the engine cut says so at once (the whole is in its frame). */
@@ -192,12 +201,15 @@ export function ResourceContent({ content }: { content: Block }) {
   const text = typeof content.text === 'string' ? content.text : undefined
   const blob = typeof content.blob === 'string' ? content.blob : undefined
   const json = text !== undefined && !raw ? asJson(text, type) : undefined
+  const markdown = text !== undefined && json === undefined && isMarkdown(text, type || undefined)
   const size = text !== undefined ? new TextEncoder().encode(text).length : blob !== undefined ? base64Bytes(blob) : 0
   let body
   if (text !== undefined)
     body =
       json !== undefined ? (
         <JsonView value={json.value} openDepth={4} />
+      ) : markdown && !raw ? (
+        <Markdown text={text} />
       ) : (
         <pre className="content-text resource-text">
           <AgentText value={text} />
@@ -226,6 +238,7 @@ export function ResourceContent({ content }: { content: Block }) {
           {type || 'no MIME type'} · {size.toLocaleString()} bytes
         </span>
         <span className="spacer" />
+        {markdown && <MarkdownSwitch raw={raw} onChange={setRaw} />}
         {text !== undefined && asJson(text, type) !== undefined && (
           <button className="btn small ghost" onClick={() => setRaw(!raw)}>
             {raw ? 'As a tree' : 'As text'}

@@ -21,6 +21,7 @@ import {
 } from '../store/actions'
 import type { ConnectionView } from '../store/connectionView'
 import { TABS, useStore, type Store } from '../store/store'
+import { targetTabs } from '../store/targetTabs'
 import { fuzzyMatch } from './fuzzyMatch'
 import { chooseConfigFile } from './ImportDialog'
 
@@ -50,19 +51,18 @@ export function paletteEntries(s: Store): PaletteEntry[] {
   const view = target && s.connections[s.latestByTarget[target.id]]
   if (target) entries.push(...targetActions(target, view))
   if (target && view) {
-    TABS.forEach((tab, i) =>
+    for (const tab of targetTabs(target))
       entries.push({
         id: `tab:${tab.id}`,
         group: 'Tab',
         label: view.protocol === 'a2a' ? (tab.a2aLabel ?? tab.label) : tab.label,
         keywords: `tab ${tab.label}`,
-        keys: String(i + 1),
+        keys: String(TABS.indexOf(tab) + 1),
         run: () => {
           openTarget(target.id)
           openTab(tab.id)
         },
-      }),
-    )
+      })
   }
   entries.push(
     {

@@ -16,6 +16,7 @@ import {
   toggleTheme,
 } from '../store/actions'
 import { TABS, useStore } from '../store/store'
+import { targetTabs } from '../store/targetTabs'
 import { toggleRecording } from './CommandPalette'
 
 const TEXT_FIELD = 'input, textarea, select, [contenteditable="true"]'
@@ -60,8 +61,9 @@ export function useKeyboardShortcuts(): void {
       }
       if (e.altKey) return
       const tab = Number(e.key)
-      if (tab >= 1 && tab <= TABS.length) openTab(TABS[tab - 1].id)
-      else if (e.key === '?') openShortcuts()
+      if (tab >= 1 && tab <= TABS.length) {
+        if (target && targetTabs(target).includes(TABS[tab - 1])) openTab(TABS[tab - 1].id)
+      } else if (e.key === '?') openShortcuts()
       else if (e.key === 't') toggleTheme()
       else if (e.key === 'n') startEditing('new')
       else if (e.key === 's') openSideBySide()

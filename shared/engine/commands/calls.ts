@@ -5,4 +5,6 @@ export const callCommands: DomainHandlers<'tools' | 'hooks'> = {
   'tools.call': ({ connectionId, tool, arguments: args, task }, engine) => engine.callTool(connectionId, tool, args, undefined, { task }),
   'hooks.load': ({ connectionId, path }, engine) => engine.loadHooks(connectionId, path),
   'hooks.clear': ({ connectionId }, engine) => ({ cleared: engine.clearHooks(connectionId) }),
+  'hooks.files': (_, engine) => engine.hooksFiles.list(),
+  'hooks.browse': (_, engine) => engine.hooksFiles.browse(),
 }

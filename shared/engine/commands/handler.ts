@@ -22,6 +22,7 @@ import type { RecordingLibrary } from '../../session/library'
 import type { Replay, ReplayOptions } from '../../session/replay'
 import type { ApprovalStore } from '../approvals'
 import type { AppViews } from '../appViews'
+import type { HooksFileChoices } from '../hooksFiles'
 import type { ProfileStore } from '../profileStore'
 import type { TargetStore } from '../targetStore'
 import type { OperationPairing } from '../../compare/compare'
@@ -40,6 +41,8 @@ export interface CommandContext {
   readonly auth: AuthManager
   /** The MCP App views open now. */
   readonly apps: AppViews
+  /** Hooks files to pick from (the built-in examples, the recent ones) and the host's file dialog. */
+  readonly hooksFiles: HooksFileChoices
   /** Whether this host's user may name a file to record into (the CLI's --out); UI hosts record into the library. */
   readonly recordsToFiles: boolean
   info(): AppInfo

@@ -17,7 +17,8 @@ import {
   stopRecording,
 } from '../../store/actions'
 import { connectionNumber, isSession, purposeLabel, statusTone, type ConnectionView } from '../../store/connectionView'
-import { TABS, useSelectedConnection, useStore, type Tab } from '../../store/store'
+import { useSelectedConnection, useStore, type Tab } from '../../store/store'
+import { targetTabs } from '../../store/targetTabs'
 import { A2aCardPanel } from './handshake/A2aCardPanel'
 import { CallsPanel } from './calls/CallsPanel'
 import { CatalogPanel, catalogCount } from './catalog/CatalogPanel'
@@ -49,13 +50,7 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
   const tone = statusTone(view)
   // The client profile to connect under this time; the target's own (or the default) unless the user picks another.
   const [profile, setProfile] = useState<string>()
-  // Authorization is HTTP's: a server or agent over stdio has no Auth tab.
-  // An ACP agent's calls are prompts (its Conversation): it has no Calls tab.
-  const tabs = TABS.filter(
-    (t) =>
-      (t.id !== 'auth' || target.spec.kind === 'mcp-http' || target.spec.kind === 'a2a') &&
-      (t.id !== 'calls' || target.spec.kind !== 'acp'),
-  )
+  const tabs = targetTabs(target)
   const shownTab = tabs.some((t) => t.id === tab) ? tab : 'handshake'
   return (
     <section className="main" aria-label={visibleName(target.name)}>

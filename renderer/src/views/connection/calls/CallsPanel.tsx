@@ -12,6 +12,7 @@ import { clock, ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 import { ToolResult } from '../../../components/McpContent'
 import { AgentText, Name } from '../../../components/Name'
+import { HooksBar } from './HooksBar'
 import { InFlightList } from './InFlight'
 import { SchemaForm, schemaDefaults, type JsonSchema } from './SchemaForm'
 import { PromptSurface, RequestSurface, ResourceSurface, TemplateSurface, SubscriptionsList } from './Surfaces'
@@ -120,44 +121,6 @@ function ToolSurface({ view, surface }: { view: ConnectionView; surface: CallSur
         </div>
       )}
     </>
-  )
-}
-
-function HooksBar({ view }: { view: ConnectionView }) {
-  const [path, setPath] = useState(view.hooks?.source ?? '')
-  const hooks = view.hooks
-  const load = () => void command((api) => api.invoke('hooks.load', { connectionId: view.id, path }))
-  return (
-    <div className="hooks-bar" data-testid="hooks-bar">
-      <span className="muted">Hooks</span>
-      {hooks?.source && hooks.tools.length > 0 ? (
-        <span>
-          <span className="mono">{hooks.source.split('/').pop()}</span>{' '}
-          <span className="muted">
-            ({hooks.kind}) for {hooks.tools.join(', ')}
-          </span>
-        </span>
-      ) : (
-        <span className="muted">none: arguments are sent as typed</span>
-      )}
-      <input
-        className="input mono"
-        value={path}
-        onChange={(e) => setPath(e.target.value)}
-        placeholder="path to a hooks file (.json, .js, .ts), e.g. shared/demo/hooks/fill-buying-mode.json"
-        aria-label="Hooks file"
-        onKeyDown={(e) => e.key === 'Enter' && load()}
-      />
-      <button className="btn small" onClick={load} disabled={!path.trim()}>
-        {hooks?.source === path ? 'Reload' : 'Load'}
-      </button>
-      {hooks?.source && (
-        <button className="btn small ghost" onClick={() => void command((api) => api.invoke('hooks.clear', { connectionId: view.id }))}>
-          Clear
-        </button>
-      )}
-      {hooks?.error && <div className="error-text hooks-error">{hooks.error}</div>}
-    </div>
   )
 }
 

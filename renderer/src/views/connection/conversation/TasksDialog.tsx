@@ -111,7 +111,12 @@ export function TasksDialog({
                 {pushTask === t.id && (
                   <tr>
                     <td colSpan={4}>
-                      <PushConfigs connectionId={connectionId} taskId={t.id} advertised={pushNotifications} />
+                      <PushConfigs
+                        connectionId={connectionId}
+                        taskId={t.id}
+                        advertised={pushNotifications}
+                        finishedAs={TERMINAL.has(t.status.state) ? t.status.state : undefined}
+                      />
                     </td>
                   </tr>
                 )}
@@ -142,8 +147,20 @@ export function TasksDialog({
  * A task's push-notification configs, as the agent holds them: **Add webhook** points the agent at
  * Parallax's receiver (127.0.0.1, its own path and token); each config says how many pushes arrived, and
  * whether the agent is a finding (the task changed state and no push came within the bound). Get, Delete.
+ * A finished task changes no more, so nothing would be pushed: it is not offered a webhook.
  */
-function PushConfigs({ connectionId, taskId, advertised }: { connectionId: string; taskId: string; advertised?: boolean }) {
+function PushConfigs({
+  connectionId,
+  taskId,
+  advertised,
+  finishedAs,
+}: {
+  connectionId: string
+  taskId: string
+  advertised?: boolean
+  /** The terminal state the task ended in (completed, failed, canceled, rejected); undefined while it runs. */
+  finishedAs?: string
+}) {
   const [configs, setConfigs] = useState<A2aPushConfig[]>()
   const [shown, setShown] = useState<A2aPushConfig>()
   const [expectWithinMs, setExpectWithinMs] = useState(10_000)
@@ -215,23 +232,31 @@ function PushConfigs({ connectionId, taskId, advertised }: { connectionId: strin
         </table>
       )}
       <div className="row-actions">
-        <button className="btn small primary" onClick={() => void create()}>
-          Add webhook
-        </button>{' '}
-        <label className="muted">
-          a push expected within{' '}
-          <input
-            className="input"
-            type="number"
-            min={100}
-            step={500}
-            value={expectWithinMs}
-            aria-label="Push expected within (ms)"
-            onChange={(e) => setExpectWithinMs(Math.max(100, Number(e.target.value) || 10_000))}
-            style={{ width: 90 }}
-          />{' '}
-          ms of a state change
-        </label>{' '}
+        {finishedAs ? (
+          <span className="muted" data-testid="push-finished">
+            The task is {finishedAs}: it will change no more, so a webhook would receive nothing.
+          </span>
+        ) : (
+          <>
+            <button className="btn small primary" onClick={() => void create()}>
+              Add webhook
+            </button>{' '}
+            <label className="muted">
+              a push expected within{' '}
+              <input
+                className="input"
+                type="number"
+                min={100}
+                step={500}
+                value={expectWithinMs}
+                aria-label="Push expected within (ms)"
+                onChange={(e) => setExpectWithinMs(Math.max(100, Number(e.target.value) || 10_000))}
+                style={{ width: 90 }}
+              />{' '}
+              ms of a state change
+            </label>
+          </>
+        )}{' '}
         <button className="btn small" onClick={() => void load()}>
           Refresh
         </button>
