@@ -138,6 +138,7 @@ export class AcpConnection extends SupervisedConnection {
         return seq
       },
       (level, text) => this.logLine(level, text),
+      (kind, text) => this.flagOddity(kind, text),
     )
     this.role = role
     const app = client({ name: 'parallax' })
