@@ -50,6 +50,9 @@ export class StdioPeer {
       env: { ...inherited, ...command.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
+      // A process group of its own: a Ctrl+C at the terminal is Parallax's, which cancels the turn in flight
+      // (session/cancel) and then ends the agent itself (stop), instead of the agent dying mid-turn.
+      detached: process.platform !== 'win32',
     })
     this.exited = new Promise((resolve) =>
       this.child.once('exit', (code, signal) => {
