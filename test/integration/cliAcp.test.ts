@@ -31,6 +31,38 @@ describe('the CLI speaks ACP', () => {
     expect(text.stdout).toContain('/forecast_delivery')
   })
 
+  it("inspect lists an ACP agent's sign-in methods, and keeps its layout when a description runs over several lines", async () => {
+    const { code, stdout } = await parallax('inspect', agent('stableAgent', 'described'), '--probes', '0')
+    expect(code).toBe(0)
+    const lines = stdout.split('\n')
+    const section = (title: RegExp) => {
+      const start = lines.findIndex((l) => title.test(l))
+      const end = lines.findIndex((l, i) => i > start && !l.startsWith(' '))
+      return lines.slice(start, end)
+    }
+    expect(section(/^sign-in methods \(2\)$/)).toEqual([
+      'sign-in methods (2)',
+      '  oauth-personal — Log in with your account',
+      '  api-key — Use an API key: Set AGENT_API_KEY',
+      '            before you start the agent',
+    ])
+    expect(section(/^commands \(2\)$/)).toEqual([
+      'commands (2)',
+      '  /review — Review the changes',
+      '            Usage: /review [path]',
+      '              --strict  fail on warnings',
+      '  /plan — Make a plan',
+    ])
+
+    // An agent that wants a sign-in before any session: its methods are the report, its refusal the finding.
+    const refused = await parallax('inspect', agent('stableAgent', 'auth'), '--probes', '0')
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toContain('sign-in methods (1)\n  none — No sign-in: saw fs')
+    expect(refused.stdout).toMatch(/1 finding\(s\):\n {2}- it did not connect: the agent wants you to sign in first/)
+    const json = JSON.parse((await parallax('inspect', agent('stableAgent', 'auth'), '--probes', '0', '--json')).stdout)
+    expect(json.handshake.authMethods).toEqual([expect.objectContaining({ id: 'none', name: 'No sign-in' })])
+  })
+
   it('converse answers permission by --permission, confines files to --workspace, and reports the turns', async () => {
     const workspace = mkdtempSync(join(dir, 'ws-'))
     const { code, stdout } = await parallax(
