@@ -2,7 +2,7 @@
 // asks to write and read through links planted in the workspace — dangling, chained, to /proc — through `..`, by
 // absolute paths, and while another process swaps links in and out under the same paths as fast as it can.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -140,7 +140,11 @@ describe('an ACP agent’s files stay in the workspace, links and all', () => {
       ['-e', script, join(ws, 'raced.md'), join(outside, 'raced.md'), join(ws, 'sub'), join(ws, 'sub-held'), outside],
       { stdio: 'ignore' },
     )
-    await new Promise((resolve) => flipper!.once('spawn', resolve))
+    // Asked once the other process is at it: the link has appeared at least once.
+    for (let waited = 0; !(await lstat(join(ws, 'raced.md')).catch(() => undefined)); waited += 10) {
+      if (waited > 20_000) throw new Error('the other process never swapped a link in')
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
     const outcomes = await agentAsks(
       [
         { op: 'write', path: join(ws, 'raced.md'), content: 'escaped' },
