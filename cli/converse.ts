@@ -112,10 +112,17 @@ export async function converse(argv: string[]): Promise<number> {
   let logLevelOutcome: LogLevelOutcome | undefined
   let failed = false
   const push = values.push ? { configs: [] as A2aPushConfig[], findings: [] as string[] } : undefined
+  let printed = false
+  const interrupt = stopOnInterrupt(host, protocol, progress, () => {
+    print()
+    process.exit(130)
+  })
   try {
     const connectionId = await connectOrExplain(host, target, 'session', client.profile)
+    interrupt.connected(connectionId)
     if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
     for (const [i, turn] of turns.entries()) {
+      if (interrupt.said()) break
       try {
         const result = await host.invoke('conversation.send', { connectionId, turn, stream: values.stream })
         results.push(result)
@@ -134,54 +141,127 @@ export async function converse(argv: string[]): Promise<number> {
         progress(`turn ${i + 1}: error: ${(error as Error).message}`)
       }
     }
-    if (push?.configs.length) await awaitPushes(host, connectionId, push, history, pushWithin, progress)
+    if (push?.configs.length && !interrupt.said()) await awaitPushes(host, connectionId, push, history, pushWithin, progress)
+  } catch (error) {
+    interrupt.done()
+    throw error
   } finally {
     await host.close()
   }
-  const contextId = results.findLast((r) => 'contextId' in r && r.contextId) as TurnResult | undefined
-  const report = {
-    format: CONVERSATION_FORMAT,
-    protocol,
-    target: targetName(target),
-    contextId: contextId?.contextId,
-    turns: results.map((r) => ({
-      request: r.request,
-      response: 'response' in r ? r.response : undefined,
-      state: r.state,
-      ...('error' in r && { error: r.error }),
-      ...('taskId' in r && r.taskId && { taskId: r.taskId }),
-    })),
-    history: history.map(({ role, content, timestamp, metadata }) => ({ role, content, timestamp, metadata })),
-    ...(logLevelOutcome && { logLevel: logLevelOutcome }),
-    serverLog: serverLog(),
-    serverRequests: serverRequests(),
-    ...(push && {
-      push: {
-        configs: push.configs.map(({ id, taskId, url }) => ({ id, taskId, url })),
-        received: history
-          .filter((m) => m.metadata?.kind === 'push')
-          .map(({ timestamp, metadata }) => ({
-            taskId: metadata?.taskId,
-            state: metadata?.state,
-            at: timestamp,
-            frame: metadata?.frameSeq,
-          })),
-        /** Tasks that changed state with no push within --push-within: each a finding (exit 1). */
-        findings: push.findings,
-      },
-    }),
+  print()
+  interrupt.done()
+  return failed || push?.findings.length || interrupt.said() ? 1 : 0
+
+  /** The report of what came so far: on stdout once, whether the turns ended or Ctrl+C cut them short. */
+  function print(): void {
+    if (printed) return
+    printed = true
+    const report = conversationReport()
+    if (values.json) printJson(report)
+    else {
+      process.stdout.write(`${visibleText(summary({ contextId: report.contextId, history }, history.length))}\n`)
+      const last = lastUserMessage({ history })
+      if (last) progress(`last user message: ${last.content}`)
+      for (const finding of push?.findings ?? []) process.stdout.write(`${visibleText(`push finding: ${finding}`)}\n`)
+      if (report.interrupted) process.stdout.write(`${visibleText(`interrupted: ${report.interrupted}`)}\n`)
+    }
   }
-  if (values.json) printJson(report)
-  else {
-    process.stdout.write(`${visibleText(summary({ contextId: report.contextId, history }, history.length))}\n`)
-    const last = lastUserMessage({ history })
-    if (last) progress(`last user message: ${last.content}`)
-    for (const finding of push?.findings ?? []) process.stdout.write(`${visibleText(`push finding: ${finding}`)}\n`)
+
+  function conversationReport() {
+    const contextId = results.findLast((r) => 'contextId' in r && r.contextId) as TurnResult | undefined
+    const interrupted = interrupt.said()
+    const unsent = turns.length - results.length
+    return {
+      format: CONVERSATION_FORMAT,
+      protocol,
+      target: targetName(target),
+      contextId: contextId?.contextId,
+      turns: results.map((r) => ({
+        request: r.request,
+        response: 'response' in r ? r.response : undefined,
+        state: r.state,
+        ...('error' in r && { error: r.error }),
+        ...('taskId' in r && r.taskId && { taskId: r.taskId }),
+      })),
+      history: history.map(({ role, content, timestamp, metadata }) => ({ role, content, timestamp, metadata })),
+      ...(logLevelOutcome && { logLevel: logLevelOutcome }),
+      serverLog: serverLog(),
+      serverRequests: serverRequests(),
+      ...(push && {
+        push: {
+          configs: push.configs.map(({ id, taskId, url }) => ({ id, taskId, url })),
+          received: history
+            .filter((m) => m.metadata?.kind === 'push')
+            .map(({ timestamp, metadata }) => ({
+              taskId: metadata?.taskId,
+              state: metadata?.state,
+              at: timestamp,
+              frame: metadata?.frameSeq,
+            })),
+          /** Tasks that changed state with no push within --push-within: each a finding (exit 1). */
+          findings: push.findings,
+        },
+      }),
+      /** Ctrl+C cut the run short: what was cancelled, and how many turns were never sent. */
+      ...(interrupted && { interrupted: `${interrupted}${unsent > 0 ? `; ${unsent} turn(s) not sent` : ''}` }),
+    }
   }
-  return failed || push?.findings.length ? 1 : 0
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected', 'message'])
+
+/**
+ * Ctrl+C while the turns run: the turn in flight is cancelled where the protocol can cancel one (ACP:
+ * `session/cancel`; MCP: the tool call's `notifications/cancelled`), no later turn is sent, and the run
+ * reports what came so far. Where nothing can be cancelled (before the connection, an A2A message in
+ * flight), or at a second Ctrl+C, `quit` reports it at once and exits.
+ */
+function stopOnInterrupt(host: CliHost, protocol: Protocol, say: (line: string) => void, quit: () => void) {
+  let connectionId: string | undefined
+  let interrupted: string | undefined
+  let callId: string | number | undefined
+  host.onEvents((events) => {
+    for (const e of events) {
+      const meta = e.type === 'conversation' ? e.message.metadata : undefined
+      if (meta?.kind === 'call' && (typeof meta.requestId === 'string' || typeof meta.requestId === 'number')) callId = meta.requestId
+    }
+  })
+  const inFlight = (): { requestId: string | number; how: string } | undefined =>
+    !connectionId
+      ? undefined
+      : protocol === 'acp'
+        ? { requestId: 'prompt', how: 'session/cancel' }
+        : protocol === 'mcp' && callId !== undefined
+          ? { requestId: callId, how: 'notifications/cancelled' }
+          : undefined
+  const onInterrupt = () => {
+    if (interrupted !== undefined) return quit()
+    const turn = inFlight()
+    if (!turn) {
+      interrupted = 'Ctrl+C'
+      return quit()
+    }
+    interrupted = `Ctrl+C: the turn in flight was cancelled (${turn.how})`
+    say(`cancelling the turn in flight (${turn.how}); Ctrl+C again to quit`)
+    void host
+      .invoke('connections.cancel', {
+        connectionId: connectionId!,
+        requestId: turn.requestId,
+        reason: 'cancelled from the command line (Ctrl+C)',
+      })
+      .then(
+        ({ cancelled }) => cancelled || say('the turn was no longer in flight'),
+        (error: Error) => say(`could not cancel the turn: ${error.message}`),
+      )
+  }
+  process.on('SIGINT', onInterrupt)
+  return {
+    connected: (id: string) => void (connectionId = id),
+    /** Why the run was cut short, once Ctrl+C was pressed. */
+    said: () => interrupted,
+    done: () => void process.removeListener('SIGINT', onInterrupt),
+  }
+}
 
 /**
  * --push: waits for the agent's pushes — until each configured task has pushed an ending state, or until

@@ -53,9 +53,14 @@ export async function inspect(argv: string[]): Promise<number> {
   let logLevelOutcome: LogLevelOutcome | undefined
   try {
     progress(`connecting to ${target.origin === 'demo' ? target.name : describeSpec(redactedSpec(target.spec))} …`)
-    const connectionId = await connectOrExplain(host, target, 'session', profile)
-    if (logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
-    if (probes > 0) await runProbes(host, connectionId, probes, events)
+    const connectionId = await connectOrExplain(host, target, 'session', profile).catch((error: unknown) => {
+      // The agent answered the handshake, then refused to go on (an ACP agent that wants a sign-in first):
+      // what it said is the report, and its refusal a finding.
+      if (events.some((e) => e.type === 'handshake')) return undefined
+      throw error
+    })
+    if (connectionId && logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
+    if (connectionId && probes > 0) await runProbes(host, connectionId, probes, events)
     // The report is out as soon as it is known; the server is then given its time to exit.
     const report = buildReport(target, events, { intervalMs, probes, withFrames: values.frames, logLevel: logLevelOutcome })
     if (values.json) printJson(report)

@@ -204,9 +204,11 @@ function liveness(lifecycle: ConnectionEvent[], probes: KeepaliveEvent[], reques
     const when = requested > 0 ? ` after ${ran} of ${requested} probe(s)` : ''
     findings.push(`the server went down${when}: ${why}${back ? `; keepalive reconnected it (${last.reason ?? 'reconnected'})` : ''}`)
   }
+  const refused = connected === -1 ? lifecycle.find((e) => e.state === 'failed') : undefined
+  if (refused) findings.push(`it did not connect: ${refused.reason ?? 'unknown reason'}`)
   const failed = probes.filter((p) => !p.ok)
   if (failed.length) findings.push(`${failed.length} of ${probes.length} probe(s) failed: ${failed[0].error ?? 'no answer'}`)
-  const state = down && !back ? 'down' : (probes.at(-1)?.health ?? 'healthy')
+  const state = refused || (down && !back) ? 'down' : (probes.at(-1)?.health ?? 'healthy')
   const lost = down && {
     state: down.state,
     reason: (down.reason ?? 'unknown reason').replace(/^down: /, ''),
@@ -245,6 +247,20 @@ function discoveryStep({ method, status, reason, count, durationMs, errorCode, t
 
 type Report = ReturnType<typeof buildReport>
 
+/**
+ * One entry of a list (a tool, a skill, a command, a sign-in method) and its description. A description of
+ * several lines keeps the list's layout: its later lines are indented under its first (blank ones dropped),
+ * never starting at the left margin as entries of their own.
+ */
+function entry(name: string, description?: string | null): string {
+  const head = `  ${name}`
+  const text = typeof description === 'string' ? description.trim() : ''
+  if (!text) return head
+  const [first, ...rest] = text.split(/\r?\n/)
+  const indent = ' '.repeat(head.length + 3 <= 40 ? head.length + 3 : 6)
+  return [`${head} — ${first.trimEnd()}`, ...rest.filter((line) => line.trim()).map((line) => `${indent}${line.trimEnd()}`)].join('\n')
+}
+
 export function formatReport(report: Report): string {
   const lines: string[] = []
   if (report.protocol === 'a2a') {
@@ -261,7 +277,7 @@ export function formatReport(report: Report): string {
         `  capabilities streaming ${caps.streaming ? 'yes' : 'no'}, push ${caps.pushNotifications ? 'yes' : 'no'}, extended card ${caps.extendedAgentCard ? 'yes' : 'no'}, ${caps.extensions.length} extension(s)`,
       )
     lines.push(`skills (${report.skills.length})`)
-    for (const skill of report.skills) lines.push(`  ${skill.id} — ${skill.description}`)
+    for (const skill of report.skills) lines.push(entry(skill.id, skill.description))
     const extended = report.extendedCard
     if (extended?.status === 'called') {
       const differences = extended.differences ?? []
@@ -301,13 +317,15 @@ export function formatReport(report: Report): string {
       lines.push(
         `  agent       session/load ${caps.loadSession ? 'yes' : 'no'}; prompts: text${kinds.length ? `, ${kinds.join(', ')}` : ''}; MCP servers: stdio${mcp.length ? `, ${mcp.join(', ')}` : ''}`,
       )
-      lines.push(`  auth        ${h.authMethods.length ? h.authMethods.map((m) => m.id).join(', ') : 'none'}`)
       if (h.session) lines.push(`  session     ${h.session.sessionId} (session/${h.session.how}) in ${h.session.cwd}`)
       lines.push(`  keepalive   ${h.keepalive}`)
     }
+    // How a person signs in to the agent (ACP's authMethods: Parallax calls none of them; the agent's own tool does).
+    const signIn = h?.authMethods ?? []
+    lines.push(signIn.length ? `sign-in methods (${signIn.length})` : 'sign-in methods: none (the agent asks for no sign-in)')
+    for (const m of signIn) lines.push(entry(m.id, [m.name !== m.id && m.name, m.description].filter(Boolean).join(': ')))
     lines.push(`commands (${report.commands.length})`)
-    for (const c of report.commands as { name: string; description?: string }[])
-      lines.push(`  /${c.name}${c.description ? ` — ${c.description}` : ''}`)
+    for (const c of report.commands as { name: string; description?: string }[]) lines.push(entry(`/${c.name}`, c.description))
   } else {
     const h = report.handshake
     const server = h?.serverInfo ? `${h.serverInfo.name} ${h.serverInfo.version}` : 'unknown server'
@@ -343,9 +361,8 @@ export function formatReport(report: Report): string {
     for (const [label, items] of catalog) {
       if (items.length === 0) continue
       lines.push(`${label} (${items.length})`)
-      for (const item of items as { name?: string; uri?: string; uriTemplate?: string; description?: string }[]) {
-        lines.push(`  ${item.name ?? item.uri ?? item.uriTemplate ?? '?'}${item.description ? ` — ${item.description}` : ''}`)
-      }
+      for (const item of items as { name?: string; uri?: string; uriTemplate?: string; description?: string }[])
+        lines.push(entry(item.name ?? item.uri ?? item.uriTemplate ?? '?', item.description))
     }
   }
   const k = report.keepalive

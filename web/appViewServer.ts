@@ -20,7 +20,8 @@ const VIEW_PATH = /^\/view\/([0-9a-f]{32})$/
  * - The UI's page is `http://127.0.0.1:<port>`; a view is `http://127.0.0.1:<view port>`: another origin,
  *   so the browser keeps the UI's DOM, sessionStorage (where the engine token lives) and localStorage from it.
  * - Each document is served with its policy and `sandbox allow-scripts`, so even opened on its own (not in
- *   Parallax's frame) it runs in an opaque origin of its own: no storage, no cookies, nothing of this port's.
+ *   Parallax's frame) it runs in an opaque origin of its own: no storage, no cookies, nothing of this port's;
+ *   and with a Permissions Policy denying every powerful feature it did not declare.
  * - `frame-ancestors` names only the UI's origins: no other page can frame it; and a request that says it
  *   is not for a frame (`Sec-Fetch-Dest`) is refused.
  * - A view reaches Parallax only through `postMessage` to its parent, which the UI's bridge checks by the
@@ -45,7 +46,7 @@ export async function startAppViewServer(options: {
       return plain(res, refusal.status, `Parallax: ${refusal.why}.\n`)
     }
     const viewId = VIEW_PATH.exec(pathOf(req))![1]
-    let document: { html: string; csp: string }
+    let document: { html: string; csp: string; permissionsPolicy: string }
     try {
       document = await options.engine.invoke('apps.document', { viewId })
     } catch (error) {
@@ -57,6 +58,7 @@ export async function startAppViewServer(options: {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Length': body.length,
       'Content-Security-Policy': `${document.csp}; frame-ancestors ${options.pageOrigins().join(' ')}`,
+      'Permissions-Policy': document.permissionsPolicy,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',

@@ -33,6 +33,7 @@ export function serveViews(engine: Engine, rendererUrl: string): void {
         headers: {
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Security-Policy': `${document.csp}; frame-ancestors ${ancestors}`,
+          'Permissions-Policy': document.permissionsPolicy,
           'X-Content-Type-Options': 'nosniff',
           'Cache-Control': 'no-store',
         },

@@ -192,12 +192,18 @@ export class PushNotifications implements PushConfigOperations {
     this.host.log('warn', watch.finding, true)
   }
 
-  /** One POST to a webhook: a frame always; a taken push is also a conversation message, its content told. */
+  /**
+   * One POST to a webhook: a frame always; a taken push is also a conversation message, its content told. A
+   * push counts for the config's task only when it names that task: one naming another (or none) is an
+   * oddity, kept as its frame and nothing more — it says nothing of the task watched.
+   */
   private receive(watch: Watch, delivery: PushDelivery): void {
     const at = now()
     const parsed = parseJson(delivery.text)
     const tooDeep = parsed !== undefined && deeperThan(parsed, MAX_DEPTH) ? `nested deeper than ${MAX_DEPTH} levels` : undefined
     const refused = delivery.refused ?? tooDeep
+    const event = refused ? undefined : streamResponse(parsed)
+    const named = event?.payload ? taskOf(event.payload) : undefined
     const spilled =
       delivery.bytes > this.host.spill.maxFrameBytes || tooDeep
         ? (this.host.spill.spill(delivery.text, delivery.bytes, !!tooDeep) ?? textPreview(delivery.text))
@@ -214,7 +220,7 @@ export class PushNotifications implements PushConfigOperations {
       payload: spilled ? spilled.preview : (parsed ?? (delivery.text || null)),
       bytes: delivery.bytes,
       http: { method: 'POST', url: delivery.url, status: delivery.status, headers: redactMap(delivery.headers) },
-      subject: watch.taskId,
+      subject: named || watch.taskId,
       ...(spilled && { truncated: tooDeep ? { ...spilled.truncated, refused: tooDeep } : spilled.truncated }),
     }
     this.host.frame(frame)
@@ -223,23 +229,29 @@ export class PushNotifications implements PushConfigOperations {
       this.host.log('warn', `a push notification for task ${short(watch.taskId)} was refused: ${refused}${where}`, true)
       return
     }
-    let event: StreamResponse | undefined
-    try {
-      event = StreamResponse.fromJSON(parsed)
-    } catch {
-      event = undefined
+    if (!event?.payload || named !== watch.taskId) {
+      const what = !event?.payload
+        ? 'is not an A2A StreamResponse'
+        : named
+          ? `names task ${short(named)}`
+          : `names no task (a ${event.payload.$case})`
+      this.host.log(
+        'warn',
+        `a push notification to the webhook for task ${short(watch.taskId)} ${what}: not counted for that task${where}`,
+        true,
+      )
+      return
     }
-    const payload = event?.payload
-    const state = payload?.$case === 'task' || payload?.$case === 'statusUpdate' ? stateName(payload.value.status?.state) : undefined
-    const contextId = payload && 'contextId' in payload.value ? payload.value.contextId : undefined
+    const payload = event.payload
+    const state = payload.$case === 'task' || payload.$case === 'statusUpdate' ? stateName(payload.value.status?.state) : undefined
+    const contextId = 'contextId' in payload.value ? payload.value.contextId : undefined
     watch.pushes++
     watch.lastPushAt = at
     if (watch.finding) this.host.log('info', `a push notification for task ${short(watch.taskId)} arrived after all${where}`)
     watch.finding = undefined
-    const what = !payload ? 'not an A2A StreamResponse' : state ? `${payload.$case} ${state}` : payload.$case
     this.host.say({
       role: 'agent',
-      content: `push notification: ${what}`,
+      content: `push notification: ${state ? `${payload.$case} ${state}` : payload.$case}`,
       timestamp: at,
       metadata: {
         kind: 'push',
@@ -251,7 +263,6 @@ export class PushNotifications implements PushConfigOperations {
         ...(frame.seq !== undefined && { frameSeq: frame.seq }),
       },
     })
-    if (!event?.payload) return
     this.pushing = true
     try {
       this.host.fold(event)
@@ -289,6 +300,22 @@ export class PushNotifications implements PushConfigOperations {
 
 function short(id: string): string {
   return id.length > 8 ? id.slice(0, 8) : id
+}
+
+/** A push's body as an A2A `StreamResponse`, or undefined when it is none. */
+function streamResponse(parsed: unknown): StreamResponse | undefined {
+  if (parsed === undefined) return undefined
+  try {
+    return StreamResponse.fromJSON(parsed)
+  } catch {
+    return undefined
+  }
+}
+
+/** The task a push is about: a task's id, an update's or a message's task id (empty when it names none). */
+function taskOf(payload: NonNullable<StreamResponse['payload']>): string | undefined {
+  const id = payload.$case === 'task' ? payload.value.id : payload.value.taskId
+  return id || undefined
 }
 
 function parseJson(text: string): unknown {

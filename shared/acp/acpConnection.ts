@@ -1,4 +1,4 @@
-import { client, type AnyMessage, type ClientConnection, type McpServer } from '@agentclientprotocol/sdk'
+import { client, type AnyMessage, type ClientConnection, type ContentBlock, type McpServer } from '@agentclientprotocol/sdk'
 import {
   CommandError,
   describeSpec,
@@ -10,6 +10,7 @@ import {
   type AcpSessionInfo,
   type ClientProfile,
   type ConnectionOptions,
+  type RequestAnswer,
   type FailureCause,
   type SavedTarget,
   type ServerRequestAnswer,
@@ -137,6 +138,7 @@ export class AcpConnection extends SupervisedConnection {
         return seq
       },
       (level, text) => this.logLine(level, text),
+      (kind, text) => this.flagOddity(kind, text),
     )
     this.role = role
     const app = client({ name: 'parallax' })
@@ -428,13 +430,55 @@ export class AcpConnection extends SupervisedConnection {
       await this.openSession(connection, true)
       this.emitHandshake()
     }
-    const sessionId = this.sessionId!
     const text = promptTextOf(turn)
+    const call = 'tool' in turn ? { tool: turn.tool, arguments: turn.arguments } : slashCall(text)
+    return (await this.prompt(connection, [{ type: 'text', text }], text, call)).result
+  }
+
+  /**
+   * ACP's own requests by method: `session/prompt` with its params as given (a prompt sent again from Frames),
+   * to the session in use, as a prompt turn. The connection sends the rest itself (initialize, its sessions).
+   */
+  override async request(method: string, params: Record<string, unknown> | undefined): Promise<RequestAnswer> {
+    if (method !== 'session/prompt')
+      throw new CommandError(
+        `Parallax sends ACP prompts by method (session/prompt); ${method} is the connection's own to send`,
+        'invalid-input',
+      )
+    const connection = this.connection
+    if (!connection || !this.isLive) throw new CommandError(`not connected (${this.state})`, 'failed')
+    const { sessionId, prompt } = (params ?? {}) as { sessionId?: unknown; prompt?: unknown }
+    if (typeof sessionId !== 'string' || sessionId !== this.sessionId)
+      throw new CommandError(
+        `the prompt names session ${JSON.stringify(sessionId)}, not the one in use (${this.sessionId ?? 'none yet'}): a prompt goes to the session in use`,
+        'invalid-input',
+      )
+    const blocks = Array.isArray(prompt) ? (prompt as { type?: unknown; text?: unknown }[]) : []
+    if (blocks.length === 0 || !blocks.every((b) => b && typeof b === 'object' && typeof b.type === 'string'))
+      throw new CommandError('a prompt is a list of content blocks, each with its "type"', 'invalid-input')
+    const text = blocks.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : `[${String(b.type)}]`)).join('')
+    const askedAt = now()
+    const { result, requestId } = await this.prompt(connection, blocks as ContentBlock[], text, slashCall(text))
+    const response = result.response
+    const common = { method, ...(requestId !== undefined && { requestId }), durationMs: now() - askedAt }
+    return response.error
+      ? { ...common, outcome: 'error', error: { code: response.error.code ?? -32603, message: response.error.message } }
+      : { ...common, outcome: 'result', result: { stopReason: response.stopReason } }
+  }
+
+  /** One prompt turn in the session in use: its updates folded into the conversation, its stop reason the outcome. */
+  private async prompt(
+    connection: ClientConnection,
+    blocks: ContentBlock[],
+    text: string,
+    call: ReturnType<typeof slashCall>,
+  ): Promise<{ result: AcpTurnResult; requestId?: string | number }> {
+    const sessionId = this.sessionId!
     const number = ++this.turn
-    this.projection.begin(number, text, 'tool' in turn ? { tool: turn.tool, arguments: turn.arguments } : slashCall(text))
+    this.projection.begin(number, text, call)
     const prompting: NonNullable<AcpConnection['prompting']> = { sessionId, lastSign: now() }
     this.prompting = prompting
-    const request = connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })
+    const request = connection.agent.request('session/prompt', { sessionId, prompt: blocks })
     let answer: AcpPromptAnswer
     try {
       const response = (await this.quietWithin(request, prompting)) as { stopReason?: string }
@@ -449,7 +493,10 @@ export class AcpConnection extends SupervisedConnection {
     } finally {
       if (this.prompting === prompting) this.prompting = undefined
     }
-    return { turn: number, request: { prompt: text, sessionId }, response: answer, state: answer.stopReason }
+    return {
+      result: { turn: number, request: { prompt: text, sessionId }, response: answer, state: answer.stopReason },
+      ...(prompting.requestId !== undefined && { requestId: prompting.requestId }),
+    }
   }
 
   /**

@@ -47,6 +47,12 @@ interface PermissionOption {
 const WAIT_LIMIT_MS = 10 * 60_000
 
 /**
+ * How many of the agent's requests may wait for a person at once. A person answers a handful; past this the
+ * agent is flooding the client, and each request more is refused at once (a JSON-RPC error) instead of kept.
+ */
+export const MAX_WAITING = 100
+
+/**
  * The client side of one ACP connection: `session/request_permission` shown to the user (or answered by the
  * policy, else refused: nobody is there to allow it), `fs/read_text_file` and `fs/write_text_file` within the
  * workspace the user chose, and `terminal/*` — each command shown and approved before it runs. Each request
@@ -63,6 +69,8 @@ export class AcpClientRole {
     /** The frame that carried a request from the agent, by its id (the tap records it before the SDK sees it). */
     private readonly frameOf: (id: string | number) => number | undefined,
     private readonly note: (level: 'info' | 'warn', text: string) => void,
+    /** Something the agent does wrong, said once as an oddity (a finding). */
+    private readonly oddity: (kind: string, text: string) => void,
   ) {}
 
   install(app: ClientApp): void {
@@ -133,6 +141,7 @@ export class AcpClientRole {
 
   private async permission(params: Record<string, unknown>, id: string | number, signal: AbortSignal): Promise<RequestPermissionResponse> {
     const method = 'session/request_permission'
+    if (!this.settings.policy?.permission && this.settings.askUser) this.refuseWhenFlooded(method, id)
     const options = (Array.isArray(params.options) ? params.options : []) as PermissionOption[]
     const toolCall = (params.toolCall ?? {}) as { title?: unknown; toolCallId?: unknown; rawInput?: unknown }
     const what = typeof toolCall.title === 'string' && toolCall.title ? toolCall.title : String(toolCall.toolCallId ?? 'a tool call')
@@ -204,6 +213,7 @@ export class AcpClientRole {
 
   private async createTerminal(params: Record<string, unknown>, id: string | number, signal: AbortSignal): Promise<{ terminalId: string }> {
     const method = 'terminal/create'
+    if (!this.settings.policy?.terminal && this.settings.askUser) this.refuseWhenFlooded(method, id)
     const args = Array.isArray(params.args) ? params.args.map(String) : []
     const line = [String(params.command), ...args].join(' ')
     const base = this.base(id, method, params)
@@ -260,6 +270,18 @@ export class AcpClientRole {
     } catch (error) {
       throw RequestError.invalidParams(undefined, errorMessage(error))
     }
+  }
+
+  /** Past `MAX_WAITING` requests waiting for a person, one more is refused at once: a finding, said once. */
+  private refuseWhenFlooded(method: string, id: string | number): void {
+    if (this.waiting.size < MAX_WAITING) return
+    this.frameOf(id) // nothing will point at its frame: let it go
+    const why = `${MAX_WAITING} requests from the agent are already waiting for a person; Parallax refuses more until some are answered`
+    this.oddity(
+      'waiting-flood',
+      `the agent floods Parallax with requests that wait for a person (${method}): ${MAX_WAITING} are waiting, every one more is refused at once`,
+    )
+    throw RequestError.internalError(undefined, why)
   }
 
   private get waitLimit(): number {

@@ -1,4 +1,4 @@
-import { isSecretName, REDACTED } from '../contract'
+import { isSecretName, looksSecret, REDACTED } from '../contract'
 
 /** OAuth parameters that carry a credential although their names do not say so (RFC 6749, 7636, 7523, 8693). */
 const OAUTH_SECRETS = new Set(['code', 'code_verifier', 'assertion', 'client_assertion', 'subject_token', 'actor_token', 'id_token'])
@@ -9,7 +9,7 @@ export function isSecretParam(name: string): boolean {
   return OAUTH_SECRETS.has(name) || isSecretName(name)
 }
 
-/** Headers as shown: an `Authorization` keeps its scheme (it says how the client authenticated), cookies go. */
+/** Headers as shown: an `Authorization` keeps its scheme (it says how the client authenticated), cookies go, and so does any value shaped like a credential. */
 export function redactHeaders(headers: Headers | Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {}
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers ?? {})
@@ -17,7 +17,7 @@ export function redactHeaders(headers: Headers | Record<string, string> | undefi
     const lower = name.toLowerCase()
     if (lower === 'authorization') out[lower] = `${value.split(' ')[0]} ${REDACTED}`
     else if (lower === 'location' || lower === 'content-location') out[lower] = redactUrl(value)
-    else out[lower] = isSecretName(lower) ? REDACTED : value
+    else out[lower] = isSecretName(lower) || looksSecret(value) ? REDACTED : value
   }
   return out
 }

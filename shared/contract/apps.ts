@@ -66,6 +66,8 @@ export interface AppViewInfo {
   /** The frame's `allow` attribute (the permissions it delegates) and `sandbox` attribute. */
   allow: string
   sandbox: string
+  /** The `Permissions-Policy` the view document is served with: every powerful feature it did not declare, forbidden. */
+  permissionsPolicy: string
   /** Metadata that could not be honoured or breaks the extension's rules: each a sentence. */
   problems: string[]
 }
@@ -181,6 +183,9 @@ export function appViewCsp(csp: AppCsp | undefined): string {
     `frame-src${list(csp?.frameDomains) || " 'none'"}`,
     "object-src 'none'",
     `base-uri${list(csp?.baseUriDomains) || " 'self'"}`,
+    // CSP3's WebRTC directive: a view declares no WebRTC. No browser enforces it yet (Chromium ignores it,
+    // saying so in the view's console); the view's guard (APP_VIEW_WEBRTC_GUARD) stands in meanwhile.
+    "webrtc 'block'",
   ].join('; ')
 }
 
@@ -194,4 +199,106 @@ const POLICY_FEATURES: Record<AppPermission, string> = {
 /** The frame's `allow` attribute: the Permissions Policy features the resource asked for, delegated to the view alone. */
 export function appViewAllow(permissions: AppPermission[] | undefined): string {
   return (permissions ?? []).map((p) => POLICY_FEATURES[p]).join('; ')
+}
+
+/**
+ * The powerful features a view's document is denied unless it declared them (`Permissions-Policy`; the
+ * names Chromium knows, so the header holds no name it would complain of). A view that declared none of
+ * them gets none, whatever the default of each feature, and no frame it makes can get one either.
+ */
+const POLICY_DENIED = [
+  'accelerometer',
+  'autoplay',
+  'browsing-topics',
+  'camera',
+  'captured-surface-control',
+  'clipboard-read',
+  'clipboard-write',
+  'compute-pressure',
+  'deferred-fetch',
+  'deferred-fetch-minimal',
+  'digital-credentials-create',
+  'digital-credentials-get',
+  'display-capture',
+  'encrypted-media',
+  'fullscreen',
+  'gamepad',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'identity-credentials-get',
+  'idle-detection',
+  'keyboard-map',
+  'language-detector',
+  'local-fonts',
+  'local-network',
+  'local-network-access',
+  'loopback-network',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'otp-credentials',
+  'payment',
+  'picture-in-picture',
+  'private-state-token-issuance',
+  'private-state-token-redemption',
+  'publickey-credentials-create',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'speaker-selection',
+  'storage-access',
+  'summarizer',
+  'sync-xhr',
+  'translator',
+  'unload',
+  'usb',
+  'window-management',
+  'xr-spatial-tracking',
+]
+
+/** The view document's `Permissions-Policy`: every feature above denied but those the resource declared (the frame's `allow` delegates those). */
+export function appViewPermissionsPolicy(permissions: AppPermission[] | undefined): string {
+  const declared = new Set((permissions ?? []).map((p) => POLICY_FEATURES[p]))
+  return POLICY_DENIED.filter((feature) => !declared.has(feature))
+    .map((feature) => `${feature}=()`)
+    .join(', ')
+}
+
+/**
+ * What no browser lets a policy forbid yet, taken out of a view before its own scripts run: WebRTC, which
+ * reaches any host whatever `connect-src` says (CSP3's `webrtc 'block'` is in the policy, and Chromium does
+ * not enforce it). It removes the constructors that open peer connections, in the view and in every frame
+ * it makes of its own (`srcdoc`, where the guard is put first again; a frame from elsewhere is refused by
+ * `frame-src`, or is a declared host's). A script, not the browser: the Apps panel says so.
+ */
+export const APP_VIEW_WEBRTC_GUARD = `<script>(() => {
+  const guard = document.currentScript ? document.currentScript.outerHTML : ''
+  for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCIceTransport']) {
+    try { Object.defineProperty(window, name, { value: undefined, writable: false, configurable: false }) } catch {}
+  }
+  const fix = (frame) => {
+    const doc = frame.getAttribute('srcdoc')
+    if (doc !== null && !doc.startsWith(guard)) frame.setAttribute('srcdoc', guard + doc)
+  }
+  const scan = (root) => {
+    if (root.nodeType !== 1 && root.nodeType !== 11) return
+    if (root.localName === 'iframe') fix(root)
+    for (const frame of root.querySelectorAll('iframe')) fix(frame)
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) watch(el.shadowRoot)
+  }
+  const observer = new MutationObserver((records) => {
+    for (const r of records) r.type === 'attributes' ? r.target.localName === 'iframe' && fix(r.target) : r.addedNodes.forEach(scan)
+  })
+  const watch = (root) => observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['srcdoc'] })
+  const attach = Element.prototype.attachShadow
+  Element.prototype.attachShadow = function (init) { const root = attach.call(this, init); watch(root); return root }
+  watch(document)
+})()</script>`
+
+/** A view's document as Parallax serves it: the WebRTC guard first, before anything of the view's own (after a doctype, which must lead). */
+export function withAppViewGuard(html: string): string {
+  const doctype = /^(?:\uFEFF)?\s*(?:<!--[\s\S]*?-->\s*)*<!doctype[^>]*>/i.exec(html)
+  const at = doctype ? doctype[0].length : 0
+  return `${html.slice(0, at)}${APP_VIEW_WEBRTC_GUARD}${html.slice(at)}`
 }

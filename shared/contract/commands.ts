@@ -517,7 +517,7 @@ export interface CommandOutputs {
   'events.since': EngineEvent[]
   'events.backlog': BacklogPage
   'apps.open': AppViewInfo
-  'apps.document': { html: string; csp: string; allow: string; sandbox: string }
+  'apps.document': { html: string; csp: string; allow: string; sandbox: string; permissionsPolicy: string }
   'apps.frames': { recorded: number }
   'apps.callTool': CallReport
   'apps.close': { closed: boolean }

@@ -280,11 +280,79 @@ export function redactText(
   return out
 }
 
-/** A copy of a string map (headers, environment) with secret-named values replaced and secrets in the other values taken out. */
+/**
+ * Whether a value has the shape of a credential, whatever it is named — what a header or a variable
+ * carries under a name that says nothing (`X-Custom-Session`): an authorization scheme and its credential,
+ * a JWT, a key with a vendor's known prefix, cookie-like `name=value; …` pairs holding a session (by the
+ * pair's name, or a token-like value), or a long high-entropy token. Content types, dates, versions, URLs,
+ * paths and ids (UUIDs, hex digests and trace ids, numbers, ULIDs) are not.
+ */
+export function looksSecret(value: string): boolean {
+  const v = value.trim()
+  if (v.length < 8 || v.length > 16_384) return false
+  const scheme = AUTH_VALUE.exec(v)
+  if (scheme) return credentialLike(scheme[1])
+  if (JWT.test(v) || KEY_PREFIX.test(v)) return true
+  const session =
+    COOKIE_LIKE.test(v) &&
+    v.split(';').some((pair) => {
+      const [name, ...rest] = pair.split('=')
+      const held = rest.join('=').trim()
+      return held.length >= 6 && (SESSION_NAME.test(name.trim()) || tokenLike(held, 16))
+    })
+  return session || tokenLike(v, 32)
+}
+
+/** An authorization header's value: a scheme and its credential (`Bearer …`, `Basic …`; a challenge's `realm="…"` is none). */
+const AUTH_VALUE = /^(?:Bearer|Basic|Token|Negotiate|NTLM|Bot|ApiKey)\s+([A-Za-z0-9._~+/-]+=*)$/i
+/** A JSON Web Token (JWS: three parts; JWE: five), each part base64url, the header a JSON object. */
+const JWT = /^eyJ[\w-]{4,}(?:\.[\w-]*){2,4}$/
+/** Keys and tokens with a vendor's known prefix (OpenAI, Anthropic, Stripe, GitHub, GitLab, Slack, npm, Hugging Face, AWS, Google, SendGrid, Shopify, …). */
+const KEY_PREFIX =
+  /^(?:sk-(?:ant-|proj-|or-)?|(?:sk|rk|pk)_(?:live|test)_|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|npm_|hf_|AKIA|ASIA|AIza|ya29\.|SG\.|shp(?:at|ss|ca|pa)_|sq0(?:atp|csp)-|whsec_|dop_v1_|pypi-|lin_api_)[\w.=-]{16,}$/
+/** `name=value` pairs separated by `;` (a cookie, or a `Set-Cookie`'s attributes after it), the first a pair. */
+const COOKIE_LIKE = /^[\w.!#$%&'*+^`|~-]+=[^;,\s]*(?:;\s*[\w.!#$%&'*+^`|~-]+(?:=[^;]*)?)*;?$/
+/** A cookie's name that says it holds a session or a credential. */
+const SESSION_NAME = /sess|sid|token|auth|jwt|login|remember|csrf|xsrf|secret|key|pass|identity|credential/i
+
+/**
+ * A long random token: only token characters, upper and lower case and digits mixed, varied enough to be
+ * random (Shannon entropy), and not mostly words (a class name, a path). Hex and single-case values
+ * are left alone: they are ids, digests and trace ids far more often than secrets.
+ */
+function tokenLike(value: string, minLength: number): boolean {
+  if (value.length < minLength || !/^[A-Za-z0-9+/_.~-]+={0,2}$/.test(value)) return false
+  if (!/[a-z]/.test(value) || !/[A-Z]/.test(value) || !/[0-9]/.test(value)) return false
+  const words = (value.match(/[A-Z]?[a-z]{3,}/g) ?? []).join('').length
+  if (words >= 0.7 * value.replace(/[^A-Za-z]/g, '').length) return false
+  return entropy(value) >= 3.5
+}
+
+/** Bits per character of a string's own distribution of characters. */
+function entropy(text: string): number {
+  const counts = new Map<string, number>()
+  for (const c of text) counts.set(c, (counts.get(c) ?? 0) + 1)
+  let bits = 0
+  for (const n of counts.values()) bits -= (n / text.length) * Math.log2(n / text.length)
+  return bits
+}
+
+/**
+ * A copy of a string map (headers, environment) with secrets replaced: a value under a secret name, and a
+ * value shaped like a credential whatever its name (`looksSecret`: an authorization scheme keeps its word);
+ * secrets in the other values are taken out as in any text.
+ */
 export function redactMap(map: Record<string, string> | undefined, isSecret: SecretMatcher = isSecretName): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(map ?? {})) out[key] = isSecret(key) ? REDACTED : redactText(value, isSecret)
+  for (const [key, value] of Object.entries(map ?? {})) out[key] = isSecret(key) ? REDACTED : redactShaped(value, isSecret)
   return out
+}
+
+/** A map's value whose name says nothing: redacted whole when it is shaped like a credential (a scheme keeps its word), else as text. */
+export function redactShaped(value: string, isSecret: SecretMatcher = isSecretName): string {
+  if (!looksSecret(value)) return redactText(value, isSecret)
+  const scheme = /^\s*([A-Za-z][\w-]*)\s+\S/.exec(value)
+  return scheme && AUTH_VALUE.test(value.trim()) ? `${scheme[1]} ${REDACTED}` : REDACTED
 }
 
 /** Command-line arguments with secrets taken out: `--token X` (across two arguments), `--api-key=X`, `NAME=X`, and secrets in text. */

@@ -22,24 +22,75 @@ export interface RequestCheck {
   schemaKnown: boolean
 }
 
-/** A2A methods by generation: v1.0 names and v0.3 names mean the same operation. */
-const A2A_SEND = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'])
-const A2A_CANCEL = new Set(['CancelTask', 'tasks/cancel'])
+/**
+ * The methods known to change nothing on the agent, by protocol: sending one again asks nothing. Every other
+ * method — a tool call, a message, a prompt, a cancel, a setting, an extension's method Parallax cannot
+ * judge — changes state, so a person confirms before it is sent again. One rule for every protocol.
+ */
+const READS: Readonly<Record<string, ReadonlySet<string>>> = {
+  mcp: new Set([
+    'ping',
+    'server/discover',
+    'tools/list',
+    'prompts/list',
+    'prompts/get',
+    'resources/list',
+    'resources/templates/list',
+    'resources/read',
+    'completion/complete',
+    'tasks/get',
+    'tasks/list',
+    'tasks/result',
+  ]),
+  // v1.0 names and v0.3 names of the same operations.
+  a2a: new Set([
+    'GetTask',
+    'tasks/get',
+    'ListTasks',
+    'tasks/list',
+    'SubscribeToTask',
+    'tasks/resubscribe',
+    'GetExtendedAgentCard',
+    'agent/getAuthenticatedExtendedCard',
+    'GetTaskPushNotificationConfig',
+    'tasks/pushNotificationConfig/get',
+    'ListTaskPushNotificationConfig',
+    'ListTaskPushNotificationConfigs',
+    'tasks/pushNotificationConfig/list',
+  ]),
+  acp: new Set(['session/list']),
+}
 
-/** Why sending `method` changes state on the agent (so a person confirms a resend), or undefined for a read. */
+/** What sending a state-changing method does, where Parallax can say it better than "it may change state". */
+const CHANGES: Readonly<Record<string, string>> = {
+  'mcp tools/call': 'a tool call can change what the server holds',
+  'mcp tasks/cancel': 'it cancels a task',
+  'mcp logging/setLevel': 'it changes the log level the server sends at',
+  'mcp resources/subscribe': 'it changes what the server sends updates about',
+  'mcp resources/unsubscribe': 'it changes what the server sends updates about',
+  'mcp subscriptions/listen': 'it changes what the server sends updates about',
+  'a2a SendMessage': 'it sends the agent a message, which starts or continues work',
+  'a2a SendStreamingMessage': 'it sends the agent a message, which starts or continues work',
+  'a2a message/send': 'it sends the agent a message, which starts or continues work',
+  'a2a message/stream': 'it sends the agent a message, which starts or continues work',
+  'a2a CancelTask': 'it cancels a task',
+  'a2a tasks/cancel': 'it cancels a task',
+  'acp session/prompt': 'it sends the agent a prompt, which starts work (tool calls, edits, commands)',
+  'acp session/new': 'it opens a new session on the agent',
+  'acp session/load': 'it loads a session again (the agent replays its history)',
+  'acp session/cancel': 'it cancels the prompt in flight',
+  'acp session/set_mode': 'it changes the session’s mode',
+  'acp session/set_config_option': 'it changes the session’s settings',
+  'acp authenticate': 'it signs in to the agent',
+}
+
+/** Why sending `method` changes state on the agent (so a person confirms a resend), or undefined for a known read. */
 export function changesState(protocol: FrameProtocol, method: string): string | undefined {
-  if (protocol === 'mcp') {
-    if (method === 'tools/call') return 'a tool call can change what the server holds'
-    if (method === 'tasks/cancel') return 'it cancels a task'
-    if (method === 'logging/setLevel') return 'it changes the log level the server sends at'
-    if (method === 'resources/subscribe' || method === 'resources/unsubscribe') return 'it changes what the server sends updates about'
-    return undefined
-  }
-  if (protocol === 'a2a') {
-    if (A2A_SEND.has(method)) return 'it sends the agent a message, which starts or continues work'
-    if (A2A_CANCEL.has(method)) return 'it cancels a task'
-  }
-  return undefined
+  if (READS[protocol]?.has(method)) return undefined
+  const known = CHANGES[`${protocol} ${method}`]
+  if (known) return known
+  if (protocol === 'a2a' && /PushNotificationConfig/i.test(method)) return 'it changes where the agent sends push notifications'
+  return `Parallax does not know ${method} to be a read, so it may change what the ${protocol === 'mcp' ? 'server' : 'agent'} holds`
 }
 
 /** Why a frame cannot be resent, or undefined when it can: only requests Parallax sent to an agent. */
@@ -49,6 +100,8 @@ export function notResendable(frame: Pick<FrameEvent, 'direction' | 'kind' | 'pr
   if (!frame.method) return 'the request names no method'
   if (frame.method === 'initialize') return 'initialize is the handshake: reconnect to run it again'
   if (frame.method === 'agent-card') return 'the agent card is fetched by discovery: Refresh fetches it again'
+  if (frame.protocol === 'acp' && frame.method !== 'session/prompt')
+    return `${frame.method} is the connection's own: a new session (or reconnecting) sends it again`
   if (frame.truncated) return 'the request was too large to keep whole in view'
   return undefined
 }

@@ -2,7 +2,17 @@ import { Readable, Writable } from 'node:stream'
 import { agent, ndJsonStream, RequestError, type AgentContext, type InitializeRequest } from '@agentclientprotocol/sdk/unstable'
 import { ACP_HINT_FIELD, ACP_HINT_META_KEY } from '../contract/acp'
 import { PARALLAX_VERSION } from '../version'
-import { FORMATS, listFormats, MediaBuyBook, MediaBuyError, PRODUCTS, searchProducts, deliveryReport, type Channel } from './mediaSales'
+import {
+  bookingAsked,
+  deliveryReport,
+  FORMATS,
+  listFormats,
+  MediaBuyBook,
+  MediaBuyError,
+  PRODUCTS,
+  searchProducts,
+  type Channel,
+} from './mediaSales'
 
 /** A tool of the seller, as an ACP agent runs it for a prompt: its kind (for the client's icons) and what it does. */
 interface Tool {
@@ -252,11 +262,13 @@ export function mediaSalesAcpAgent(delayMs = 120) {
       await run(slash[1], input)
     } else {
       const wantsBuy = /\b(buy|book)\b/i.test(text)
+      // What the prompt names is booked as named: the product, the budget, the buying mode; the rest is the seller's pick.
+      const asked = wantsBuy ? bookingAsked(text) : {}
       const forecasting = session.tools.has('forecast_delivery')
       const steps = [
         'Search products for the brief',
         ...(forecasting ? ['Forecast delivery'] : []),
-        ...(wantsBuy ? ['Book the best match'] : []),
+        ...(wantsBuy ? [asked.product_id ? `Book ${asked.product_id} as asked` : 'Book the best match'] : []),
       ]
       const plan = (done: number) =>
         client.notify('session/update', {
@@ -274,23 +286,27 @@ export function mediaSalesAcpAgent(delayMs = 120) {
       await plan(0)
       const found = (await run('search_products', { brief: text, max_results: 3 }))?.products as
         { product_id: string; name: string; min_budget: number }[] | undefined
-      const best = found?.[0]
-      if (!best) {
+      const named = PRODUCTS.find((p) => p.product_id === asked.product_id)
+      const best = named ?? found?.[0]
+      if (!best && !asked.product_id) {
         await say('Nothing in the inventory matches that brief.')
         return { stopReason: 'end_turn' }
       }
-      await say(`The best match is ${best.name} (${best.product_id}). `)
+      if (named) await say(`You asked for ${named.name} (${named.product_id}). `)
+      else if (asked.product_id) await say(`There is no ${asked.product_id} in the inventory. `)
+      else if (best) await say(`The best match is ${best.name} (${best.product_id}). `)
+      const budget = asked.budget ?? best?.min_budget
       let done = 1
-      if (forecasting) {
+      if (forecasting && best) {
         await plan(done++)
-        const forecast = (await run('forecast_delivery', { product_id: best.product_id, budget: best.min_budget }))?.forecast as
+        const forecast = (await run('forecast_delivery', { product_id: best.product_id, budget }))?.forecast as
           { impressions?: number } | undefined
-        if (forecast) await say(`At ${best.min_budget} USD it should deliver about ${forecast.impressions} impressions. `)
+        if (forecast) await say(`At ${budget} USD it should deliver about ${forecast.impressions} impressions. `)
       }
       if (wantsBuy && !signal.aborted) {
         await plan(done++)
-        const bought = (await run('create_media_buy', { product_id: best.product_id, budget: best.min_budget, buying_mode: 'auction' }))
-          ?.media_buy as { media_buy_id?: string } | undefined
+        const order = { product_id: asked.product_id ?? best!.product_id, budget, buying_mode: asked.buying_mode ?? 'auction' }
+        const bought = (await run('create_media_buy', order))?.media_buy as { media_buy_id?: string } | undefined
         await say(bought ? `Booked as ${bought.media_buy_id}.` : 'Nothing was booked.')
       }
       await plan(done)

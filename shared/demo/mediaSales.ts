@@ -142,6 +142,27 @@ export interface MediaBuy extends MediaBuyInput {
 
 export class MediaBuyError extends Error {}
 
+/**
+ * What a free-text request to book names, as a person writes it: a product (its id, `prod_…`, or its name),
+ * a budget (`$2,500`, `2500 USD`, `5k`, `for 2000`, `budget 3000`) and a buying mode (auction, guaranteed).
+ * What it does not name is absent: the seller picks it.
+ */
+export function bookingAsked(text: string): { product_id?: string; budget?: number; buying_mode?: BuyingMode } {
+  const lower = text.toLowerCase()
+  const id = /\bprod_\w+/i.exec(text)?.[0]
+  // Of the products it names, the one named first ("book X for Y fans" books X).
+  const named = PRODUCTS.map((p) => ({ p, at: lower.indexOf(p.name.toLowerCase()) }))
+    .filter(({ at }) => at !== -1)
+    .sort((a, b) => a.at - b.at)[0]?.p
+  const product_id = id ?? named?.product_id
+  const money =
+    /(?:\$\s?|\b(?:for|budget(?:\s+of)?|spend(?:ing)?)\s+\$?)(\d[\d,]*(?:\.\d+)?)(\s?k\b)?/i.exec(text) ??
+    /\b(\d[\d,]*(?:\.\d+)?)(\s?k)?\s*(?:usd|dollars)\b/i.exec(text)
+  const budget = money ? Number(money[1].replace(/,/g, '')) * (money[2] ? 1000 : 1) : undefined
+  const buying_mode = /\bguaranteed\b/i.test(text) ? 'guaranteed' : /\bauction\b/i.test(text) ? 'auction' : undefined
+  return { ...(product_id && { product_id }), ...(budget !== undefined && { budget }), ...(buying_mode && { buying_mode }) }
+}
+
 /** One seller's book of buys; ids are sequential per book so a replayed session gets the same ones. */
 export class MediaBuyBook {
   private readonly buys = new Map<string, MediaBuy>()

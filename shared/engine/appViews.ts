@@ -4,10 +4,13 @@ import {
   appToolUi,
   appViewAllow,
   appViewCsp,
+  appViewPermissionsPolicy,
   CommandError,
   isJsonRpcMessage,
+  withAppViewGuard,
   type AppViewInfo,
   type CommandInput,
+  type CommandOutput,
 } from '../contract'
 import { readAppResource } from '../mcp/appResource'
 import type { EventLog } from '../runtime/eventLog'
@@ -69,6 +72,7 @@ export class AppViews {
       csp: appViewCsp(resource.ui.csp),
       allow: appViewAllow(resource.ui.permissions),
       sandbox: APP_VIEW_SANDBOX,
+      permissionsPolicy: appViewPermissionsPolicy(resource.ui.permissions),
       problems: resource.problems,
     }
     const view: OpenView = { info, html: resource.html, connection, tap: undefined!, flagged: new Set() }
@@ -97,10 +101,16 @@ export class AppViews {
     return info
   }
 
-  /** An open view's document and policy, for the host that serves it. */
-  document(viewId: string): { html: string; csp: string; allow: string; sandbox: string } {
-    const view = this.view(viewId)
-    return { html: view.html, csp: view.info.csp, allow: view.info.allow, sandbox: view.info.sandbox }
+  /** An open view's document (its WebRTC guard first) and policies, for the host that serves it. */
+  document(viewId: string): CommandOutput<'apps.document'> {
+    const { html, info } = this.view(viewId)
+    return {
+      html: withAppViewGuard(html),
+      csp: info.csp,
+      allow: info.allow,
+      sandbox: info.sandbox,
+      permissionsPolicy: info.permissionsPolicy,
+    }
   }
 
   /**

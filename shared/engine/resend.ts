@@ -8,6 +8,7 @@ import {
   type ResendResult,
 } from '../contract'
 import { a2aResend, checkA2aRequest } from '../a2a/requestShapes'
+import { checkAcpRequest } from '../acp/requestShapes'
 import { knownRequest, requestProblems } from '../mcp/requests'
 import type { CommandContext } from './commands/handler'
 
@@ -31,24 +32,37 @@ function restParams(frame: FrameEvent): Record<string, unknown> {
   return id && params.id === undefined ? { ...params, id: decodeURIComponent(id) } : params
 }
 
-/** Checks a request frame (or params in place of its own) against its protocol's schema for the method. Sends nothing. */
+/**
+ * Checks a request frame (or params in place of its own) against the schema of the frame's own protocol for
+ * its method — never another protocol's, so params shaped for another protocol are refused. Sends nothing.
+ */
 export function checkResend(engine: CommandContext, { connectionId, seq, params }: ResendInput): RequestCheck {
   const frame = requestFrame(engine, connectionId, seq)
   const method = frame.method!
   const sent = params ?? (frame.transport === 'rest' ? restParams(frame) : requestParams(frame))
   const changes = changesState(frame.protocol, method)
   const common = { method, ...(changes && { changesState: changes }) }
-  if (frame.protocol === 'a2a') {
-    const { problems, known } = checkA2aRequest(method, sent)
-    return { ...common, problems, schemaKnown: known }
+  switch (frame.protocol) {
+    case 'mcp':
+      return { ...common, problems: requestProblems(method, sent), schemaKnown: knownRequest(method) }
+    case 'a2a': {
+      const { problems, known } = checkA2aRequest(method, sent)
+      return { ...common, problems, schemaKnown: known }
+    }
+    case 'acp': {
+      const { problems, known } = checkAcpRequest(method, sent)
+      return { ...common, problems, schemaKnown: known }
+    }
+    default:
+      return { ...common, problems: [{ path: '', message: `a ${frame.protocol} frame is not sent again` }], schemaKnown: false }
   }
-  return { ...common, problems: requestProblems(method, sent), schemaKnown: knownRequest(method) }
 }
 
 /**
- * Sends a request frame again on its connection, as it was or with edited params: checked first (nothing
- * is sent when the schema refuses it), confirmed when it changes state, then through the same path as the
- * request's own kind — a tool call as an inspected call (hooks apply), an A2A message as a turn.
+ * Sends a request frame again on its connection, as it was or with edited params: checked first against its
+ * own protocol's schema (nothing is sent when it refuses them), confirmed when it changes state (anything but
+ * a known read, whatever the protocol), then through the same path as the request's own kind — a tool call as
+ * an inspected call (hooks apply), an A2A message as a turn, an ACP prompt as a prompt turn.
  */
 export async function resend(engine: CommandContext, input: ResendInput & { confirmed: boolean }): Promise<ResendResult> {
   const frame = requestFrame(engine, input.connectionId, input.seq)
@@ -69,12 +83,12 @@ export async function resend(engine: CommandContext, input: ResendInput & { conf
   const mark = connection.resends.expect(method, frame.seq)
   const linked = { resendOf: frame.seq, method }
   try {
-    if (frame.protocol === 'mcp') {
-      if (method === 'tools/call') {
-        const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> }
-        const report = await engine.callTool(input.connectionId, name, args ?? {})
-        return { ...linked, kind: 'call', report, ...seqOf(mark) }
-      }
+    if (frame.protocol === 'mcp' && method === 'tools/call') {
+      const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> }
+      const report = await engine.callTool(input.connectionId, name, args ?? {})
+      return { ...linked, kind: 'call', report, ...seqOf(mark) }
+    }
+    if (frame.protocol !== 'a2a') {
       const answer = await connection.request(method, params)
       return { ...linked, kind: 'request', answer, ...seqOf(mark) }
     }

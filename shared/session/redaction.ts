@@ -1,4 +1,13 @@
-import { escapeRegExp, REDACTED, redactText, secretNameMatcher, secretTextRules, type SecretMatcher, type TextRules } from '../contract'
+import {
+  escapeRegExp,
+  looksSecret,
+  REDACTED,
+  redactText,
+  secretNameMatcher,
+  secretTextRules,
+  type SecretMatcher,
+  type TextRules,
+} from '../contract'
 
 /** Deeper than this, a value is replaced by a marker instead of walked (and it could not be serialised safely anyway). */
 export const REDACTION_MAX_DEPTH = 512
@@ -26,13 +35,17 @@ const NOT_MEMORABLE = new Set([
 /** In a diff entry (`{path, a, b}`, a hook's `{path, from, to}`) the field's name is the pointer's last segment. */
 const DIFF_VALUE_KEYS = new Set(['a', 'b', 'from', 'to', 'value', 'oldValue'])
 
+/** Maps of names to values whose names say nothing of what they hold (a target's headers, a server's environment): each value is judged by its shape too. */
+const SHAPED_MAPS = new Set(['headers', 'trailers', 'env'])
+
 const SECRET_FLAG = /^--?([A-Za-z][\w.-]*)$/
 const ASSIGNED = /^(-{0,2}[A-Za-z_][\w.-]*)=([\s\S]+)$/
 
 /**
  * Takes secrets out of everything written to disk or exported (recordings, their imports and exports,
  * reports). One redactor serves one file, because it learns as it goes: every value it redacts from a
- * secret-named field, a secret flag, a URL's password or a secret URL parameter is remembered, and from
+ * secret-named field, a header or variable shaped like a credential whatever its name, a secret flag, a
+ * URL's password or a secret URL parameter is remembered, and from
  * then on found and replaced in every string, so a secret copied into derived text (a conversation
  * message, a log line, a server's stderr, an error message) is caught even without a name beside it.
  *
@@ -101,7 +114,7 @@ export class Redactor {
     return REDACTED
   }
 
-  private walk(value: unknown, secret: boolean, depth: number): unknown {
+  private walk(value: unknown, secret: boolean, depth: number, shaped = false): unknown {
     if (typeof value === 'string') return secret ? this.secretValue(value) : this.text(value)
     if (typeof value === 'number' || typeof value === 'bigint') return secret ? this.secretValue(String(value)) : value
     if (value === null || typeof value !== 'object') return value
@@ -116,7 +129,9 @@ export class Redactor {
     let copy: Record<string, unknown> | undefined
     for (const key of Object.keys(object)) {
       const child = object[key]
-      const redacted = this.walk(child, this.isSecret(key) || (pointerSecret && DIFF_VALUE_KEYS.has(key)), depth + 1)
+      const secretChild =
+        this.isSecret(key) || (pointerSecret && DIFF_VALUE_KEYS.has(key)) || (shaped && typeof child === 'string' && looksSecret(child))
+      const redacted = this.walk(child, secretChild, depth + 1, SHAPED_MAPS.has(key))
       if (redacted !== child) (copy ??= { ...object })[key] = redacted
     }
     return copy ?? object

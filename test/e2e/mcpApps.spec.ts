@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram'
 import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -259,4 +260,41 @@ test('a view that breaks the rules: a model-only tool refused, garbage and a flo
     await expect(dock.getByTestId('app-view-error')).toContainText('ui://board/data.json is application/json, not an App view')
     await page.screenshot({ path: 'test-results/apps-not-html.png' })
   })
+})
+
+test('a view cannot open WebRTC to a host it did not declare, and the panel says what the browser enforces and what it does not', async ({
+  page,
+  host,
+}) => {
+  test.setTimeout(120_000)
+  // A STUN server the view never declared: every packet WebRTC sends it is counted.
+  const stun = createSocket('udp4')
+  let packets = 0
+  stun.on('message', () => packets++)
+  await new Promise<void>((resolve) => stun.bind(0, '127.0.0.1', resolve))
+  try {
+    await openServer(page, host, 'app views', ['--import', TSX, APP_VIEWS, '--stun-port', String(stun.address().port)])
+    await callFromCatalog(page, 'show-call')
+    const frame = page.frameLocator('[data-testid="app-view-frame"]')
+    await expect(frame.locator('#call')).toHaveText(/^itself: no WebRTC/, { timeout: 20_000 })
+    await expect(frame.locator('#frame')).toHaveText(/^from a frame: no WebRTC/)
+    await expect(frame.locator('#features')).toHaveText('sync-xhr denied, camera denied')
+    await page.waitForTimeout(1_500)
+    expect(packets).toBe(0)
+
+    const policy = page.getByTestId('app-view').getByTestId('app-view-policy')
+    await expect(policy.locator('summary')).toContainText('WebRTC not enforced by the browser')
+    await policy.locator('summary').click()
+    const said = policy.getByTestId('app-view-enforced').locator('dd')
+    await expect(said.nth(0)).toContainText(/^enforced fetch, WebSocket/)
+    await expect(said.nth(1)).toContainText(
+      /^enforced camera, microphone, .*none declared, none delegated; the frame's Permissions Policy denies/,
+    )
+    await expect(said.nth(2)).toContainText(/^not enforced by the browser WebRTC reaches any host.* Parallax takes WebRTC out of the view/)
+    await expect(policy).toContainText("webrtc 'block'")
+    await expect(policy).toContainText('camera=()')
+    await page.screenshot({ path: 'test-results/apps-webrtc.png' })
+  } finally {
+    stun.close()
+  }
 })

@@ -101,6 +101,38 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     expect(pushes(connection.id)).toEqual([]) // nothing refused reaches the conversation
   })
 
+  it('counts a push only for the task it names: one naming a task that does not exist (or none) is an oddity, not a push', async () => {
+    const agent = await serve(startA2aAgent(new MediaSalesExecutor(), withPush, undefined, silent))
+    const connection = await connect(a2aTarget(agent.url))
+    const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
+    const config = await connection.pushConfigs().create(first.taskId!, 400)
+    const created = px.recorder
+      .of('frame', connection.id)
+      .find((f) => f.method === 'CreateTaskPushNotificationConfig' && f.direction === 'out')!
+    const token = (created.payload as { params: { token: string } }).params.token
+    const post = (body: unknown) =>
+      fetch(config.url, { method: 'POST', body: JSON.stringify(body), headers: { 'X-A2A-Notification-Token': token } })
+    const forged = { statusUpdate: { taskId: 'no-such-task', contextId: first.contextId, status: { state: 'TASK_STATE_COMPLETED' } } }
+    expect((await post(forged)).status).toBe(200)
+    expect((await post({ message: { messageId: 'm1', role: 'ROLE_AGENT', parts: [{ text: 'hello' }] } })).status).toBe(200)
+    await px.recorder.waitForCount((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 2)
+    expect(oddities(connection.id).map((l) => l.text)).toEqual([
+      expect.stringMatching(/to the webhook for task \w+ names task no-such-: not counted for that task \(frame #\d+\)/),
+      expect.stringMatching(/names no task \(a message\): not counted/),
+    ])
+    expect(pushFrames(connection.id).map((f) => f.subject)).toEqual(['no-such-task', first.taskId])
+    expect(pushes(connection.id)).toEqual([])
+
+    // The watched task then changes, and the agent pushes nothing for it: still a finding.
+    expect((await connection.send({ text: 'auction' })).state).toBe('completed')
+    const finding = await px.recorder.waitFor(
+      (e) => e.type === 'log' && e.connectionId === connection.id && /sent no push notification/.test(e.text),
+      5_000,
+    )
+    expect(finding).toMatchObject({ oddity: true })
+    expect((await connection.pushConfigs().get(first.taskId!, config.id)).receiver).toMatchObject({ pushes: 0 })
+  })
+
   it('makes an agent whose pushes never arrive a finding: the task changed state, and no push came within the bound', async () => {
     const agent = await serve(startA2aAgent(new MediaSalesExecutor(), withPush, undefined, silent))
     const connection = await connect(a2aTarget(agent.url))

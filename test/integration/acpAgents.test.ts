@@ -297,6 +297,38 @@ describe('did the agent honour requested_tool_categories?', () => {
   })
 })
 
+describe('the demo ACP agent', () => {
+  it('books what the prompt asks for: the product, budget and buying mode it names, not the best match for the brief', async () => {
+    engine = new Engine({ host: 'web', builtIns: builtInDemos(), defaults: { keepaliveIntervalMs: 3_600_000 } })
+    const recorder = new EventRecorder(engine)
+    const { connectionId } = await engine.invoke('connections.open', { targetId: 'demo:acp' })
+    await engine.invoke('connections.wait', { connectionId })
+    const book = async (text: string) => {
+      const sent = engine!.invoke('conversation.send', { connectionId, turn: { text } })
+      const asked = await recorder.waitFor(
+        (ev) =>
+          ev.type === 'serverRequest' &&
+          ev.state === 'pending' &&
+          !recorder.events.some((e) => e.type === 'serverRequest' && e.id === ev.id && e.state !== 'pending'),
+      )
+      if (asked.type !== 'serverRequest') throw new Error('no permission asked')
+      engine!.answerServerRequest(connectionId, asked.id, { result: { optionId: 'allow' } })
+      const answer = (await sent).response as AcpPromptAnswer
+      return { answer, order: answer.toolCalls.find((c) => c.name === 'create_media_buy')?.rawInput }
+    }
+    // The product by its id, the budget and the buying mode, as the prompt names them.
+    const first = await book('Book prod_mobile_run for our sports video campaign: 2,500 USD, guaranteed')
+    expect(first.order).toEqual({ product_id: 'prod_mobile_run', budget: 2500, buying_mode: 'guaranteed' })
+    expect(first.answer.text).toMatch(/^You asked for Mobile run of network \(prod_mobile_run\)\. .*Booked as mb_0001\.$/)
+    expect(first.answer.data).toMatchObject({ media_buy: { product_id: 'prod_mobile_run', budget: 2500, buying_mode: 'guaranteed' } })
+    // By its name, though the brief's best match is another product; what it does not name (the mode) is the seller's pick.
+    const second = await book('Book the Outdoor lifestyle video spot for our live sports pre-roll fans, $9,000')
+    expect(second.order).toEqual({ product_id: 'prod_outdoor_video', budget: 9000, buying_mode: 'auction' })
+    const search = second.answer.toolCalls.find((c) => c.name === 'search_products')?.rawOutput as { products: { product_id: string }[] }
+    expect(search.products[0].product_id).toBe('prod_sports_video')
+  })
+})
+
 describe('sessions and cancel', () => {
   it('loads the session again after the agent restarted, where it offers session/load, and shows the history it replays', async () => {
     const folder = await workspace()

@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { quoteArg } from '../../shared/contract'
-import { cliRunner } from '../fixtures/cli'
+import { CLI, cliRunner, type CliRun } from '../fixtures/cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-acp-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -30,6 +31,38 @@ describe('the CLI speaks ACP', () => {
     expect(text.stdout).toContain('/forecast_delivery')
   })
 
+  it("inspect lists an ACP agent's sign-in methods, and keeps its layout when a description runs over several lines", async () => {
+    const { code, stdout } = await parallax('inspect', agent('stableAgent', 'described'), '--probes', '0')
+    expect(code).toBe(0)
+    const lines = stdout.split('\n')
+    const section = (title: RegExp) => {
+      const start = lines.findIndex((l) => title.test(l))
+      const end = lines.findIndex((l, i) => i > start && !l.startsWith(' '))
+      return lines.slice(start, end)
+    }
+    expect(section(/^sign-in methods \(2\)$/)).toEqual([
+      'sign-in methods (2)',
+      '  oauth-personal — Log in with your account',
+      '  api-key — Use an API key: Set AGENT_API_KEY',
+      '            before you start the agent',
+    ])
+    expect(section(/^commands \(2\)$/)).toEqual([
+      'commands (2)',
+      '  /review — Review the changes',
+      '            Usage: /review [path]',
+      '              --strict  fail on warnings',
+      '  /plan — Make a plan',
+    ])
+
+    // An agent that wants a sign-in before any session: its methods are the report, its refusal the finding.
+    const refused = await parallax('inspect', agent('stableAgent', 'auth'), '--probes', '0')
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toContain('sign-in methods (1)\n  none — No sign-in: saw fs')
+    expect(refused.stdout).toMatch(/1 finding\(s\):\n {2}- it did not connect: the agent wants you to sign in first/)
+    const json = JSON.parse((await parallax('inspect', agent('stableAgent', 'auth'), '--probes', '0', '--json')).stdout)
+    expect(json.handshake.authMethods).toEqual([expect.objectContaining({ id: 'none', name: 'No sign-in' })])
+  })
+
   it('converse answers permission by --permission, confines files to --workspace, and reports the turns', async () => {
     const workspace = mkdtempSync(join(dir, 'ws-'))
     const { code, stdout } = await parallax(
@@ -52,6 +85,57 @@ describe('the CLI speaks ACP', () => {
     expect(report.serverRequests.map((r: { method: string; by: string }) => `${r.method} ${r.by}`)).toContain(
       'session/request_permission script',
     )
+  })
+
+  it('Ctrl+C mid-turn cancels the turn (session/cancel reaches the agent) and prints what came so far', async () => {
+    /** Runs converse as a terminal would, in a process group of its own, and presses Ctrl+C (SIGINT to the group) mid-turn. */
+    const interrupted = async (json: boolean): Promise<CliRun & { state: string }> => {
+      const state = join(mkdtempSync(join(dir, 'slow-')), 'state')
+      const child = spawn(
+        process.execPath,
+        [
+          CLI,
+          'converse',
+          `${agent('stableAgent', 'slow')} ${quoteArg(state)}`,
+          '--turn',
+          'take your time',
+          '--turn',
+          'and then this',
+          ...(json ? ['--json'] : []),
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PARALLAX_DATA_DIR: join(dir, 'data') }, detached: true },
+      )
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (c) => (stdout += c))
+      child.stderr.on('data', (c) => (stderr += c))
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve))
+      for (let waited = 0; !(existsSync(state) && readFileSync(state, 'utf8').includes('prompted')); waited += 50) {
+        if (waited > 30_000) throw new Error(`the agent was never prompted: ${stderr}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      process.kill(-child.pid!, 'SIGINT')
+      const code = await closed
+      return { code, stdout, stderr, state: readFileSync(state, 'utf8') }
+    }
+
+    const run = await interrupted(true)
+    expect(run.state).toBe('prompted\ncancel received\n')
+    expect(run.code).toBe(1)
+    expect(run.stdout.trim().split('\n')).toHaveLength(1) // exactly one JSON object
+    const report = JSON.parse(run.stdout)
+    expect(report.turns).toHaveLength(1)
+    expect(report.turns[0]).toMatchObject({ state: 'cancelled', response: { text: 'working on it… stopped as asked.' } })
+    expect(report.interrupted).toBe('Ctrl+C: the turn in flight was cancelled (session/cancel); 1 turn(s) not sent')
+    expect(report.history.map((m: { role: string; content: string }) => `${m.role}: ${m.content}`)).toContain(
+      'agent: working on it… stopped as asked.',
+    )
+
+    const text = await interrupted(false)
+    expect(text.state).toBe('prompted\ncancel received\n')
+    expect(text.stderr).toContain('cancelling the turn in flight (session/cancel); Ctrl+C again to quit')
+    expect(text.stdout).toContain('working on it')
+    expect(text.stdout).toContain('interrupted: Ctrl+C: the turn in flight was cancelled (session/cancel); 1 turn(s) not sent')
   })
 
   it('exits 1 for a failed turn: the agent crashed mid-turn', async () => {

@@ -86,7 +86,10 @@ describe('MCP Apps against @modelcontextprotocol/server-basic-vanillajs', () => 
 
     const document = await engine.invoke('apps.document', { viewId: view.viewId })
     expect(document.html).toContain('id="get-time-btn"')
+    expect(document.html.indexOf('RTCPeerConnection')).toBeLessThan(document.html.indexOf('<script'.concat(' type="module"')))
     expect(document.csp).toBe(view.csp)
+    expect(document.permissionsPolicy).toBe(view.permissionsPolicy)
+    expect(view.permissionsPolicy.split(', ')).toEqual(expect.arrayContaining(['camera=()', 'microphone=()', 'geolocation=()']))
 
     // The view's handshake as the UI saw it cross postMessage: two frames of the view's own protocol, paired.
     const ask = { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'x', version: '1' } } }

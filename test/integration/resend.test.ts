@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CommandError, type FrameEvent, type SavedTarget } from '../../shared/contract'
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine } from '../../shared/engine/engine'
+import { acpTarget } from '../fixtures/acp/targets'
 import { EventRecorder } from '../fixtures/events'
 import { approveAll } from '../fixtures/targets'
 
@@ -149,5 +150,54 @@ describe('resending a request from Frames', () => {
     const got = await e.invoke('requests.resend', { connectionId, seq: getFrame.seq })
     if (got.kind !== 'task') throw new Error(JSON.stringify(got))
     expect(got.task && 'id' in got.task && got.task.id).toBe(first.taskId)
+  })
+
+  it('checks an ACP prompt against the ACP schema (params shaped for A2A or MCP are refused) and asks before sending it again', async () => {
+    const { e, recorder, connectionId } = await connect({ target: acpTarget('stableAgent', 'basic') })
+    await e.invoke('conversation.send', { connectionId, turn: { text: 'what is the answer?' } })
+    const prompt = requestsOf(recorder, connectionId, 'session/prompt')[0]
+    const check = await e.invoke('requests.check', { connectionId, seq: prompt.seq })
+    expect(check).toMatchObject({
+      method: 'session/prompt',
+      problems: [],
+      schemaKnown: true,
+      changesState: expect.stringMatching(/prompt/),
+    })
+
+    // Params shaped like an A2A message, or an MCP tool call: the ACP schema refuses them, even confirmed.
+    for (const params of [
+      { message: { role: 'ROLE_USER', parts: [{ text: 'book prod_ctv_prime for 90000' }] } },
+      { name: 'create_media_buy', arguments: { product_id: 'prod_ctv_prime', budget: 90000 } },
+    ]) {
+      const error = await refusal(e.invoke('requests.resend', { connectionId, seq: prompt.seq, params, confirmed: true }))
+      expect(error.message).toMatch(/^not sent: the params break the ACP schema for session\/prompt: sessionId: .*; prompt: /)
+    }
+    // As it was, but not confirmed: a prompt starts work on the agent, so it asks first.
+    const unconfirmed = await refusal(e.invoke('requests.resend', { connectionId, seq: prompt.seq }))
+    expect(unconfirmed.message).toMatch(/asks first \(it sends the agent a prompt/)
+    expect(requestsOf(recorder, connectionId, 'session/prompt')).toHaveLength(1)
+
+    const again = await e.invoke('requests.resend', { connectionId, seq: prompt.seq, confirmed: true })
+    if (again.kind !== 'request' || again.answer.outcome !== 'result') throw new Error(JSON.stringify(again))
+    expect(again.answer.result).toEqual({ stopReason: 'end_turn' })
+    const sent = recorder.of('frame', connectionId).find((f) => f.seq === again.requestSeq)!
+    expect(sent).toMatchObject({ method: 'session/prompt', resendOf: prompt.seq })
+    expect((sent.payload as { params: unknown }).params).toEqual((prompt.payload as { params: unknown }).params)
+    const turns = recorder.of('conversation', connectionId).filter((c) => c.message.metadata?.kind === 'status')
+    expect(turns.map((c) => c.message.metadata?.turn)).toEqual([1, 2])
+
+    // The session the connection opened is its own: not sent again from Frames.
+    const opened = requestsOf(recorder, connectionId, 'session/new')[0]
+    const notAgain = await refusal(e.invoke('requests.check', { connectionId, seq: opened.seq }))
+    expect(notAgain.message).toMatch(/cannot be sent again: session\/new is the connection's own/)
+  })
+
+  it('asks first for every method not known to be a read, whatever the protocol', async () => {
+    const { changesState } = await import('../../shared/contract')
+    expect(changesState('mcp', 'prompts/get')).toBeUndefined()
+    expect(changesState('a2a', 'GetTask')).toBeUndefined()
+    expect(changesState('acp', 'session/prompt')).toMatch(/prompt/)
+    expect(changesState('a2a', 'CreateTaskPushNotificationConfig')).toMatch(/push notifications/)
+    expect(changesState('mcp', 'x-vendor/reindex')).toMatch(/does not know x-vendor\/reindex to be a read/)
   })
 })

@@ -215,6 +215,65 @@ describe('secrets stay off the disk', () => {
     expect(text).toContain('api_key=[redacted]&tenant=acme')
   })
 
+  it('headers whose names say nothing: values shaped like credentials are redacted in frames and recordings, ordinary ones kept', async () => {
+    const { engine, recorder } = start()
+    const demo = await engine.openTarget('demo:a2a')
+    const handshake = await recorder.waitFor((e) => e.type === 'handshake' && e.connectionId === demo.id)
+    const shaped = {
+      'X-Custom-Session': 'sessionid=q8Zr2Lw0VbN4xK7mT1pY; Path=/; HttpOnly',
+      'X-Upstream': 'Bearer up-Str3am-t0ken-9f8e7d',
+      'X-Forwarded-Identity': 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJidXllci0xMiJ9.Xw3mNq8Lr5Tz0Vb7Kc2Jd9Hf4Gs6Ya1Pe3Uo8Ii5Wq',
+      'X-Vendor': 'ghp_Q3wE5rT7yU9iO1pA3sD5fG7hJ9kL1zX3cV5b',
+      'X-Opaque': 'Zx9Qw2Er4Ty6Ui8Op0As3Df5Gh7Jk1LmNb4Vc6X',
+    }
+    const ordinary = {
+      'X-Request-Id': '7f3c1e2a-9b8d-4c6e-a1f2-3b4c5d6e7f80',
+      'X-Trace-Id': '463ac35c9f6413ad48485a3953bb6124',
+      'X-Client-Version': '2.4.1',
+      'X-Sent-At': 'Tue, 15 Nov 1994 08:12:31 GMT',
+      'X-Payload-Type': 'application/json; charset=utf-8',
+      'Accept-Language': 'en-US,en;q=0.9',
+    }
+    const secretValues = [
+      'q8Zr2Lw0VbN4xK7mT1pY',
+      'up-Str3am-t0ken-9f8e7d',
+      shaped['X-Forwarded-Identity'],
+      shaped['X-Vendor'],
+      shaped['X-Opaque'],
+    ]
+    const target: SavedTarget = {
+      id: 'custom-headers',
+      name: 'agent behind custom headers',
+      origin: 'user',
+      options: {},
+      spec: { kind: 'a2a', url: (handshake as { cardUrl: string }).cardUrl, headers: { ...shaped, ...ordinary }, binding: 'auto' },
+    }
+    const connection = await engine.createConnection(target)
+    expect(await connection.open()).toBe(true)
+    await engine.execute('recordings.start', { connectionId: connection.id, name: 'custom-headers' })
+    await engine.sendTurn(connection.id, { text: 'formats' })
+    await engine.execute('recordings.stop', { connectionId: connection.id })
+
+    // The frames the UI is shown: each request's headers, as sent.
+    const sent = recorder.of('frame', connection.id).filter((f) => f.direction === 'out' && f.http?.headers)
+    expect(sent.length).toBeGreaterThan(0)
+    const headers = Object.fromEntries(Object.entries(sent[0].http!.headers!).map(([k, v]) => [k.toLowerCase(), v]))
+    expect(headers).toMatchObject({
+      'x-custom-session': '[redacted]',
+      'x-upstream': 'Bearer [redacted]',
+      'x-forwarded-identity': '[redacted]',
+      'x-vendor': '[redacted]',
+      'x-opaque': '[redacted]',
+      ...Object.fromEntries(Object.entries(ordinary).map(([k, v]) => [k.toLowerCase(), v])),
+    })
+    const frames = JSON.stringify(recorder.of('frame', connection.id))
+    for (const value of secretValues) expect(frames.includes(value), `${value} in the frames`).toBe(false)
+
+    const text = readFileSync(recordingFile('custom-headers'), 'utf8')
+    for (const value of secretValues) expect(text.includes(value), `${value} in the recording`).toBe(false)
+    for (const value of Object.values(ordinary)) expect(text).toContain(value)
+  })
+
   it('parallax record --out and parallax replay --junit write no secret, though the live server hands them all back', async () => {
     dir = mkdtempSync(join(tmpdir(), 'parallax-secrets-cli-'))
     const config = join(dir, 'servers.json')

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { appResourceUi, appToolUi, appViewAllow, appViewCsp, isJsonRpcMessage } from '../../shared/contract'
+import {
+  APP_VIEW_WEBRTC_GUARD,
+  appResourceUi,
+  appToolUi,
+  appViewAllow,
+  appViewCsp,
+  appViewPermissionsPolicy,
+  isJsonRpcMessage,
+  withAppViewGuard,
+} from '../../shared/contract'
 
 describe('MCP Apps metadata as Parallax reads it', () => {
   it("reads a tool's view, old key or new, and who may call it", () => {
@@ -50,9 +59,24 @@ describe('MCP Apps metadata as Parallax reads it', () => {
       "sandbox allow-scripts; default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.example.com/lib/; " +
         "style-src 'self' 'unsafe-inline' https://cdn.example.com/lib/; img-src 'self' data: https://cdn.example.com/lib/; " +
         "font-src 'self' https://cdn.example.com/lib/; media-src 'self' data: https://cdn.example.com/lib/; " +
-        "connect-src https://api.example.com wss://*.example.com:443; frame-src 'none'; object-src 'none'; base-uri 'self'",
+        "connect-src https://api.example.com wss://*.example.com:443; frame-src 'none'; object-src 'none'; base-uri 'self'; " +
+        "webrtc 'block'",
     )
     expect(appViewAllow(ui.permissions)).toBe('camera; microphone')
+    // The document's own Permissions Policy denies every powerful feature but the two it declared.
+    const denied = appViewPermissionsPolicy(ui.permissions).split(', ')
+    expect(denied).toEqual(expect.arrayContaining(['geolocation=()', 'clipboard-write=()', 'display-capture=()', 'sync-xhr=()', 'usb=()']))
+    expect(denied.some((d) => d.startsWith('camera') || d.startsWith('microphone'))).toBe(false)
+  })
+
+  it('serves a view with its WebRTC guard first: after a doctype (which must lead), else before anything', () => {
+    expect(withAppViewGuard('<!DOCTYPE html><html><script>app()</script>')).toBe(
+      `<!DOCTYPE html>${APP_VIEW_WEBRTC_GUARD}<html><script>app()</script>`,
+    )
+    expect(withAppViewGuard('\uFEFF<!-- built --> <!doctype html>\n<p>x')).toBe(
+      `\uFEFF<!-- built --> <!doctype html>${APP_VIEW_WEBRTC_GUARD}\n<p>x`,
+    )
+    expect(withAppViewGuard('<script>app()</script>')).toBe(`${APP_VIEW_WEBRTC_GUARD}<script>app()</script>`)
   })
 
   it('without metadata, the restrictive default: no network, no frames', () => {

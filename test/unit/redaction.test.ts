@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { isSecretName, redactArgs, redactMap, redactText, secretNameMatcher } from '../../shared/contract'
+import { isSecretName, looksSecret, redactArgs, redactMap, redactText, secretNameMatcher } from '../../shared/contract'
 import { redactRecordingText } from '../../shared/session/recording'
 import { Redactor, TOO_DEEP } from '../../shared/session/redaction'
 
@@ -291,5 +291,66 @@ describe('recording text (import and export)', () => {
     expect(out[1]).toBe(clean)
     expect(out.join('\n')).not.toContain('Tok-123456')
     expect(out[3]).toBe('not json: [redacted]')
+  })
+})
+
+describe('values shaped like credentials, whatever their names', () => {
+  it('knows credentials by their shape: schemes, JWTs, vendor keys, session cookies, long random tokens', () => {
+    for (const value of [
+      'sessionid=q8Zr2Lw0VbN4xK7mT1pY; Path=/; HttpOnly',
+      'PHPSESSID=9f8e7d6c5b4a3928; path=/',
+      'theme=dark; remember_me=a1b2c3d4e5f6',
+      'Bearer abcDEF123456',
+      'Basic dXNlcjpwYXNzd29yZA==',
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+      'ghp_1234567890abcdefghijABCDEFGHIJ123456',
+      'sk-proj-OPENAI0secret0value0123',
+      'sk_live_51Hxyz1234567890abcdef',
+      'AKIAIOSFODNN7EXAMPLE',
+      'xoxb-1234567890-abcdefghij',
+      '0bS0XyVv8fFGuQm3Tk0vNfdJqaKSbfO1j4Z8xJ2b6lUC2CqW7Zk3PA==',
+    ])
+      expect(looksSecret(value), value).toBe(true)
+  })
+
+  it('leaves ordinary values alone: content types, dates, versions, ids, digests, URLs, paths, names, challenges', () => {
+    for (const value of [
+      'application/json; charset=utf-8',
+      'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      'Tue, 15 Nov 1994 08:12:31 GMT',
+      '2024-05-01T12:34:56.789Z',
+      '7f3c1e2a-9b8d-4c6e-a1f2-3b4c5d6e7f80',
+      '463ac35c9f6413ad48485a3953bb6124',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      '2.4.1',
+      'en-US,en;q=0.9',
+      'max-age=31536000; includeSubDomains',
+      'timeout=5, max=1000',
+      'W/"33a64df551425fcc55e4d42a148795d9f25f89d4"',
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36',
+      'https://example.com/path?x=1',
+      '/usr/local/lib/node_modules/SomeProject2024/build',
+      'com.example.service.SomeLongClassName2',
+      'HelloWorldThisIsAVeryLongCamelCaseName2',
+      'Bearer realm="mcp", error="invalid_token", resource_metadata="https://x.example/.well-known/oauth-protected-resource"',
+    ])
+      expect(looksSecret(value), value).toBe(false)
+  })
+
+  it('redacts such values in a header map whatever the name, keeping an authorization scheme readable', () => {
+    expect(
+      redactMap({
+        'X-Custom-Session': 'sessionid=q8Zr2Lw0VbN4xK7mT1pY; Path=/',
+        'X-Upstream': 'Bearer up-Str3am-t0ken-9f8e7d',
+        'X-Request-Id': '7f3c1e2a-9b8d-4c6e-a1f2-3b4c5d6e7f80',
+        'Content-Type': 'application/json',
+      }),
+    ).toEqual({
+      'X-Custom-Session': '[redacted]',
+      'X-Upstream': 'Bearer [redacted]',
+      'X-Request-Id': '7f3c1e2a-9b8d-4c6e-a1f2-3b4c5d6e7f80',
+      'Content-Type': 'application/json',
+    })
   })
 })

@@ -229,7 +229,7 @@ function PhaseBadge({ phase }: { phase: Phase }) {
   )
 }
 
-/** The policy the view runs under and where it came from, what it may use, and what its metadata got wrong. */
+/** The policy the view runs under and where it came from, what it may use, what enforces each part, and what its metadata got wrong. */
 function Policy({ info }: { info: AppViewInfo }) {
   const from =
     info.uiFrom === 'resource'
@@ -237,12 +237,18 @@ function Policy({ info }: { info: AppViewInfo }) {
       : info.uiFrom === 'list'
         ? 'as its resources/list entry declares'
         : 'nothing declared: the default, no network'
+  const webrtc = typeof RTCPeerConnection !== 'undefined'
   return (
     <details className="app-view-policy" data-testid="app-view-policy">
       <summary>
         <span className="muted">Sandboxed</span> <span className="mono">{info.sandbox}</span>
         <span className="muted"> · own origin · policy {from} · permissions </span>
         <span className="mono">{info.allow || 'none'}</span>
+        {webrtc && (
+          <span className="badge warn" title="No browser enforces a policy on WebRTC: open the policy to see what stands in">
+            WebRTC not enforced by the browser
+          </span>
+        )}
         {info.problems.length > 0 && (
           <span className="badge warn">
             {info.problems.length} problem{info.problems.length === 1 ? '' : 's'}
@@ -250,8 +256,43 @@ function Policy({ info }: { info: AppViewInfo }) {
         )}
       </summary>
       <div className="app-view-policy-body">
+        <dl className="app-view-enforced" data-testid="app-view-enforced">
+          <dt>Network</dt>
+          <dd>
+            <span className="badge ok">enforced</span> fetch, WebSocket, scripts, styles, images, fonts, media and frames reach only the
+            hosts in the policy below; the browser refuses the rest.
+          </dd>
+          <dt>Devices</dt>
+          <dd>
+            <span className="badge ok">enforced</span> camera, microphone, location, clipboard, screen capture and every other powerful
+            feature:{' '}
+            {info.allow ? (
+              <>
+                <span className="mono">{info.allow}</span> delegated, as declared
+              </>
+            ) : (
+              'none declared, none delegated'
+            )}
+            ; the frame&apos;s Permissions Policy denies the rest, in the view and any frame it makes.
+          </dd>
+          <dt>WebRTC</dt>
+          {webrtc ? (
+            <dd className="verdict warn">
+              <span className="badge warn">not enforced by the browser</span> WebRTC reaches any host, whatever the policy says: no browser
+              enforces a policy on it (CSP&apos;s <span className="mono">webrtc &apos;block&apos;</span> is in the policy for one that does;
+              Chromium ignores it). Parallax takes WebRTC out of the view, and out of the frames it makes, before their scripts run — a
+              script of Parallax&apos;s, not the browser: a view that gets around it can reach hosts it did not declare.
+            </dd>
+          ) : (
+            <dd>
+              <span className="badge ok">none here</span> this browser has no WebRTC.
+            </dd>
+          )}
+        </dl>
         <div className="section-title">Content-Security-Policy</div>
         <pre className="json app-view-csp">{info.csp.split('; ').join(';\n')}</pre>
+        <div className="section-title">Permissions-Policy</div>
+        <pre className="json app-view-csp">{info.permissionsPolicy}</pre>
         {info.problems.map((p) => (
           <div key={p} className="verdict warn">
             <AgentText value={p} />
