@@ -115,7 +115,7 @@ export function networkFailure(error: unknown, url?: string): NetworkFailure | u
   const phrase =
     (code && NETWORK_CODES[code]) ||
     (code && /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_)/.test(code) && `TLS failed: ${innermost}`) ||
-    (found.timedOut && 'no answer in time') ||
+    (found.timedOut && 'timed out waiting for an answer') ||
     (found.fetchFailed &&
       (innermost === 'bad port'
         ? `refused by fetch before connecting: port ${address?.split(':').at(-1) ?? '?'} is a "bad port" (one kept for another protocol)`

@@ -36,7 +36,7 @@ test('a sampling request answered by hand, an elicitation form accepted with its
 
   await test.step('the server asks for a model’s reply: its messages and system prompt show; the reply written by hand goes back', async () => {
     await page.getByRole('tab', { name: /Conversation/ }).click()
-    await expect(page.getByLabel('Tool').locator('option', { hasText: 'trigger-sampling-request' })).toHaveCount(1, { timeout: 20_000 })
+    await expect(page.getByLabel('Tool').locator('option', { hasText: /^trigger-sampling-request$/ })).toHaveCount(1, { timeout: 20_000 })
     await call(page, 'trigger-sampling-request', { prompt: 'Write a haiku about ports', maxTokens: 30 })
     await expect(panel).toContainText('The server asks for a model’s reply')
     await expect(panel.getByTestId('sampling-messages')).toContainText('Write a haiku about ports')

@@ -1,10 +1,10 @@
-import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser } from '@playwright/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshBundle } from '../../shared/bundles.mjs'
 import { CHROMIUM_LAUNCH } from '../../bench/chromium'
-import { installedManifest, packAndInstall, runInstalled, startInstalledWebHost, type PackedInstall } from '../fixtures/packedInstall'
+import { installedManifest, packAndInstall, ROOT, runInstalled, startInstalledWebHost, type PackedInstall } from '../fixtures/packedInstall'
 
 /** What a user's install holds: the launchers, the built app, and the demos' data. */
 const SHIPPED = [
@@ -46,6 +46,17 @@ describe('Parallax installed from its npm tarball', () => {
     expect(Object.keys(scripts).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([])
     // Nothing was installed beside it: every package it uses is in its bundles.
     expect(existsSync(join(install.installed, 'node_modules'))).toBe(false)
+  })
+
+  it('is what the README says it is: its size, unpacked size and file count', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const mb = (bytes: number) => bytes / 1_000_000
+    const [, about] = /`parallax-0\.1\.0\.tgz` \(about ([\d.]+) MB/.exec(readme) ?? []
+    const [, size, unpacked, files] = /writes `parallax-0\.1\.0\.tgz`: ([\d.]+) MB, ([\d.]+) MB\s+unpacked, (\d+) files/.exec(readme) ?? []
+    // Stated to a tenth of a megabyte: within that (and its rounding) of the tarball just packed.
+    for (const stated of [about, size]) expect(Math.abs(Number(stated) - mb(install.tarball.size))).toBeLessThanOrEqual(0.15)
+    expect(Math.abs(Number(unpacked) - mb(install.tarball.unpackedSize))).toBeLessThanOrEqual(0.15)
+    expect(Number(files)).toBe(install.tarball.files.length)
   })
 
   it('`parallax inspect demo:prompts --json` runs the installed demo server', async () => {

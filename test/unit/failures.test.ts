@@ -76,7 +76,10 @@ describe('network failures under "fetch failed"', () => {
     const timedOut = await fetch('http://127.0.0.1:9/mcp', { signal: AbortSignal.abort(new DOMException('late', 'TimeoutError')) }).catch(
       (e: unknown) => e,
     )
-    expect(networkFailure(timedOut, 'http://127.0.0.1:9/mcp')).toMatchObject({ address: '127.0.0.1:9', phrase: 'no answer in time' })
+    expect(networkFailure(timedOut, 'http://127.0.0.1:9/mcp')).toMatchObject({
+      address: '127.0.0.1:9',
+      phrase: 'timed out waiting for an answer',
+    })
     const cert = (code: string, message: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) })
     expect(networkFailure(cert('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'), 'https://inner.test/a2a')).toEqual({
       code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
