@@ -79,5 +79,14 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests spawn real servers; two cores are shared with them.
     maxWorkers: 2,
+    // `npm run coverage`: what the tests run in their own process (the engine, the CLI's commands, the web host's
+    // pieces); code that runs only in a process a test starts (a real `parallax web`, the CLI, a demo server) is
+    // exercised there but not counted here.
+    coverage: {
+      provider: 'v8',
+      include: ['shared/**/*.ts', 'cli/**/*.ts', 'web/**/*.ts', 'electron/**/*.ts'],
+      reporter: ['text-summary', 'json-summary', 'json'],
+      reportsDirectory: r('test-results/coverage'),
+    },
   },
 })

@@ -143,6 +143,15 @@ describe('tasks a server makes on Parallax, with a person to answer (the web hos
     const answered = ui.invoke('tools.call', { connectionId, tool: 'ask_as_task', arguments: {} })
     const pending = await ui.waitFor(elicitation('pending'))
     const id = pending.type === 'serverRequest' ? pending.id : ''
+    // The person answers once the server has listed the task while it waited (Parallax's answer to its tasks/list).
+    await ui.waitFor(
+      (e) =>
+        e.type === 'frame' &&
+        e.connectionId === connectionId &&
+        e.direction === 'out' &&
+        e.kind === 'response' &&
+        e.method === 'tasks/list',
+    )
     await ui.invoke('serverRequests.answer', { connectionId, id, answer: { result: { action: 'accept', content: { name: 'Ada' } } } })
     const done = seen(await answered)
     expect(done).toMatchObject({ created: 'working', listed: ['working'], status: 'completed' })
