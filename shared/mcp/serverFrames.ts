@@ -47,10 +47,11 @@ export interface ServerFramesHost {
 type Frame = TappedFrame & { seq?: number }
 
 /**
- * What the server says, frame by frame as the tap records it (docs/architecture.md, "The server's own
- * voice"): its log messages as log lines, its progress judged in wire order, updates of the resources the
- * user subscribed to, list changes that refresh a list (where the era's rules let them), and each request
- * it sends noted for the answer. What it gets wrong is a protocol oddity, flagged once per kind a session.
+ * What the server says, frame by frame as the tap records it (docs/architecture.md, "The protocol rules the
+ * code keeps": the server's own voice): its log messages as log lines, its progress judged in wire order,
+ * updates of the resources the user subscribed to, list changes that refresh a list (where the era's rules
+ * let them), and each request it sends noted for the answer. What it gets wrong is a protocol oddity,
+ * flagged once per kind a session.
  */
 export class ServerFrames {
   /** The progress tokens given to the server this session, and what became of their requests. */
