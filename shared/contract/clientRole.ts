@@ -8,16 +8,9 @@ import { z } from 'zod'
  * the UI imports them.
  */
 
-/** The requests a server may send its client that Parallax answers. */
+/** The requests a server may send its client that Parallax answers (the engine's table of them, with the capability each needs: `SERVER_REQUESTS` in shared/mcp/clientRole.ts). */
 export const SERVER_REQUEST_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const
 export type ServerRequestMethod = (typeof SERVER_REQUEST_METHODS)[number]
-
-/** Which client capability each one needs (a server must not ask what the client did not offer). */
-export const CAPABILITY_OF: Record<ServerRequestMethod, 'sampling' | 'elicitation' | 'roots'> = {
-  'sampling/createMessage': 'sampling',
-  'elicitation/create': 'elicitation',
-  'roots/list': 'roots',
-}
 
 /** A root the client offers (`roots/list`): a `file://` URI, as the spec requires, and a name to show. */
 export const Root = z

@@ -10,7 +10,6 @@ import {
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import {
-  CAPABILITY_OF,
   CommandError,
   contentText,
   elicitationDefaults,
@@ -64,6 +63,33 @@ export interface ClientRoleSettings {
 /** What waiting for a person is bounded by when nothing else says: the server's own timeout usually ends it sooner. */
 export const DEFAULT_WAIT_LIMIT_MS = 10 * 60_000
 
+/** One request a server may send its client, as both eras' clients are told to answer it. */
+export interface ServerRequestRow {
+  /** The client capability the server needs offered to send it; unoffered, the SDK answers -32601. */
+  capability: 'sampling' | 'elicitation' | 'roots'
+  /** How the 1.x client (2025 era) knows the request: the SDK's schema of it. The 2.x client (2026 era) takes the method's name. */
+  schema: typeof CreateMessageRequestSchema | typeof ElicitRequestSchema | typeof ListRootsRequestSchema
+  /** Whether the server may send it as a task (2025 era, where the profile offers that: ./clientTasks.ts), answered with the task at once. */
+  asTask: boolean
+}
+
+/**
+ * Every request a server may send its client that Parallax answers (docs/architecture.md, "Answering what
+ * servers ask"): both eras' registrations are made from this table alone, so a method is answered in
+ * both or in neither. A new one is a row here, a method in the contract's `SERVER_REQUEST_METHODS`, and
+ * its answer in `ClientRole.handle`.
+ */
+export const SERVER_REQUESTS: { readonly [M in ServerRequestMethod]: ServerRequestRow } = {
+  'sampling/createMessage': { capability: 'sampling', schema: CreateMessageRequestSchema, asTask: true },
+  'elicitation/create': { capability: 'elicitation', schema: ElicitRequestSchema, asTask: true },
+  'roots/list': { capability: 'roots', schema: ListRootsRequestSchema, asTask: false },
+}
+
+/** The requests the offered capabilities let the server send, with their rows. */
+function answerable(capabilities: Record<string, unknown>): [ServerRequestMethod, ServerRequestRow][] {
+  return (Object.entries(SERVER_REQUESTS) as [ServerRequestMethod, ServerRequestRow][]).filter(([, row]) => capabilities[row.capability])
+}
+
 type Emit = (
   event: Omit<ServerRequestEvent, 'seq' | 'ts' | 'connectionId'> | { type: 'conversation'; message: ConversationMessage },
 ) => void
@@ -116,21 +142,14 @@ export class ClientRole {
       ? new ClientTasks(capabilities.tasks as ConstructorParameters<typeof ClientTasks>[0], this.frameOf, (text) => this.note('info', text))
       : undefined
     this.tasks?.install(client)
-    // A request the server sent as a task is answered with the task at once, and handled as any other meanwhile.
-    const answer =
-      (method: 'sampling/createMessage' | 'elicitation/create') =>
-      (request: { params: unknown }, extra: { requestId: string | number; signal: AbortSignal }) => {
-        const params = request.params as Record<string, unknown> & { task?: { ttl?: number } }
-        if (params.task && this.tasks?.takes(method))
+    for (const [method, row] of answerable(capabilities))
+      client.setRequestHandler(row.schema, (request: { params?: unknown }, extra: { requestId: string | number; signal: AbortSignal }) => {
+        const params = (request.params ?? {}) as Record<string, unknown> & { task?: { ttl?: number } }
+        // A request the server sent as a task is answered with the task at once, and handled as any other meanwhile.
+        if (row.asTask && params.task && this.tasks?.takes(method))
           return this.tasks.create(method, params.task.ttl, (signal) => this.handle(method, params, extra.requestId, signal)) as never
         return this.handle(method, params, extra.requestId, extra.signal) as never
-      }
-    if (capabilities.sampling) client.setRequestHandler(CreateMessageRequestSchema, answer('sampling/createMessage'))
-    if (capabilities.elicitation) client.setRequestHandler(ElicitRequestSchema, answer('elicitation/create'))
-    if (capabilities.roots)
-      client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
-        this.handle('roots/list', (request.params ?? {}) as Record<string, unknown>, extra.requestId, extra.signal),
-      )
+      })
   }
 
   /**
@@ -142,13 +161,14 @@ export class ClientRole {
     this.client = undefined // no notifications/roots/list_changed to send on this client
     this.tasks?.close()
     this.tasks = undefined // nor client tasks: the 2026 era has none
-    const on =
-      (method: ServerRequestMethod) => (request: { params?: unknown }, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) =>
-        this.handle(method, (request.params ?? {}) as Record<string, unknown>, ctx.mcpReq.id, ctx.mcpReq.signal)
-    const register = client.setRequestHandler.bind(client) as (method: string, handler: ReturnType<typeof on>) => void
-    if (capabilities.sampling) register('sampling/createMessage', on('sampling/createMessage'))
-    if (capabilities.elicitation) register('elicitation/create', on('elicitation/create'))
-    if (capabilities.roots) register('roots/list', on('roots/list'))
+    const register = client.setRequestHandler.bind(client) as (
+      method: string,
+      handler: (request: { params?: unknown }, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) => unknown,
+    ) => void
+    for (const [method] of answerable(capabilities))
+      register(method, (request, ctx) =>
+        this.handle(method, (request.params ?? {}) as Record<string, unknown>, ctx.mcpReq.id, ctx.mcpReq.signal),
+      )
   }
 
   private client: Client | undefined
@@ -317,7 +337,7 @@ export class ClientRole {
 
   /** A request the server may not send: the profile did not offer its capability (the SDK answers -32601). */
   static unoffered(method: string, capabilities: Record<string, unknown>): string | undefined {
-    const capability = CAPABILITY_OF[method as ServerRequestMethod]
+    const capability = (SERVER_REQUESTS as Partial<Record<string, ServerRequestRow>>)[method]?.capability
     if (!capability || capabilities[capability]) return undefined
     return capability
   }

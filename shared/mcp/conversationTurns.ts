@@ -57,13 +57,14 @@ export function mcpResultMessage(result: CallToolResult, timestamp: number, turn
   }
 }
 
-/** No result: the server's JSON-RPC error (`code`), or none at all (`noAnswer`: timeout, cancelled, lost). */
+/**
+ * No result, for a tool call's turn or a request by method: the server's JSON-RPC error (its `code` and
+ * `data`), or no answer at all (`noAnswer`: a timeout, the user's cancel, a lost connection).
+ */
 export function mcpErrorMessage(
   message: string,
   timestamp: number,
-  turn: number,
-  code?: number,
-  ids: RequestIds & { noAnswer?: string } = {},
+  about: RequestIds & { turn?: number; method?: string; code?: number; data?: unknown; noAnswer?: string } = {},
 ): ConversationMessage {
   return {
     role: 'agent',
@@ -72,10 +73,12 @@ export function mcpErrorMessage(
     metadata: {
       kind: 'error',
       timestampSource: 'observed',
-      turn,
-      ...(code !== undefined && { code }),
-      ...(ids.requestId !== undefined && { requestId: ids.requestId }),
-      ...(ids.noAnswer !== undefined && { noAnswer: ids.noAnswer }),
+      ...(about.turn !== undefined && { turn: about.turn }),
+      ...(about.method !== undefined && { method: about.method }),
+      ...(about.requestId !== undefined && { requestId: about.requestId }),
+      ...(about.code !== undefined && { code: about.code }),
+      ...(about.data !== undefined && { data: about.data }),
+      ...(about.noAnswer !== undefined && { noAnswer: about.noAnswer }),
     },
   }
 }

@@ -6,7 +6,7 @@ import {
   ListToolsResultSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js'
-import type { McpSession, SessionRequestOptions } from './session'
+import { requestOptions, type McpSession, type SessionRequestOptions } from './session'
 import type { DiscoveryEvent, DiscoveryMethod, DiscoveryTrigger } from '../contract'
 import { errorMessage } from '../runtime/errors'
 import { now } from '../runtime/clock'
@@ -105,5 +105,66 @@ export async function runDiscoveryStep(
     pages,
     durationMs: now() - started,
     items,
+  }
+}
+
+/** What discovery needs of its connection. */
+export interface DiscoveryHost {
+  session(): McpSession | undefined
+  capabilities(): Record<string, unknown>
+  /** The connection's generation now: a run that outlives its session stops. */
+  generation(): number
+  isLive(): boolean
+  timeoutMs(): number
+  emit(event: Omit<DiscoveryEvent, 'seq' | 'ts' | 'connectionId'>): void
+}
+
+/**
+ * The server's lists as discovery last found them (the catalog, for hosts such as the CLI that print it):
+ * every step after the handshake and on the user's refresh, one list again on its list_changed.
+ */
+export class Discovery {
+  /** The latest catalog, per list method. */
+  readonly catalog: Partial<Record<DiscoveryMethod, unknown[]>> = {}
+  private readonly refreshing = new Map<DiscoveryMethod, Promise<void>>()
+  private readonly refreshAgain = new Set<DiscoveryMethod>()
+
+  constructor(private readonly host: DiscoveryHost) {}
+
+  /** Runs every discovery step, or the one for `only`, each a discovery event. */
+  async run(trigger: DiscoveryTrigger, only?: DiscoveryMethod): Promise<void> {
+    const session = this.host.session()
+    if (!session) return
+    const generation = this.host.generation()
+    for (const step of DISCOVERY_STEPS) {
+      if (only && step.method !== only) continue
+      const result = await runDiscoveryStep(session, step, this.host.capabilities(), trigger, requestOptions(this.host.timeoutMs()))
+      if (generation !== this.host.generation()) return
+      if (result.items) this.catalog[step.method] = result.items
+      this.host.emit({ type: 'discovery', ...result })
+    }
+  }
+
+  /** Re-runs discovery for one list; concurrent requests for the same list coalesce into one more run. */
+  refresh(method: DiscoveryMethod, trigger: DiscoveryTrigger): Promise<void> {
+    const running = this.refreshing.get(method)
+    if (running) {
+      this.refreshAgain.add(method)
+      return running
+    }
+    const run = (async () => {
+      do {
+        this.refreshAgain.delete(method)
+        await this.run(trigger, method)
+      } while (this.refreshAgain.has(method) && this.host.isLive())
+    })().finally(() => this.refreshing.delete(method))
+    this.refreshing.set(method, run)
+    return run
+  }
+
+  /** Waits out notifications still in flight and the refreshes they start. */
+  async settled(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    while (this.refreshing.size) await Promise.all(this.refreshing.values())
   }
 }

@@ -118,7 +118,7 @@ export class McpTasks implements TaskOperations {
       return { turn, result, taskId, status: this.statuses.get(taskId) ?? created.status }
     } catch (error) {
       // The turn ends here too: said once, as a plain call's failure is.
-      this.host.say(withTask(mcpErrorMessage(errorMessage(error), now(), turn), taskId))
+      this.host.say(withTask(mcpErrorMessage(errorMessage(error), now(), { turn }), taskId))
       throw error
     }
   }

@@ -157,30 +157,6 @@ export function mcpAnswerMessage(
   }
 }
 
-/** A request that was answered with a JSON-RPC error, or not answered at all, as a conversation message. */
-export function mcpRequestErrorMessage(
-  method: string,
-  message: string,
-  timestamp: number,
-  requestId: string | number | undefined,
-  error: { code?: number; data?: unknown; noAnswer?: string } = {},
-): ConversationMessage {
-  return {
-    role: 'agent',
-    content: message,
-    timestamp,
-    metadata: {
-      kind: 'error',
-      timestampSource: 'observed',
-      method,
-      ...(requestId !== undefined && { requestId }),
-      ...(error.code !== undefined && { code: error.code }),
-      ...(error.data !== undefined && { data: error.data }),
-      ...(error.noAnswer !== undefined && { noAnswer: error.noAnswer }),
-    },
-  }
-}
-
 /** A result in a few words: a prompt's messages as text, what a read returned, else the result's JSON (cut). */
 function answerText(method: string, result: unknown): string {
   const r = (result ?? {}) as Record<string, unknown>

@@ -28,7 +28,7 @@ interface Given {
 
 /**
  * The progress tokens Parallax gave the server (in the requests that ask for progress, see
- * McpConnection.requestOptions) and what became of each request, judged in wire order.
+ * `requestOptions` in ./session.ts) and what became of each request, judged in wire order.
  *
  * The SDK cannot be asked: it hands a notification to its handler a microtask later but settles a
  * response at once, so when a call's last progress and its answer arrive in one read (the usual end of a

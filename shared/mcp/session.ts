@@ -10,11 +10,16 @@ export interface SessionRequestOptions {
   onprogress?: () => void
 }
 
+/** The request timeout, and whether to ask for progress: a token the server may report against, each report (a frame) restarting the timeout. */
+export function requestOptions(timeoutMs: number, progress = false): SessionRequestOptions {
+  return progress ? { timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: () => {} } : { timeout: timeoutMs }
+}
+
 /** The schema the 1.x SDK checks a result against (a list's, `CallToolResultSchema`); the 2.x client checks spec results itself. */
 export type ResultCheck = Parameters<Client['request']>[1]
 
 /**
- * One negotiated MCP session, whichever SDK speaks it (docs/architecture.md, "Two SDKs, one per era"): the
+ * One negotiated MCP session, whichever SDK speaks it (docs/architecture.md, "Two SDKs, one per MCP era"): the
  * 1.x client for the 2025 era, the 2.x client for 2026-07-28 (./modernSession.ts). Failures come out alike:
  * a JSON-RPC error as the 1.x `McpError` (its code, message and data), a timeout as `RequestTimeout`, a
  * method the era does not have as a `CommandError` saying so.

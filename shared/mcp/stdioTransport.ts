@@ -4,7 +4,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { OWN_PROCESS_GROUPS, startChild, stopChild } from '../runtime/childProcesses'
-import { JsonLineReader, wireText } from './lines'
+import { JsonLineReader, wireText } from '../runtime/lines'
 
 export interface ServerProcessSettings {
   command: string

@@ -5,7 +5,7 @@ import { CommandError, type ConversationEvent, type EventInput } from '../../sha
 import { Engine } from '../../shared/engine/engine'
 import { EventLog } from '../../shared/runtime/eventLog'
 import { boundForUi, deeperThan, detachedCut, MAX_DEPTH, noteWholeInFrame, safeStringify } from '../../shared/runtime/safeJson'
-import { JsonLineReader, wireText } from '../../shared/mcp/lines'
+import { JsonLineReader, wireText } from '../../shared/runtime/lines'
 
 /** `[[[…"bottom"…]]]`, `depth` levels deep, built without recursion. */
 function nested(depth: number): unknown {
