@@ -108,7 +108,7 @@ export interface EngineOptions {
 /**
  * The one engine every host drives. It owns targets, connections, hooks, recorders and replays, and
  * turns everything that happens into events on `events`. Hosts reach it through the command API
- * (shared/contract/commands.ts): `execute` for UI hosts, `invoke` for the CLI in this process; both
+ * (shared/contract/commands/): `execute` for UI hosts, `invoke` for the CLI in this process; both
  * validate the input here, the one place that does. Each command's handler is in ./commands, by domain.
  */
 export class Engine implements CommandContext {
