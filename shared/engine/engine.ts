@@ -38,13 +38,14 @@ import { compareSnapshots, snapshotOf, type OperationPairing } from '../compare/
 import { inspectCall } from '../hooks/callInspector'
 import type { HookSet } from '../hooks/hooks'
 import { loadHooks } from '../hooks/loadHooks'
-import { loadResponder, RESPONDER_MODULE_EXTENSIONS } from '../hooks/responder'
+import { loadResponder } from '../hooks/responder'
 import type { SchemaValidator } from '../hooks/validator'
 import { NO_BUILT_INS, type BuiltIns } from '../runtime/builtIns'
 import { EventLog } from '../runtime/eventLog'
 import { errorMessage } from '../runtime/errors'
 import { withinConnection, type Fault } from '../runtime/faultScope'
 import { removeDeadSpills } from '../runtime/frameSpill'
+import { isUserModule } from '../runtime/userModules'
 import { answerForUi, deeperThan, MAX_DEPTH } from '../runtime/safeJson'
 import type { CallOptions, SupervisedConnection, TurnOptions } from '../runtime/supervisedConnection'
 import { RecordingLibrary } from '../session/library'
@@ -394,7 +395,7 @@ export class Engine implements CommandContext {
    */
   private async responderOf(target: SavedTarget): Promise<ScriptedResponder | undefined> {
     const file = target.responder?.file
-    if (file && RESPONDER_MODULE_EXTENSIONS.includes(extname(file))) {
+    if (file && isUserModule(file)) {
       const path = resolve(file)
       const content = await readFile(path, 'utf8').catch((error: Error) => {
         throw new CommandError(`cannot read the responder of ${target.name}, ${path}: ${error.message}`, 'invalid-input')
