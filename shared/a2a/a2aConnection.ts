@@ -9,6 +9,7 @@ import {
   type Client,
 } from '@a2a-js/sdk/client'
 import type {
+  A2aHandshakeEvent,
   A2aInterface,
   A2aMessage,
   A2aPart,
@@ -190,6 +191,27 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       interfaces,
       security: security.summary,
     } as const
+    /** The handshake of a card that gives no session (yet): the card, and everything wrong with it, is what the user came to see. */
+    const cardOnly = (
+      why: string,
+      chosen: Partial<Pick<A2aHandshakeEvent, 'protocolVersion' | 'chosenInterface' | 'interfaceReason'>> = {},
+    ) =>
+      this.emit({
+        ...handshake,
+        transport: this.transport ?? 'jsonrpc',
+        protocolVersion: '',
+        interfaceReason: why,
+        ...chosen,
+        capabilities: NO_CAPABILITIES,
+        skills: [],
+        warnings: [...warnings, why],
+        durationMs: now() - started,
+      })
+    /** The card offers no interface Parallax can use: said in the handshake, and the connection fails. */
+    const unusable = (error: unknown): Error => {
+      cardOnly(`no usable interface: ${errorMessage(error)}`)
+      return new Error(`the agent card cannot be used: ${errorMessage(error)}`, { cause: error })
+    }
     let card: AgentCard
     let choice: InterfaceChoice
     try {
@@ -198,35 +220,17 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       for (const origin of offered) if (origin && (await this.origins.isAllowed(origin))) this.allowedOrigins.add(origin)
       choice = chooseInterface(card.supportedInterfaces, this.spec.binding, (origin) => this.allowedOrigins.has(origin))
     } catch (error) {
-      // Still show the card and everything wrong with it: that is what the user came to see.
-      const why = `no usable interface: ${errorMessage(error)}`
-      this.emit({
-        ...handshake,
-        transport: this.transport ?? 'jsonrpc',
-        protocolVersion: '',
-        interfaceReason: why,
-        capabilities: NO_CAPABILITIES,
-        skills: [],
-        warnings: [...warnings, why],
-        durationMs: now() - started,
-      })
-      throw new Error(`the agent card cannot be used: ${errorMessage(error)}`, { cause: error })
+      throw unusable(error)
     }
     const { chosen, foreignOrigin } = choice
     this.transport = transportOf(chosen.protocolBinding)
     if (foreignOrigin) {
       // Nothing is sent to an origin the user did not configure (least of all their headers) until they allow it.
       const why = `the card sends Parallax to ${foreignOrigin}, not ${this.configuredOrigin} where you configured this agent; nothing is sent there until you allow it`
-      this.emit({
-        ...handshake,
-        transport: this.transport ?? 'jsonrpc',
+      cardOnly(why, {
         protocolVersion: chosen.protocolVersion,
         chosenInterface: plainInterface(chosen),
         interfaceReason: `${choice.reason}; ${why}`,
-        capabilities: NO_CAPABILITIES,
-        skills: [],
-        warnings: [...warnings, why],
-        durationMs: now() - started,
       })
       await this.origins.require(foreignOrigin, `${chosen.protocolBinding} ${chosen.url}`)
       this.allowedOrigins.add(foreignOrigin)
@@ -254,18 +258,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
         }),
       ).createFromAgentCard({ ...card, supportedInterfaces: [grpc?.sdkInterface ?? chosen] })
     } catch (error) {
-      const why = `no usable interface: ${errorMessage(error)}`
-      this.emit({
-        ...handshake,
-        transport: this.transport ?? 'jsonrpc',
-        protocolVersion: '',
-        interfaceReason: why,
-        capabilities: NO_CAPABILITIES,
-        skills: [],
-        warnings: [...warnings, why],
-        durationMs: now() - started,
-      })
-      throw new Error(`the agent card cannot be used: ${errorMessage(error)}`, { cause: error })
+      throw unusable(error)
     }
     const binding = this.client.transport.protocolName
     const version = this.client.protocolVersion

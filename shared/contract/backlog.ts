@@ -32,13 +32,26 @@ export interface BacklogPage {
 
 export type FrameShape = Pick<FrameEvent, 'connectionId' | 'direction' | 'protocol' | 'transport' | 'kind' | 'method'>
 
+/**
+ * A frame's fields beyond its shape and its columns (seq, ts, bytes), each carried in its row when the frame
+ * has it: the one list the row type, the check below and the engine's copy (shared/runtime/backlogRows.ts)
+ * are made from. Its payload goes beside them only when the UI folds it.
+ */
+export const FRAME_REST_FIELDS = [
+  'id',
+  'latencyMs',
+  'requestSeq',
+  'subject',
+  'probe',
+  'resendOf',
+  'truncated',
+  'http',
+  'view',
+  'grpc',
+] as const satisfies readonly (keyof FrameEvent)[]
+
 /** A frame's other fields, when it has any: its id, latency, subject, …, and its payload when the UI folds it. */
-export type FrameRest = Partial<
-  Pick<
-    FrameEvent,
-    'id' | 'latencyMs' | 'requestSeq' | 'subject' | 'probe' | 'resendOf' | 'truncated' | 'http' | 'view' | 'grpc' | 'payload'
-  >
->
+export type FrameRest = Partial<Pick<FrameEvent, (typeof FRAME_REST_FIELDS)[number] | 'payload'>>
 
 /** Frames as columns: row i is `seq[i]`, `ts[i]`, `bytes[i]`, the shape `shapes[shape[i]]` and `rest[i]` (0: none). */
 export interface FrameRows {
@@ -66,7 +79,8 @@ export interface LogRows {
 }
 
 // Every field of a frame and of a log line has its place in a row: a field added to either event stops this
-// compiling until it has one (and the engine's rows, shared/runtime/backlogRows.ts, fill it).
+// compiling until it has one (a frame's: in its shape or in FRAME_REST_FIELDS, which the engine's rows,
+// shared/runtime/backlogRows.ts, copy whole).
 type NoneLeft<Fields extends never> = Fields
 type _FrameRowHoldsEveryField = NoneLeft<
   Exclude<keyof FrameEvent, keyof FrameShape | keyof FrameRest | 'type' | 'seq' | 'ts' | 'bytes' | 'deferred'>

@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises'
-import { extname, join, resolve, sep } from 'node:path'
+import { join } from 'node:path'
 import {
   CommandError,
   ConnectionOptions,
   DEFAULT_CONNECTION_OPTIONS,
-  DEFAULT_PROFILE,
   isApprovalRequired,
   isCommandName,
   runsCommand,
@@ -26,89 +24,41 @@ import {
   type Turn,
   type TurnResult,
 } from '../contract'
-import type { OriginGate } from '../a2a/a2aConnection'
 import { AuthManager, authTargetOf } from '../auth/authManager'
-import { ConnectionAuth } from '../auth/connectionAuth'
 import { withStepUp } from '../auth/stepUp'
-import type { McpServer } from '@agentclientprotocol/sdk'
-import { FileSecretStore, MemorySecretStore, type SecretStore } from '../auth/secretStore'
+import { FileSecretStore, MemorySecretStore } from '../auth/secretStore'
 import { PushReceiver } from '../a2a/pushReceiver'
-import type { ScriptedResponder } from '../mcp/clientRole'
-import { compareSnapshots, snapshotOf, type OperationPairing } from '../compare/compare'
-import { inspectCall } from '../hooks/callInspector'
+import type { OperationPairing } from '../compare/compare'
+import { compareSides, type CompareSide } from '../compare/compareRun'
 import type { HookSet } from '../hooks/hooks'
-import { loadHooks } from '../hooks/loadHooks'
-import { loadResponder, RESPONDER_MODULE_EXTENSIONS } from '../hooks/responder'
-import type { SchemaValidator } from '../hooks/validator'
 import { NO_BUILT_INS, type BuiltIns } from '../runtime/builtIns'
 import { EventLog } from '../runtime/eventLog'
-import { errorMessage } from '../runtime/errors'
 import { withinConnection, type Fault } from '../runtime/faultScope'
 import { removeDeadSpills } from '../runtime/frameSpill'
 import { answerForUi, deeperThan, MAX_DEPTH } from '../runtime/safeJson'
 import type { CallOptions, SupervisedConnection, TurnOptions } from '../runtime/supervisedConnection'
 import { RecordingLibrary } from '../session/library'
-import { Replay, type ReplayOptions } from '../session/replay'
+import type { Replay, ReplayOptions } from '../session/replay'
 import { PARALLAX_VERSION } from '../version'
-import { ApprovalStore, type Approver } from './approvals'
+import { ApprovalStore } from './approvals'
 import { AppViews } from './appViews'
 import { handlers, type CommandContext } from './commands'
-import { HooksFileChoices, type ChooseFile } from './hooksFiles'
+import { ConnectionFactory } from './connectionFactory'
+import { reportFault } from './faultReport'
+import type { EngineOptions } from './engineOptions'
+import { HooksFileChoices } from './hooksFiles'
+import { InspectedCalls } from './inspectedCalls'
 import { ProfileStore } from './profileStore'
 import { Recorders } from './recorders'
+import { Replays } from './replays'
 import { TargetStore } from './targetStore'
 
-export interface EngineOptions {
-  host: AppInfo['host'] | 'cli'
-  /** Where saved targets persist; omit for an in-memory engine. */
-  dataDir?: string
-  /** The demos and examples that ship with Parallax, provided by the host (shared/demo's `builtInDemos`). */
-  builtIns?: BuiltIns
-  /** Connection defaults for every target (a target's own options override them). */
-  defaults?: Partial<ConnectionOptions>
-  /** Envelope fields flagged when found in domain arguments or input schemas. */
-  protocolFields?: string[]
-  /** Where recordings live; defaults to `<dataDir>/recordings`. */
-  recordingsDir?: string
-  /** Extra key names redacted from recordings, besides authorization, cookies, tokens and keys. */
-  secretKeys?: string[]
-  /** Where approvals persist; defaults to `<dataDir>/approvals.json` (in memory without either). */
-  approvalsFile?: string
-  /** Answers approval requests on the spot (the CLI asks on its terminal); without it they are refused for the host to confirm. */
-  approver?: Approver
-  /** Lets `recordings.start` record into a file the caller names: for hosts whose user names it (the CLI's --out), never a UI. */
-  recordToFiles?: boolean
-  /**
-   * Whether a person can answer what a server asks (sampling, elicitation): UI hosts, by default. Without
-   * one (the CLI), what the target's scripted responder does not answer is answered by Parallax.
-   */
-  askUser?: boolean
-  /**
-   * Where tokens and client secrets live: the desktop app's keychain-encrypted store; by default a 0600
-   * file in the data folder (`secrets.json`), or memory without one.
-   */
-  secrets?: SecretStore
-  /** Opens a URL in the system browser, for `auth.signIn` (the desktop app's shell, the CLI's opener); UI hosts may open it themselves. */
-  openBrowser?: (url: string) => Promise<void>
-  /**
-   * Whether a person can sign in again when a server asks for more scopes mid-session (a 403
-   * insufficient_scope): UI hosts, by default, whose UI prompts; a CLI where a browser can open. The
-   * request waits for them and goes again once they have; without one it fails saying what was asked for.
-   */
-  stepUpByPerson?: boolean
-  /**
-   * Where the host serves an MCP App view's document (`apps.document`), on an origin that is not the UI's:
-   * the web host's second port, the desktop app's own scheme. Hosts that render no views leave it out.
-   */
-  appViewUrl?: (viewId: string) => string | undefined
-  /** The host's own file dialog, for `hooks.browse` (the desktop app's); hosts without one leave it out. */
-  chooseFile?: ChooseFile
-}
+export type { EngineOptions } from './engineOptions'
 
 /**
  * The one engine every host drives. It owns targets, connections, hooks, recorders and replays, and
  * turns everything that happens into events on `events`. Hosts reach it through the command API
- * (shared/contract/commands.ts): `execute` for UI hosts, `invoke` for the CLI in this process; both
+ * (shared/contract/commands/): `execute` for UI hosts, `invoke` for the CLI in this process; both
  * validate the input here, the one place that does. Each command's handler is in ./commands, by domain.
  */
 export class Engine implements CommandContext {
@@ -124,16 +74,13 @@ export class Engine implements CommandContext {
   /** Hooks files to pick from: the built-in examples, the recent ones, the host's dialog. */
   readonly hooksFiles: HooksFileChoices
   private readonly connections = new Map<string, SupervisedConnection>()
-  private nextConnection = 0
+  private readonly factory: ConnectionFactory
+  /** Inspected calls, and the hooks per target they run through. */
+  private readonly calls: InspectedCalls
   private readonly defaults: ConnectionOptions
   private readonly builtIns: BuiltIns
-  /** Hooks per target, so they survive reconnects. */
-  private readonly hooks = new Map<string, HookSet>()
-  /** The JSON Schema validator (Ajv), made on the first inspected call: a host starts without it. */
-  private validator: Promise<SchemaValidator> | undefined
   private readonly recorders: Recorders
-  private readonly replays = new Map<string, Replay>()
-  private nextReplay = 0
+  private readonly replays = new Replays(this)
   private nextCompare = 0
   /** The webhook receiver for A2A push notifications (127.0.0.1), started when a connection first asks for a webhook. */
   private readonly pushReceiver = new PushReceiver()
@@ -143,30 +90,44 @@ export class Engine implements CommandContext {
     void removeDeadSpills()
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
     this.builtIns = options.builtIns ?? NO_BUILT_INS
+    // Where each store keeps its file in the data folder (an engine without one keeps everything in memory).
+    const inDataDir = (name: string) => options.dataDir && join(options.dataDir, name)
     this.auth = new AuthManager({
       store: options.secrets ?? (options.dataDir ? new FileSecretStore(join(options.dataDir, 'secrets.json')) : new MemorySecretStore()),
       emit: (event) => this.events.emit(event),
       openBrowser: options.openBrowser,
       askPerson: options.stepUpByPerson ?? options.host !== 'cli',
     })
-    this.targets = new TargetStore(this.builtIns.targets, options.dataDir && join(options.dataDir, 'targets.json'), (target, secret) =>
+    this.targets = new TargetStore(this.builtIns.targets, inDataDir('targets.json'), (target, secret) =>
       this.auth.keepClientSecret(authTargetOf(target)!, secret),
     )
-    this.profiles = new ProfileStore(options.dataDir && join(options.dataDir, 'profiles.json'))
-    this.hooksFiles = new HooksFileChoices(
-      this.builtIns.hooksDir,
-      options.dataDir && join(options.dataDir, 'recent-hooks.json'),
-      options.chooseFile,
-    )
-    this.approvals = new ApprovalStore(
-      options.approvalsFile ?? (options.dataDir && join(options.dataDir, 'approvals.json')),
-      options.approver,
-    )
-    const recordings = options.recordingsDir ?? (options.dataDir && join(options.dataDir, 'recordings'))
+    this.profiles = new ProfileStore(inDataDir('profiles.json'))
+    this.hooksFiles = new HooksFileChoices(this.builtIns.hooksDir, inDataDir('recent-hooks.json'), options.chooseFile)
+    this.approvals = new ApprovalStore(options.approvalsFile ?? inDataDir('approvals.json'), options.approver)
+    const recordings = options.recordingsDir ?? inDataDir('recordings')
     this.library = recordings ? new RecordingLibrary(recordings, this.builtIns.recordings) : undefined
     this.recordsToFiles = options.recordToFiles ?? false
     this.recorders = new Recorders(this.events, options.secretKeys)
     this.apps = new AppViews(this.events, options.appViewUrl)
+    const { events, approvals, builtIns, defaults } = this
+    this.factory = new ConnectionFactory({
+      events,
+      defaults,
+      builtIns,
+      approvals,
+      profiles: this.profiles,
+      targets: this.targets,
+      auth: this.auth,
+      pushReceiver: this.pushReceiver,
+      askUser: options.askUser ?? options.host !== 'cli',
+    })
+    this.calls = new InspectedCalls({
+      events,
+      approvals,
+      hooksFiles: this.hooksFiles,
+      builtInHooksDir: builtIns.hooksDir,
+      protocolFields: options.protocolFields,
+    })
   }
 
   /**
@@ -198,28 +159,9 @@ export class Engine implements CommandContext {
       : handlers[command](parsed, this)
   }
 
-  /**
-   * A fault no code handled (an unhandled rejection, an uncaught exception: runtime/faultScope.ts) fails the
-   * connection whose work it came from, saying why, and nothing else: every other connection, recording and UI
-   * goes on. One outside any of this engine's connections is said as the engine's own. Returns the line for the
-   * host's log, and the connection it failed.
-   */
-  reportFault({ reason, kind, connectionId }: Fault): { line: string; failed?: string } {
-    const stack =
-      (reason instanceof Error &&
-        reason.stack
-          ?.split('\n')
-          .slice(1, 9)
-          .map((line) => line.trim())) ||
-      undefined
-    const connection = connectionId === undefined ? undefined : this.connections.get(connectionId)
-    const what = `${kind}: ${errorMessage(reason)}`
-    if (connection) {
-      void connection.fail(`Parallax stopped this connection after an ${what}`, { fault: { kind, ...(stack && { stack }) } })
-      return { line: `${connection.id} (${connection.target.name}) failed after an ${what}`, failed: connection.id }
-    }
-    this.events.emit({ type: 'log', connectionId: 'engine', source: 'engine', level: 'error', text: `Parallax met an ${what}` })
-    return { line: `${what}${stack ? `\n  ${stack.join('\n  ')}` : ''}` }
+  /** A fault no code handled fails the connection whose work it came from, and nothing else (./faultReport.ts). */
+  reportFault(fault: Fault): { line: string; failed?: string } {
+    return reportFault(fault, (connectionId) => this.connections.get(connectionId), this.events)
   }
 
   info(): AppInfo {
@@ -257,22 +199,8 @@ export class Engine implements CommandContext {
     }
     const connection = await this.createConnection(target, profile, { purpose })
     void connection.open()
-    this.announceHooks(connection)
+    this.calls.announceHooks(connection)
     return connection
-  }
-
-  /** A new connection to a target that has hooks says so, so its views show the hooks that will run. */
-  private announceHooks(connection: SupervisedConnection): void {
-    const set = this.hooks.get(connection.target.id)
-    if (set)
-      this.events.emit({
-        type: 'hooks',
-        connectionId: connection.id,
-        targetId: connection.target.id,
-        source: set.source,
-        kind: set.kind,
-        tools: Object.keys(set.hooks),
-      })
   }
 
   /** The target's newest session connection (live or not). */
@@ -291,121 +219,23 @@ export class Engine implements CommandContext {
     const target = (await this.targets.get(old.target.id)) ?? old.target
     const connection = await this.createConnection(target, undefined, { purpose: 'session' })
     void connection.open()
-    this.announceHooks(connection)
+    this.calls.announceHooks(connection)
     return { connection, previous }
   }
 
   /**
    * Creates (without opening) a connection for a target, saved or unsaved (the CLI's), owned by `owner`
    * (the user's session unless a feature opens it for itself). A command the user has not approved is
-   * refused here, whoever asks (connect, compare, replay): `approval-required`.
+   * refused where it is built, whoever asks (connect, compare, replay): `approval-required`.
    */
   async createConnection(
     target: SavedTarget,
     profile?: ClientProfile,
     owner: Omit<ConnectionOwner, 'startedAt'> = { purpose: 'session' },
   ): Promise<SupervisedConnection> {
-    if (target.origin !== 'demo' && runsCommand(target.spec))
-      await this.approvals.requireCommand({ ...target.spec, kind: 'mcp-stdio' }, target)
-    const underProfile = profile ?? (await this.profileOf(target))
-    const resolved = await this.builtIns.resolve(target)
-    const id = `${target.id}#${++this.nextConnection}`
-    const options = ConnectionOptions.parse({ ...this.defaults, ...target.options })
-    // Tokens are the target's (the user's id for it), sent only to the server they were obtained for.
-    const authTarget = authTargetOf({ ...resolved, id: target.id })
-    const auth = authTarget && new ConnectionAuth(this.auth, authTarget, id)
-    const askUser = this.options.askUser ?? this.options.host !== 'cli'
-    // Each protocol's module (and its SDK) is loaded when a connection first needs it: a host starts without them.
-    const connection =
-      resolved.spec.kind === 'a2a'
-        ? new (await import('../a2a/a2aConnection')).A2aConnection(
-            id,
-            resolved,
-            this.events,
-            options,
-            underProfile,
-            this.originGate(target, resolved.spec.url),
-            auth,
-            this.pushReceiver,
-          )
-        : resolved.spec.kind === 'acp'
-          ? new (await import('../acp/acpConnection')).AcpConnection(id, resolved, this.events, options, {
-              profile: underProfile,
-              // A replay runs turns the user recorded and asked to run again: its permission requests are allowed
-              // unless the target says otherwise; a compare only looks, so it allows nothing. Commands never run unasked.
-              client: {
-                askUser: askUser && owner.purpose !== 'replay' && owner.purpose !== 'compare',
-                policy: {
-                  permission:
-                    target.responder?.permission ??
-                    (owner.purpose === 'replay' ? 'allow' : owner.purpose === 'compare' ? 'reject' : undefined),
-                  terminal: target.responder?.terminal,
-                },
-              },
-              mcpServers: await this.mcpServersFor(target, resolved.spec.mcpServers),
-            })
-          : new (await import('../mcp/mcpConnection')).McpConnection(id, resolved, this.events, options, {
-              auth,
-              profile: underProfile,
-              client: {
-                roots: target.roots,
-                responder: await this.responderOf(target),
-                askUser,
-              },
-            })
-    connection.owner = { ...owner, startedAt: Date.now() }
-    this.connections.set(id, connection)
+    const connection = await this.factory.create(target, profile, owner)
+    this.connections.set(connection.id, connection)
     return connection
-  }
-
-  /**
-   * The MCP servers an ACP agent is handed in `session/new`, from the user's saved targets. The agent will run
-   * a stdio server's command, so that command needs the user's approval as if Parallax ran it.
-   */
-  private async mcpServersFor(agent: SavedTarget, ids: string[]): Promise<McpServer[]> {
-    const servers: McpServer[] = []
-    for (const id of ids) {
-      const saved = await this.targets.get(id)
-      if (!saved) throw new CommandError(`${agent.name} is to be handed the MCP server "${id}", which is no saved target`, 'not-found')
-      const { spec } = await this.builtIns.resolve(saved)
-      const pairs = (map: Record<string, string>) => Object.entries(map).map(([name, value]) => ({ name, value }))
-      if (spec.kind === 'mcp-stdio') {
-        if (saved.origin !== 'demo') await this.approvals.requireCommand(spec, saved)
-        servers.push({ name: saved.name, command: spec.command, args: spec.args, env: pairs(spec.env) })
-      } else if (spec.kind === 'mcp-http')
-        servers.push({ type: spec.transport === 'sse' ? 'sse' : 'http', name: saved.name, url: spec.url, headers: pairs(spec.headers) })
-      else throw new CommandError(`${saved.name} is no MCP server: an ACP agent is handed MCP servers only`, 'invalid-input')
-    }
-    return servers
-  }
-
-  /** The client profile a target connects under when the caller names none: its own, or the default one (docs/architecture.md, "Answering what servers ask"). */
-  private async profileOf(target: SavedTarget): Promise<ClientProfile> {
-    try {
-      return (await this.profiles.resolve(target.profile ?? DEFAULT_PROFILE))!
-    } catch (error) {
-      throw new CommandError(`${target.name} connects under ${(error as Error).message}: choose another profile for it`, 'not-found')
-    }
-  }
-
-  /**
-   * A target's scripted responder, loaded afresh (so a reconnect picks up edits). A module runs inside
-   * Parallax, so its exact content must be approved, as a hooks module's is; a JSON file is data.
-   */
-  private async responderOf(target: SavedTarget): Promise<ScriptedResponder | undefined> {
-    const file = target.responder?.file
-    if (file && RESPONDER_MODULE_EXTENSIONS.includes(extname(file))) {
-      const path = resolve(file)
-      const content = await readFile(path, 'utf8').catch((error: Error) => {
-        throw new CommandError(`cannot read the responder of ${target.name}, ${path}: ${error.message}`, 'invalid-input')
-      })
-      await this.approvals.requireHooks(path, content, 'Run this responder module inside Parallax?')
-    }
-    try {
-      return await loadResponder(target.responder)
-    } catch (error) {
-      throw new CommandError(`the responder of ${target.name}: ${(error as Error).message}`, 'invalid-input')
-    }
   }
 
   /** A target's roots changed: each of its live connections answers with the new ones and tells its server. */
@@ -434,17 +264,6 @@ export class Engine implements CommandContext {
     const target = await this.targets.get(targetId)
     if (!target) throw new CommandError(`no target with id "${targetId}"`, 'not-found')
     return target
-  }
-
-  /** An A2A target may talk to an origin other than its configured one only once the user allowed it. */
-  private originGate(target: SavedTarget, url: string): OriginGate {
-    const configured = new URL(url).origin
-    // A built-in demo agent runs in this process, and every interface its card names is its own (gRPC on a port of its own).
-    if (target.origin === 'demo') return { isAllowed: async () => true, require: async () => {} }
-    return {
-      isAllowed: (origin) => this.approvals.isOriginAllowed(target.id, configured, origin),
-      require: (origin, via) => this.approvals.requireOrigin(target, configured, origin, via),
-    }
   }
 
   /** Approves a target's command as it is now (the user typed or reviewed it); nothing to approve for the rest. */
@@ -513,114 +332,23 @@ export class Engine implements CommandContext {
     view?: { id: string; uri: string },
     options: CallOptions = {},
   ): Promise<CallReport> {
-    return withinConnection(connectionId, async () => {
-      const connection = this.connection(connectionId)
-      const callable = connection.callEndpoint(tool, options)
-      const what = connection.protocol === 'a2a' ? `message/send (skill ${tool})` : `tools/call ${tool}`
-      // A server asking for more scopes than the token has: the person signs in again, and the call goes again.
-      const endpoint = {
-        protocol: connection.protocol,
-        tool,
-        ...callable,
-        send: (args: Record<string, unknown>) => withStepUp(what, () => callable.send(args)),
-      }
-      const validator = await this.schemaValidator()
-      const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), validator, this.options.protocolFields)
-      this.events.emit({ type: 'call', connectionId, ...report, ...(view && { view }) })
-      return report
-    })
-  }
-
-  private schemaValidator(): Promise<SchemaValidator> {
-    return (this.validator ??= import('../hooks/validator').then(({ SchemaValidator }) => new SchemaValidator()))
+    return withinConnection(connectionId, () => this.calls.call(this.connection(connectionId), tool, args, view, options))
   }
 
   /** Loads (or reloads) a hooks file for the connection's target. A bad file leaves the old hooks in place. */
-  async loadHooks(connectionId: string, path: string): Promise<{ source: string; kind: HookSet['kind']; tools: string[] }> {
-    const { target } = this.connection(connectionId)
-    await this.requireHooksApproval(path)
-    let set: HookSet
-    try {
-      set = await loadHooks(path)
-    } catch (error) {
-      const message = (error as Error).message
-      this.events.emit({
-        type: 'hooks',
-        connectionId,
-        targetId: target.id,
-        tools: Object.keys(this.hooks.get(target.id)?.hooks ?? {}),
-        source: this.hooks.get(target.id)?.source,
-        error: message,
-      })
-      throw new CommandError(message, 'invalid-input')
-    }
-    this.hooks.set(target.id, set)
-    await this.hooksFiles.remember(set.source)
-    const tools = Object.keys(set.hooks)
-    this.events.emit({ type: 'hooks', connectionId, targetId: target.id, source: set.source, kind: set.kind, tools })
-    return { source: set.source, kind: set.kind, tools }
-  }
-
-  /**
-   * A hooks module runs inside Parallax, so its exact content must be approved (a declarative `.json`
-   * file is data and needs none; the examples that ship with Parallax are its own).
-   */
-  async requireHooksApproval(file: string): Promise<void> {
-    const path = resolve(file)
-    const own = this.builtIns.hooksDir
-    if (extname(path) === '.json' || (own && path.startsWith(own + sep))) return
-    const content = await readFile(path, 'utf8').catch((error: Error) => {
-      throw new CommandError(`cannot read hooks file ${path}: ${error.message}`, 'invalid-input')
-    })
-    await this.approvals.requireHooks(path, content)
+  loadHooks(connectionId: string, path: string): Promise<{ source: string; kind: HookSet['kind']; tools: string[] }> {
+    return this.calls.loadHooks(this.connection(connectionId), path)
   }
 
   clearHooks(connectionId: string): boolean {
-    const { target } = this.connection(connectionId)
-    const cleared = this.hooks.delete(target.id)
-    this.events.emit({ type: 'hooks', connectionId, targetId: target.id, tools: [] })
-    return cleared
+    return this.calls.clearHooks(this.connection(connectionId))
   }
 
   // ── Compare, recordings, replays ──
 
-  /**
-   * Connects each side (its own connection, under its profile, owned by this compare: never the user's
-   * session), waits until discovery has settled, and diffs what the two exposed. The connections (and
-   * their processes) close afterwards, whatever happened; their frames stay.
-   */
-  async compare(
-    a: { target: SavedTarget; profile?: ClientProfile },
-    b: { target: SavedTarget; profile?: ClientProfile },
-    pairing?: OperationPairing,
-    /** ACP: sent on each ACP side once it settled, so the compare shows the tools the agent used, not only what it exposed. */
-    prompt?: string,
-  ): Promise<CompareResult> {
-    const sides: SupervisedConnection[] = []
-    const by = `c${++this.nextCompare}`
-    try {
-      for (const [side, { target, profile }] of [['A', a] as const, ['B', b] as const])
-        sides.push(
-          await this.createConnection(target, profile, { purpose: 'compare', by, side: profile ? `${side} (${profile.name})` : side }),
-        )
-      const opened = await Promise.all(sides.map((c) => c.open()))
-      opened.forEach((ok, i) => {
-        if (!ok) throw this.connectFailure(sides[i])
-      })
-      await Promise.all(sides.map((c) => c.settled()))
-      if (prompt) await Promise.all(sides.filter((c) => c.protocol === 'acp').map((c) => c.sendTurn({ text: prompt })))
-      const events = this.events.since(0)
-      const report = compareSnapshots(snapshotOf(events, sides[0].id), snapshotOf(events, sides[1].id), pairing)
-      const describe = (i: number, profile?: ClientProfile) => ({
-        targetId: sides[i].target.id,
-        targetName: sides[i].target.name,
-        ...(profile && { profile: profile.name }),
-        connectionId: sides[i].id,
-      })
-      return { a: describe(0, a.profile), b: describe(1, b.profile), ...report }
-    } finally {
-      await Promise.all(sides.map((c) => c.close()))
-    }
+  /** Connects two sides, each under its profile, and diffs what they exposed (shared/compare/compareRun.ts). */
+  compare(a: CompareSide, b: CompareSide, pairing?: OperationPairing, prompt?: string): Promise<CompareResult> {
+    return compareSides(this, `c${++this.nextCompare}`, a, b, pairing, prompt)
   }
 
   requireLibrary(): RecordingLibrary {
@@ -640,28 +368,13 @@ export class Engine implements CommandContext {
     return this.recorders.stop(connectionId)
   }
 
-  /**
-   * Opens the replay's own connections; the caller steps or runs it. A replay that has not ended is
-   * stopped first (its connections close, unless it keeps them): one replay runs at a time.
-   */
-  async startReplay(options: ReplayOptions): Promise<Replay & { total: number }> {
-    for (const earlier of this.replays.values()) earlier.stop()
-    const replay = Object.assign(new Replay(this, `r${++this.nextReplay}`, options), { total: options.turns.length })
-    this.replays.set(replay.id, replay)
-    try {
-      await replay.start()
-    } catch (error) {
-      await replay.close()
-      this.replays.delete(replay.id)
-      throw error instanceof CommandError ? error : new CommandError((error as Error).message, 'failed')
-    }
-    return replay
+  /** Opens the replay's own connections, stopping any replay before it (./replays.ts); the caller steps or runs it. */
+  startReplay(options: ReplayOptions): Promise<Replay & { total: number }> {
+    return this.replays.start(options)
   }
 
   replay(replayId: string): Replay {
-    const replay = this.replays.get(replayId)
-    if (!replay) throw new CommandError(`no replay "${replayId}"`, 'not-found')
-    return replay
+    return this.replays.get(replayId)
   }
 
   /** Closes every connection: no child process or timer outlives the engine. */
@@ -669,7 +382,7 @@ export class Engine implements CommandContext {
     this.auth.close()
     this.recorders.stopAll()
     this.apps.dispose()
-    for (const replay of this.replays.values()) replay.stop()
+    this.replays.stopAll()
     await Promise.all([...this.connections.values()].map((c) => c.close()))
     for (const connection of this.connections.values()) connection.spill.dispose()
     await this.pushReceiver.close()

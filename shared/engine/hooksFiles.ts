@@ -1,10 +1,11 @@
 import { readdir, stat } from 'node:fs/promises'
 import { extname, join, resolve, sep } from 'node:path'
 import { CommandError, type HooksFiles } from '../contract'
+import { USER_MODULE_EXTENSIONS } from '../runtime/userModules'
 import { JsonListFile } from './jsonListFile'
 
-/** The extensions a hooks file may have (shared/hooks/loadHooks.ts reads them). */
-export const HOOKS_EXTENSIONS = ['json', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts']
+/** The extensions a hooks file may have (shared/hooks/loadHooks.ts reads them), as a file dialog takes them. */
+export const HOOKS_EXTENSIONS = ['.json', ...USER_MODULE_EXTENSIONS].map((extension) => extension.slice(1))
 
 /** How many recently loaded hooks files are remembered. */
 const RECENT = 8

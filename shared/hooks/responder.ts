@@ -1,14 +1,6 @@
-import { readFile } from 'node:fs/promises'
-import { extname, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { ELICIT_ACTIONS, serverRequestText, type Responder } from '../contract'
 import type { ScriptedAnswer, ScriptedResponder, ServerRequest } from '../mcp/clientRole'
-import { importUserModule } from '../runtime/userModules'
-
-let generation = 0
-
-/** The extensions of a responder module (the rest must be `.json`). */
-export const RESPONDER_MODULE_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']
+import { loadUserFile } from '../runtime/userModules'
 
 /**
  * A target's scripted responder: its file (canned replies in JSON, or a module), then its `elicit` answer.
@@ -44,39 +36,16 @@ export async function loadResponder(spec: Responder | undefined): Promise<Script
 }
 
 /**
- * A file of canned replies (`.json`) or a module (`.js`, `.mjs`, `.ts`, …) exporting `(request) => result`
- * (default), or `sampling` and `elicitation` functions by name. A function returns the result to send,
- * `undefined` to leave the request to someone else, or throws to answer with an error. Read afresh on
- * every load, so a reconnect picks up edits.
+ * A file of canned replies (`.json`) or a module (`.js`, `.mjs`, `.ts`, …: runtime/userModules.ts) exporting
+ * `(request) => result` (default), or `sampling` and `elicitation` functions by name (or in a default-exported
+ * object). A function returns the result to send, `undefined` to leave the request to someone else, or throws
+ * to answer with an error. Read afresh on every load, so a reconnect picks up edits.
  */
 export async function loadResponderFile(file: string): Promise<ScriptedResponder> {
-  const path = resolve(file)
-  const ext = extname(path)
-  if (ext === '.json') {
-    let text: string
-    try {
-      text = await readFile(path, 'utf8')
-    } catch (error) {
-      throw new Error(`cannot read responder file ${path}: ${(error as Error).message}`, { cause: error })
-    }
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch (error) {
-      throw new Error(`${path} is not valid JSON: ${(error as Error).message}`, { cause: error })
-    }
-    return cannedReplies(json, path)
-  }
-  if (!RESPONDER_MODULE_EXTENSIONS.includes(ext)) throw new Error(`responder file ${path}: expected .json, .js, .mjs, .ts or .mts`)
-  let module: Record<string, unknown>
-  try {
-    const url = `${pathToFileURL(path).href}?reload=${++generation}`
-    module = await importUserModule(url)
-  } catch (error) {
-    throw new Error(`cannot load responder module ${path}: ${(error as Error).message}`, { cause: error })
-  }
-  let exported = module
-  while (exported.default && typeof exported.default === 'object') exported = exported.default as Record<string, unknown>
+  const loaded = await loadUserFile(file, 'responder')
+  const { path } = loaded
+  if (loaded.kind === 'json') return cannedReplies(loaded.json, path)
+  const exported = loaded.exports
   const byMethod: Record<string, unknown> = {
     'sampling/createMessage': exported.sampling,
     'elicitation/create': exported.elicitation,

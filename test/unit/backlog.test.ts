@@ -12,6 +12,7 @@ import {
   type LogEvent,
 } from '../../shared/contract'
 import { EventLog } from '../../shared/runtime/eventLog'
+import { useStore } from '../../renderer/src/store/store'
 import { frameInput } from '../fixtures/events'
 
 // The backlog a UI catches up with travels as rows (shared/contract/backlog.ts): whatever the engine kept,
@@ -200,5 +201,62 @@ describe('the backlog a UI catches up with', () => {
     const odd = JSON.parse(JSON.stringify(madeUp.backlog(0))) as BacklogPage
     expect(odd.frames.tsIn).toBe('ms')
     expect(decodeBacklog(odd).frames.ts).toEqual([0.1, 0.30000000000000004, 1e-9])
+  })
+
+  it('brings a frame back with every field it had, through a page and the UI store folding it', () => {
+    // Every field of a frame set (but `deferred`, which only a UI's copy has): a field added to FrameEvent stops
+    // this compiling until it is set here too, so a field a row does not carry fails this test.
+    const whole = {
+      connectionId: 'demo:a2a#7',
+      direction: 'in',
+      protocol: 'a2a',
+      transport: 'grpc',
+      kind: 'notification',
+      method: 'notifications/progress',
+      id: 'r-1',
+      payload: { params: { progressToken: 'r-1', progress: 2, total: 3 } },
+      bytes: 4321,
+      latencyMs: 12.25,
+      requestSeq: 1,
+      subject: 'slow tool',
+      probe: true,
+      resendOf: 1,
+      truncated: { shownBytes: 100, file: '/tmp/parallax-spill/frame-2.json', refused: 'nested deeper than 256 levels' },
+      http: {
+        method: 'POST',
+        url: 'http://127.0.0.1:4000/a2a',
+        status: 200,
+        statusText: 'OK',
+        headers: { 'content-type': 'application/json' },
+        eventId: 'e-9',
+      },
+      view: { id: '0123456789abcdef0123456789abcdef', uri: 'ui://widget/cart.html' },
+      grpc: {
+        service: 'lf.a2a.v1.A2AService',
+        method: 'SendStreamingMessage',
+        target: '127.0.0.1:50051',
+        tls: false,
+        metadata: { 'x-trace': 't-1' },
+        status: { code: 0, name: 'OK', details: 'done' },
+      },
+    } as const satisfies Record<Exclude<keyof FrameEvent, 'type' | 'seq' | 'ts' | 'deferred'>, unknown>
+    const log = new EventLog()
+    log.emit(frame({ connectionId: whole.connectionId, direction: 'out', kind: 'request', method: 'tools/call', id: 'r-1', payload: {} }))
+    const sent = log.emit(frame({ ...whole, ts: 1_795_465_254_649.75 }))
+    // The same frame but for its payload, which the UI does not fold: it stays in the engine, and says so.
+    const kept = log.emit(frame({ ...whole, method: 'message/stream', kind: 'stream-event', ts: 1_795_465_254_650.5 }))
+
+    // And each field alone: a frame with nothing else beyond its shape still has a row that carries it.
+    const alone = Object.entries(whole)
+      .filter(([field]) => !['connectionId', 'direction', 'protocol', 'transport', 'kind', 'method', 'payload', 'bytes'].includes(field))
+      .map(([field, value]) => log.emit(frame({ connectionId: whole.connectionId, method: 'notifications/message', [field]: value })))
+
+    useStore.getState().applyBacklog(pages(log, 1000)[0])
+    const frames = useStore.getState().connections[whole.connectionId].frames
+    expect(frames.at(1)).toEqual(sent)
+    expect(frames.at(2)).toEqual({ ...kept, payload: undefined, deferred: true })
+    expect(alone).toHaveLength(10)
+    expect(frames.all().slice(3)).toEqual(alone.map(asBrought))
+    expect(unpack(pages(log, 1000)[0], log)).toEqual(log.since(0).map(asBrought))
   })
 })

@@ -17,9 +17,10 @@ import { targetCommands } from './targets'
 export type { CommandContext, Handler, Handlers } from './handler'
 
 /**
- * Every command's handler, one module per domain. To add a command: its schema in
- * shared/contract/commands.ts (CommandInputs) and its output type (CommandOutputs), then its handler in
- * its domain's module here; the engine validates the input before any handler runs.
+ * Every command's handler, one module per domain. To add a command: its schema and its output type in its
+ * domain's module under shared/contract/commands/ (a new domain is spread into CommandInputs and extended
+ * by CommandOutputs there), then its handler in the domain's module here; the engine validates the input
+ * before any handler runs.
  */
 export const handlers: Handlers = {
   ...appCommands,
