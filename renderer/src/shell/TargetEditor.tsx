@@ -13,6 +13,7 @@ import { closeEditor, connect, noteEditedWhileConnected, reconnect, reloadTarget
 import { useStore } from '../store/store'
 import { useProfiles } from '../views/connection/serverRequests/ProfilePicker'
 import { OAuthFields, oauthDraft } from './OAuthFields'
+import './targetEditor.css'
 
 type Kind = 'mcp-stdio' | 'mcp-http' | 'a2a' | 'acp'
 

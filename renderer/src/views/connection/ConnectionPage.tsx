@@ -38,6 +38,7 @@ import { AuthPanel } from './auth/AuthPanel'
 import { MoreAccessPrompt } from './auth/MoreAccessPrompt'
 import { AppViewDock } from './apps/AppViewDock'
 import { pendingMoreAccess, signIn } from '../../store/authActions'
+import './connection.css'
 
 /**
  * A target's page: the user's own session with it (never a connection Compare or Replay opened for

@@ -16,6 +16,7 @@ import { HooksBar } from './HooksBar'
 import { InFlightList } from './InFlight'
 import { SchemaForm, schemaDefaults, type JsonSchema } from './SchemaForm'
 import { PromptSurface, RequestSurface, ResourceSurface, TemplateSurface, SubscriptionsList } from './Surfaces'
+import './calls.css'
 
 interface Callable {
   name: string

@@ -4,6 +4,7 @@ import { closeConnections, closeFramesDrawer } from '../../../store/actions'
 import { connectionLabel, connectionNumber, isSession, type ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
 import { FramesPanel } from './FramesPanel'
+import './framesDrawer.css'
 
 /**
  * A connection's frames in a drawer over the page that linked to them (Compare, Replay), so that page

@@ -11,6 +11,7 @@ import { command, NO_FRAMES_FILTER, useStore, type FramesFilter } from '../../..
 import { useIncrementalFilter } from './useIncrementalFilter'
 import { ResendRequest } from './ResendRequest'
 import { framePayloads, useWholeFrame } from '../../../store/framePayloads'
+import './frames.css'
 
 const ROW = 26
 /** How many characters of a frame's id its column shows: A2A's ids (`http-12`, `grpc-3`, an agent's UUIDs) get a wider one. */

@@ -15,6 +15,7 @@ import { answerServerRequest } from '../../../store/actions'
 import { FrameLink } from '../../../components/FrameLink'
 import { pendingServerRequests, type ConnectionView } from '../../../store/connectionView'
 import { CommandAnswer, PermissionAnswer } from './AcpRequestAnswers'
+import './serverRequests.css'
 
 /**
  * What the server asks and waits for the user to answer (docs/architecture.md, "Answering what servers
