@@ -16,7 +16,8 @@ import {
   startRecording,
   stopRecording,
 } from '../../store/actions'
-import { connectionNumber, isSession, purposeLabel, statusTone, type ConnectionView } from '../../store/connectionView'
+import { purposeLabel } from '../../components/connectionLabel'
+import { connectionNumber, isSession, statusTone, type ConnectionView } from '../../store/connectionView'
 import { useSelectedConnection, useStore, type Tab } from '../../store/store'
 import { targetTabs } from '../../store/targetTabs'
 import { A2aCardPanel } from './handshake/A2aCardPanel'
