@@ -6,7 +6,15 @@ module.exports = {
     {
       name: 'no-cycles',
       severity: 'error',
-      comment: 'Files and folders import one way: a cycle means two things that should be one, or a missing layer.',
+      comment: 'Files import one way: a cycle means two things that should be one, or a missing layer.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment: 'Folders import one way too: two folders that import each other (even through a type) are one layer split in two.',
+      scope: 'folder',
       from: {},
       to: { circular: true },
     },

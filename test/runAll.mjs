@@ -31,6 +31,7 @@ ok =
     '--config',
     '.dependency-cruiser.cjs',
   ])
+ok = ok && step('lint: file sizes', process.execPath, [join(root, 'test', 'fileSizes.mjs')])
 ok = ok && step('lint: code', bin('eslint'), ['.']) && step('lint: format', bin('prettier'), ['--check', '.'])
 ok = ok && step('build', bin('vite'), ['build', '--logLevel', 'warn'])
 if (!ok) {

@@ -1,3 +1,5 @@
+import './diffList.css'
+
 /** One change between two JSON values, at a JSON Pointer: what was there (`from`) and what is there now (`to`). */
 export interface DiffEntry {
   path: string

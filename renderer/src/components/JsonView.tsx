@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { AgentText } from './Name'
+import './jsonView.css'
 
 const PAGE = 100
 const LONG_STRING = 2_000

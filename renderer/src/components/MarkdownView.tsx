@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
 import { visibleName, visibleText } from '../../../shared/contract'
-import { openOutside, unopenable } from './openOutside'
+import { openOutside, unopenable } from '../store/openOutside'
 
 /*
  * Markdown an agent sent, rendered as React elements (react-markdown: never an HTML string). What could run,

@@ -4,6 +4,7 @@ import { JsonView } from './JsonView'
 import { Markdown, MarkdownOrRaw, MarkdownSwitch } from './Markdown'
 import { isMarkdown } from './markdownRule'
 import { AgentText, Name } from './Name'
+import './mcpContent.css'
 
 /*
  * What an MCP server returns, as a person reads it: text as text, images as images, audio playable,

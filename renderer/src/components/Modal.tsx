@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { visibleText } from '../../../shared/contract'
 import { AgentText } from './Name'
+import './modal.css'
 
 /**
  * The shell of every dialog: a backdrop that closes on click, Escape to close, a title, a body and a footer.

@@ -1,8 +1,7 @@
 import type { ParallaxApi } from '../../../shared/contract'
 import { electronApi } from './electron'
-import { webApi, type LinkState } from './web'
-
-export type { LinkState }
+import type { LinkState } from '../store/store'
+import { webApi } from './web'
 
 /** The one client the UI uses: Electron's preload bridge when present, else the web host's socket. */
 export function createApi(onLinkState: (state: LinkState) => void): ParallaxApi {

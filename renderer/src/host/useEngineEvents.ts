@@ -1,8 +1,8 @@
 import { useEffect } from 'react'
 import type { EngineEvent, ParallaxApi } from '../../../shared/contract'
 import { attachApi, reloadTargets, setAppInfo, setLink } from '../store/actions'
-import { useStore } from '../store/store'
-import { createApi, type LinkState } from '.'
+import { useStore, type LinkState } from '../store/store'
+import { createApi } from '.'
 
 /**
  * The single subscription at the app root: attaches to the engine, fetches the backlog it missed

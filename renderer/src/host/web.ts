@@ -1,6 +1,5 @@
 import { EngineCommandError, type ClientMessage, type EngineEvent, type ParallaxApi, type ServerMessage } from '../../../shared/contract'
-
-export type LinkState = 'connecting' | 'open' | 'lost'
+import type { LinkState } from '../store/store'
 
 const TOKEN_KEY = 'parallax.token'
 

@@ -2,6 +2,7 @@ import { describeSpec } from '../../../shared/contract'
 import { Modal } from '../components/Modal'
 import { AgentText, Name } from '../components/Name'
 import { useStore } from '../store/store'
+import './approvalDialog.css'
 
 /**
  * Asked whenever the engine refuses to run something the user has not approved: a command it would spawn

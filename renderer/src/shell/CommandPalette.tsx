@@ -24,6 +24,8 @@ import { TABS, useStore, type Store } from '../store/store'
 import { targetTabs } from '../store/targetTabs'
 import { fuzzyMatch } from './fuzzyMatch'
 import { chooseConfigFile } from './ImportDialog'
+import '../components/modal.css'
+import './commandPalette.css'
 
 const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 /** How the palette is opened, as this platform writes it. */

@@ -4,6 +4,7 @@ import { Modal } from '../components/Modal'
 import { Name } from '../components/Name'
 import { reloadTargets, selectTarget } from '../store/actions'
 import { command, showToast } from '../store/store'
+import './importDialog.css'
 
 /** A config file read, before anything is added: its entries (and what could not be used). */
 export interface ImportPreview {

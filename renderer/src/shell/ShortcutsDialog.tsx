@@ -2,6 +2,7 @@ import { Modal } from '../components/Modal'
 import { closeShortcuts } from '../store/actions'
 import { useStore } from '../store/store'
 import { PALETTE_KEYS } from './CommandPalette'
+import './shortcutsDialog.css'
 
 const SHORTCUTS: [string, string][] = [
   [PALETTE_KEYS, 'command palette: every view and action'],

@@ -15,6 +15,7 @@ import { statusTone } from '../store/connectionView'
 import { useStore } from '../store/store'
 import { chooseConfigFile, configFileInput, ImportDialog, previewConfigFile, type ImportPreview } from './ImportDialog'
 import { PALETTE_KEYS } from './CommandPalette'
+import './sidebar.css'
 
 /** The targets (demos, then the user's own) with their state, the other pages, the link to the engine and the theme. */
 export function Sidebar() {

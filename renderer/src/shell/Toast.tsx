@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { AgentText } from '../components/Name'
 import { dismissToast } from '../store/actions'
 import { useStore } from '../store/store'
+import './toast.css'
 
 /**
  * The last message, its names' hidden characters shown. One that offers an action (Open in Replay) stays

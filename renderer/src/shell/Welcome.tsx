@@ -1,5 +1,6 @@
 import { connect, selectTarget, startEditing } from '../store/actions'
 import { useStore } from '../store/store'
+import './welcome.css'
 
 /** The first screen: what Parallax is and the demo servers, one click each. */
 export function Welcome() {

@@ -10,7 +10,6 @@ import type {
   SavedTarget,
   ServerRequestAnswer,
 } from '../../../shared/contract'
-import type { LinkState } from '../host'
 import { connectionNumber, isSession } from './connectionView'
 import {
   askApproval,
@@ -24,6 +23,7 @@ import {
   type EntryKind,
   type FramesDrawer,
   type FramesFilter,
+  type LinkState,
   type MainView,
   type ReplayPage,
   type Store,

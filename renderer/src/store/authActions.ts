@@ -1,5 +1,5 @@
 import type { AuthEvent, AuthStatus } from '../../../shared/contract'
-import { openOutside } from '../components/openOutside'
+import { openOutside } from './openOutside'
 import { connect } from './actions'
 import { command, showToast, useStore } from './store'
 

@@ -21,7 +21,6 @@ import type {
   ServerRequestEvent,
   TransportKind,
 } from '../../../shared/contract'
-import { timeOfDay } from '../components/format'
 import { foldRequestFrame, foldRequestMessage, newRequestsView, type RequestsView } from './requests'
 import { FrameList, LogList } from './rowLists'
 
@@ -211,23 +210,6 @@ function foldFrame(view: ConnectionView, frame: FrameEvent): void {
   if (frame.view) view.appFrames[frame.view.id] = (view.appFrames[frame.view.id] ?? 0) + 1
   if (frame.method === 'logging/setLevel') noteLogLevel(view, frame)
   foldRequestFrame(view.requests, frame)
-}
-
-const PURPOSES: Record<ConnectionOwner['purpose'], string> = {
-  session: 'your session',
-  compare: 'compare',
-  replay: 'replay',
-  recording: 'recording',
-}
-
-/** A connection as lists name it: "Demo agent · your session · 12:44:02", "Demo agent · replay r2 · 12:45:10". */
-export function connectionLabel(view: Pick<ConnectionView, 'targetName' | 'owner'>): string {
-  return `${view.targetName} · ${purposeLabel(view.owner)} · ${timeOfDay(view.owner.startedAt)}`
-}
-
-/** What a connection is for, in words: "your session", "replay r2 B", "compare c1 A (minimal)". */
-export function purposeLabel(owner: ConnectionOwner): string {
-  return [PURPOSES[owner.purpose], owner.by, owner.side].filter(Boolean).join(' ')
 }
 
 /** Whether a connection is the user's own session (what a target's page and the sidebar show). */

@@ -22,7 +22,6 @@ import {
   type FrameRows,
   type LogRows,
 } from '../../../shared/contract'
-import type { LinkState } from '../host'
 import { applyEvent, applyFrameRow, applyLogRow, isSession, newConnectionView, type ConnectionView } from './connectionView'
 
 export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth'
@@ -156,6 +155,9 @@ export interface CallSurface {
   picked: Partial<Record<EntryKind, string>>
   drafts: Record<string, Draft>
 }
+
+/** The page's link to the engine, as its host reports it: Electron's is open at once, the web host's socket may drop and come back. */
+export type LinkState = 'connecting' | 'open' | 'lost'
 
 interface EngineSlice {
   api: ParallaxApi | undefined

@@ -15,6 +15,8 @@ import { PageHeader } from '../../components/PageHeader'
 import { setCompareResult, setCompareSide, showTargetPage } from '../../store/actions'
 import { command, useStore, type CompareSide } from '../../store/store'
 import { ProfilesDialog } from './ProfilesDialog'
+import '../../components/diffList.css'
+import './compare.css'
 
 type Profiles = (ClientProfile & { preset: boolean })[]
 

@@ -16,7 +16,8 @@ import {
   startRecording,
   stopRecording,
 } from '../../store/actions'
-import { connectionNumber, isSession, purposeLabel, statusTone, type ConnectionView } from '../../store/connectionView'
+import { purposeLabel } from '../../components/connectionLabel'
+import { connectionNumber, isSession, statusTone, type ConnectionView } from '../../store/connectionView'
 import { useSelectedConnection, useStore, type Tab } from '../../store/store'
 import { targetTabs } from '../../store/targetTabs'
 import { A2aCardPanel } from './handshake/A2aCardPanel'
@@ -38,6 +39,7 @@ import { AuthPanel } from './auth/AuthPanel'
 import { MoreAccessPrompt } from './auth/MoreAccessPrompt'
 import { AppViewDock } from './apps/AppViewDock'
 import { pendingMoreAccess, signIn } from '../../store/authActions'
+import './connection.css'
 
 /**
  * A target's page: the user's own session with it (never a connection Compare or Replay opened for

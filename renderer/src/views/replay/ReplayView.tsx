@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/PageHeader'
 import { forgetReplayRecording, openRecording, setReplayOptions, showTargetPage } from '../../store/actions'
 import { command, showToast, useStore, type ReplayState } from '../../store/store'
 import { ParitySummary, TurnTable } from './TurnResults'
+import './replay.css'
 
 /**
  * Record once, replay against one target (vs the recording) or two (A vs B), turn by turn. What the user

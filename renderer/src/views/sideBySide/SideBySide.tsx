@@ -15,8 +15,10 @@ import { AgentText, Name } from '../../components/Name'
 import { OutcomeChip } from '../../components/OutcomeChip'
 import { PageHeader } from '../../components/PageHeader'
 import { openSideBySide, showTargetPage } from '../../store/actions'
-import { connectionLabel, connectionNumber, isSession, type ConnectionView } from '../../store/connectionView'
+import { connectionLabel } from '../../components/connectionLabel'
+import { connectionNumber, isSession, type ConnectionView } from '../../store/connectionView'
 import { useStore } from '../../store/store'
+import './sideBySide.css'
 
 /** Two connections' conversations next to each other, one row per turn, so the same turn lines up. */
 export function SideBySide({ left, right }: { left?: string; right?: string }) {

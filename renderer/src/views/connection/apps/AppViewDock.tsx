@@ -7,7 +7,8 @@ import type { ConnectionView } from '../../../store/connectionView'
 import { useStore, type AppViewRequest } from '../../../store/store'
 import { AgentText, Name } from '../../../components/Name'
 import type { ViewAsk, ViewSession } from './viewBridge'
-import { openOutside, unopenable } from '../../../components/openOutside'
+import { openOutside, unopenable } from '../../../store/openOutside'
+import './apps.css'
 
 /** The view's height, as it reports it (`ui/notifications/size-changed`), within these bounds: the page's tabs keep their room below it. */
 const MIN_HEIGHT = 80

@@ -5,6 +5,7 @@ import { authStatus, cancelSignIn, openSignInPage, pendingFlow, signIn, signOut 
 import type { ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
 import { AuthFlows } from './AuthFlows'
+import './auth.css'
 
 const NO_STEPS: AuthEvent[] = []
 

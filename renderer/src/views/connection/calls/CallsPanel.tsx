@@ -15,7 +15,10 @@ import { AgentText, Name } from '../../../components/Name'
 import { HooksBar } from './HooksBar'
 import { InFlightList } from './InFlight'
 import { SchemaForm, schemaDefaults, type JsonSchema } from './SchemaForm'
-import { PromptSurface, RequestSurface, ResourceSurface, TemplateSurface, SubscriptionsList } from './Surfaces'
+import { PromptSurface } from './PromptSurface'
+import { RequestSurface } from './RequestSurface'
+import { ResourceSurface, SubscriptionsList, TemplateSurface } from './ResourceSurfaces'
+import './calls.css'
 
 interface Callable {
   name: string

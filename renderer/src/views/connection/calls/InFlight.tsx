@@ -4,6 +4,7 @@ import { Name } from '../../../components/Name'
 import { cancelRequest } from '../../../store/actions'
 import type { ConnectionView } from '../../../store/connectionView'
 import type { InFlight } from '../../../store/requests'
+import './inFlight.css'
 
 /**
  * The user's requests still waiting for their answer: what each is, how long it has waited, the progress

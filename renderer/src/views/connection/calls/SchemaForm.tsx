@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { AgentText } from '../../../components/Name'
+import './schemaForm.css'
 
 /** The part of JSON Schema the form draws: types, enums, defaults, descriptions, nested objects and arrays. */
 export interface JsonSchema {

@@ -7,6 +7,7 @@ import { JsonView } from '../../../components/JsonView'
 import { AgentText, Name } from '../../../components/Name'
 import { AppBadge, AppResourceMetadata, AppToolMetadata, isAppResource } from './AppMetadata'
 import type { Prompt, Resource, Template, Tool } from './catalogEntries'
+import './catalog.css'
 
 export function catalogCount(view: ConnectionView): number {
   return Object.values(view.catalog).reduce((n, items) => n + (items?.length ?? 0), 0)

@@ -2,6 +2,7 @@ import type { A2aHandshakeEvent } from '../../../../../shared/contract'
 import { CatalogItem } from './CatalogPanel'
 import { CopyButton } from '../../../components/CopyButton'
 import { actOn } from '../../../store/actions'
+import './catalog.css'
 
 /** The agent's skills, the A2A counterpart of an MCP catalog. */
 export function SkillsPanel({ handshake, targetId }: { handshake: A2aHandshakeEvent | undefined; targetId: string }) {

@@ -7,6 +7,7 @@ import { command } from '../../../store/store'
 import { AcpComposer } from './AcpComposer'
 import { TasksDialog } from './TasksDialog'
 import { InFlightList } from '../calls/InFlight'
+import './conversation.css'
 
 /** The conversation of one connection: a composer for the next turn, and the timeline. */
 export function ConversationPanel({ view }: { view: ConnectionView }) {

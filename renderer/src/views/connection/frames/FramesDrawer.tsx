@@ -1,9 +1,11 @@
 import { useEffect, useMemo } from 'react'
 import { AgentText } from '../../../components/Name'
 import { closeConnections, closeFramesDrawer } from '../../../store/actions'
-import { connectionLabel, connectionNumber, isSession, type ConnectionView } from '../../../store/connectionView'
+import { connectionLabel } from '../../../components/connectionLabel'
+import { connectionNumber, isSession, type ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
 import { FramesPanel } from './FramesPanel'
+import './framesDrawer.css'
 
 /**
  * A connection's frames in a drawer over the page that linked to them (Compare, Replay), so that page

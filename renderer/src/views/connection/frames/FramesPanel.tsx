@@ -5,12 +5,12 @@ import type { Frames } from '../../../store/rowLists'
 import { CopyButton } from '../../../components/CopyButton'
 import { useFixedRows } from '../../../components/useFixedRows'
 import { bytes, clock, ms } from '../../../components/format'
-import { JsonView } from '../../../components/JsonView'
 import { clearFrameFocus, keepFramesFilter } from '../../../store/actions'
-import { command, NO_FRAMES_FILTER, useStore, type FramesFilter } from '../../../store/store'
+import { NO_FRAMES_FILTER, useStore, type FramesFilter } from '../../../store/store'
 import { useIncrementalFilter } from './useIncrementalFilter'
-import { ResendRequest } from './ResendRequest'
-import { framePayloads, useWholeFrame } from '../../../store/framePayloads'
+import { FrameDetail, pairOf } from './FrameDetail'
+import { framePayloads } from '../../../store/framePayloads'
+import './frames.css'
 
 const ROW = 26
 /** How many characters of a frame's id its column shows: A2A's ids (`http-12`, `grpc-3`, an agent's UUIDs) get a wider one. */
@@ -102,9 +102,7 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
     setFollow(false)
     scrollToIndex(next)
   }
-  const frame = selected !== undefined ? frames.at(selected) : undefined
-  const whole = useWholeFrame(view.id, frame)
-  const pair = frame ? pairOf(frames, selected!) : undefined
+  const pair = selected !== undefined && frames.at(selected) ? pairOf(frames, selected) : undefined
   /** Selects a frame by its position in the connection, showing it even if the filter hides it. */
   const select = (index: number) => {
     setSelected(index)
@@ -263,73 +261,7 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
             )}
           </div>
         </div>
-        <aside className="detail" aria-label="Frame detail">
-          {frame ? (
-            <>
-              <div className="detail-head">
-                <span className={`dir ${frame.direction}`}>{frame.direction === 'out' ? '▲ sent' : '▼ received'}</span>
-                <span className="mono">
-                  #{frames.first + selected! + 1} {visibleName(frame.method ?? frame.kind)}
-                  {frame.subject && <span className="muted"> · {visibleName(frame.subject)}</span>}
-                </span>
-                <span className="muted meta">
-                  {bytes(frame.bytes)}
-                  {frame.latencyMs !== undefined ? ` · ${ms(frame.latencyMs)}` : ''} · {frame.transport}
-                </span>
-                <span style={{ flex: 1 }} />
-                {pair && (
-                  <button
-                    className="btn ghost small link"
-                    onClick={() => select(pair.index)}
-                    data-testid="frame-pair"
-                    title="Jump to the other half of this exchange"
-                  >
-                    {pair.role === 'answer' ? `answer #${frames.first + pair.index + 1} →` : `← request #${frames.first + pair.index + 1}`}
-                  </button>
-                )}
-                <CopyButton value={async () => (await framePayloads(view.id, [frame]))[0]} />
-              </div>
-              {frame.http && <HttpExchange http={frame.http} request={frame.direction === 'out' || frame.kind === 'notification'} />}
-              {frame.view && (
-                <div className="view-exchange" data-testid="view-exchange">
-                  {frame.direction === 'in' ? 'From the MCP App view of ' : 'To the MCP App view of '}
-                  <span className="mono">{frame.view.uri}</span>{' '}
-                  <span className="muted">
-                    ({frame.protocol} over {frame.transport}, view {frame.view.id.slice(0, 8)})
-                  </span>
-                </div>
-              )}
-              {frame.grpc && <GrpcExchange grpc={frame.grpc} frame={frame} />}
-              {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
-              {whole.frame && (
-                <ResendRequest
-                  frame={whole.frame}
-                  connectionId={view.id}
-                  onSent={setSelectSeq}
-                  origin={frame.resendOf === undefined ? -1 : frames.indexOfSeq(frame.resendOf)}
-                  originNumber={frame.resendOf === undefined ? undefined : frameNumber(view, frame.resendOf)}
-                  onOrigin={select}
-                />
-              )}
-              <div className="detail-body">
-                {!whole.frame ? (
-                  <div className={whole.error ? 'error-text' : 'muted'}>
-                    {whole.error ? `The payload could not be fetched: ${whole.error}` : 'Fetching the payload…'}
-                  </div>
-                ) : frame.truncated ? (
-                  <pre className="json">{String(whole.frame.payload)}</pre>
-                ) : (
-                  <JsonView key={frame.seq} value={whole.frame.payload} openDepth={4} />
-                )}
-              </div>
-            </>
-          ) : (
-            <div className="empty" style={{ margin: '48px 24px' }}>
-              Select a frame to see its JSON. <br />
-              <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>/</kbd> filters.
-            </div>
-          )}
-        </aside>
+        <FrameDetail view={view} frames={frames} selected={selected} pair={pair} onSelect={select} onSent={setSelectSeq} />
       </div>
     </div>
   )
@@ -366,97 +298,6 @@ function directionLabel(frame: FrameEvent): string {
 }
 
 /**
- * An HTTP-level frame (A2A): the exchange it belongs to — method, URL, status — and its headers (secrets
- * redacted): a request's (what Parallax sent, or what an agent POSTed to it: a push notification), else the response's.
- */
-function HttpExchange({ http, request }: { http: NonNullable<FrameEvent['http']>; request: boolean }) {
-  const headers = Object.entries(http.headers ?? {})
-  return (
-    <details className="http-exchange" data-testid="http-exchange">
-      <summary className="mono">
-        {http.method} {http.url}
-        {http.status !== undefined && (
-          <span className={`http-status ${http.status < 300 ? 'ok' : http.status < 400 ? 'redirect' : 'bad'}`}>
-            {' '}
-            → {http.status}
-            {http.statusText ? ` ${http.statusText}` : ''}
-          </span>
-        )}
-        {http.eventId !== undefined && <span className="muted"> · event id {http.eventId}</span>}
-        <span className="muted">
-          {' '}
-          · {headers.length} {request ? 'request' : 'response'} header{headers.length === 1 ? '' : 's'}
-        </span>
-      </summary>
-      <dl className="kv mono">
-        {headers.map(([name, value]) => (
-          <div key={name} style={{ display: 'contents' }}>
-            <dt>{name}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-    </details>
-  )
-}
-
-/**
- * A gRPC frame (A2A's gRPC binding): the call it belongs to — service, method, where the channel goes — its
- * status on the call's last frame, and the metadata it carried (request metadata, response headers, or trailers).
- */
-function GrpcExchange({ grpc, frame }: { grpc: NonNullable<FrameEvent['grpc']>; frame: FrameEvent }) {
-  const metadata = Object.entries(grpc.metadata ?? {})
-  const what =
-    frame.direction === 'out' ? 'request metadata' : frame.kind === 'trailers' || frame.kind === 'error' ? 'trailers' : 'response headers'
-  return (
-    <details className="http-exchange" data-testid="grpc-call">
-      <summary className="mono">
-        gRPC /{grpc.service}/{grpc.method}{' '}
-        <span className="muted">
-          on {grpc.target}
-          {grpc.tls ? ' (TLS)' : ''}
-        </span>
-        {grpc.status && (
-          <span className={`http-status ${grpc.status.code === 0 ? 'ok' : 'bad'}`}>
-            {' '}
-            → {grpc.status.code} {grpc.status.name}
-            {grpc.status.details && grpc.status.details !== grpc.status.name ? `: ${grpc.status.details}` : ''}
-          </span>
-        )}
-        {grpc.metadata && (
-          <span className="muted">
-            {' '}
-            · {metadata.length} {what === 'trailers' ? 'trailer' : what === 'request metadata' ? 'metadata entr' : 'header'}
-            {what === 'request metadata' ? (metadata.length === 1 ? 'y' : 'ies') : metadata.length === 1 ? '' : 's'}
-          </span>
-        )}
-      </summary>
-      <dl className="kv mono">
-        {metadata.map(([name, value]) => (
-          <div key={name} style={{ display: 'contents' }}>
-            <dt>{name}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-    </details>
-  )
-}
-
-/** The other half of a request/response exchange: the answer to a request, or the request an answer answers. */
-function pairOf(frames: Frames, index: number): { index: number; role: 'answer' | 'request' } | undefined {
-  const frame = frames.at(index)
-  if (frame.requestSeq !== undefined) {
-    const request = frames.indexOfSeq(frame.requestSeq)
-    return request === -1 ? undefined : { index: request, role: 'request' }
-  }
-  if (frame.kind !== 'request') return undefined
-  // Answers follow their request; the first frame naming it as its request is the answer (a stream: its first event).
-  for (let i = index + 1; i < frames.length; i++) if (frames.restAt(i)?.requestSeq === frame.seq) return { index: i, role: 'answer' }
-  return undefined
-}
-
-/**
  * The text filter: words match a frame's method or subject (any of them); `-word` excludes frames whose
  * method or subject contains it. An empty filter matches everything. Most frames have a method and no
  * subject, and few methods recur: their answer is remembered per method.
@@ -476,33 +317,6 @@ function methodFilter(needle: string): (method: string | undefined, subject: str
     if (answer === undefined) byMethod.set(method, (answer = test(method, undefined)))
     return answer
   }
-}
-
-/** An oversized frame: what is shown, its full size, and the whole payload one click away. */
-function TruncatedNotice({ frame, connectionId }: { frame: FrameEvent; connectionId: string }) {
-  const save = async () => {
-    const whole = await command((api) => api.invoke('frames.export', { connectionId, seq: frame.seq }))
-    if (!whole) return
-    const link = document.createElement('a')
-    link.href = URL.createObjectURL(new Blob([whole.text], { type: 'application/json' }))
-    link.download = `frame-${frame.seq}${frame.method ? `-${frame.method.replaceAll('/', '_')}` : ''}.json`
-    link.click()
-    URL.revokeObjectURL(link.href)
-  }
-  return (
-    <div className="verdict warn" style={{ margin: '8px 12px 0' }} data-testid="truncated">
-      {frame.truncated!.refused
-        ? `Parallax refused this message (${frame.truncated!.refused}): it was not handed on. Showing ${frame.truncated!.shownBytes < frame.bytes ? `the first ${bytes(frame.truncated!.shownBytes)} of ` : ''}its text, ${bytes(frame.bytes)}.`
-        : `Too large to keep whole in view: showing the first ${bytes(frame.truncated!.shownBytes)} of ${bytes(frame.bytes)}.`}{' '}
-      {frame.truncated!.file ? (
-        <button className="btn small" onClick={() => void save()}>
-          Save whole…
-        </button>
-      ) : (
-        'The whole payload could not be kept (the disk refused it).'
-      )}
-    </div>
-  )
 }
 
 /** Position of `value` in an ascending array of whole numbers, or -1: the filtered indices are always ascending. */

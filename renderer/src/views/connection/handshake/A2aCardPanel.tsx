@@ -7,6 +7,7 @@ import { Name } from '../../../components/Name'
 import { chooseBinding } from '../../../store/actions'
 import { useStore } from '../../../store/store'
 import { SecuritySchemes } from './SecuritySchemes'
+import './handshake.css'
 
 /** The agent card as fetched: generation, chosen interface and why, capabilities, warnings, the card itself. */
 export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent }) {

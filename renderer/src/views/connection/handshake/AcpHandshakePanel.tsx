@@ -3,6 +3,7 @@ import { ms } from '../../../components/format'
 import { AgentText } from '../../../components/Name'
 import type { ConnectionView } from '../../../store/connectionView'
 import { ClientRows, HandshakeSide, NoHandshake } from './HandshakeParts'
+import './handshake.css'
 
 /**
  * An ACP agent's handshake: what Parallax offered (version, fs and terminal as the profile and the workspace

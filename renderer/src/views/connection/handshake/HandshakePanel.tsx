@@ -5,6 +5,7 @@ import { ms } from '../../../components/format'
 import { AgentText, Name } from '../../../components/Name'
 import { EraNegotiation } from './EraNegotiation'
 import { ClientRows, HandshakeSide, NoHandshake } from './HandshakeParts'
+import './handshake.css'
 
 const CLIENT_CAPS = ['roots', 'sampling', 'elicitation', 'experimental']
 const SERVER_CAPS = ['tools', 'prompts', 'resources', 'logging', 'completions', 'tasks', 'experimental']

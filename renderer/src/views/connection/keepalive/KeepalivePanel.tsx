@@ -3,6 +3,7 @@ import { handshakeEra, type KeepaliveEvent } from '../../../../../shared/contrac
 import type { ConnectionView } from '../../../store/connectionView'
 import { command, useSelectedTarget, useStore } from '../../../store/store'
 import { clock, duration, ms } from '../../../components/format'
+import './keepalive.css'
 
 const CHART_PROBES = 60
 const TABLE_PROBES = 200

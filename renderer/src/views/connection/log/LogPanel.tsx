@@ -10,6 +10,7 @@ import { everyLine, loadLogTexts } from '../../../store/logTexts'
 import type { LogList } from '../../../store/rowLists'
 import { clock } from '../../../components/format'
 import { useIncrementalFilter } from '../frames/useIncrementalFilter'
+import './log.css'
 
 const ROW = 22
 

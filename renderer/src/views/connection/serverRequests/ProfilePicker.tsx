@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { DEFAULT_PROFILE, type ClientProfile, type SavedTarget } from '../../../../../shared/contract'
 import { command } from '../../../store/store'
+import './serverRequests.css'
 
 /** The client profiles to choose from (presets and the user's own), fetched once per picker. */
 export function useProfiles(): (ClientProfile & { preset: boolean })[] {

@@ -10,11 +10,12 @@ import {
 import { elapsed } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
 import { AgentText, Name } from '../../../components/Name'
-import { openOutside, unopenable } from '../../../components/openOutside'
+import { openOutside, unopenable } from '../../../store/openOutside'
 import { answerServerRequest } from '../../../store/actions'
 import { FrameLink } from '../../../components/FrameLink'
 import { pendingServerRequests, type ConnectionView } from '../../../store/connectionView'
 import { CommandAnswer, PermissionAnswer } from './AcpRequestAnswers'
+import './serverRequests.css'
 
 /**
  * What the server asks and waits for the user to answer (docs/architecture.md, "Answering what servers

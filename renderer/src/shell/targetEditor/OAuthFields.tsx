@@ -1,5 +1,5 @@
 import { Fragment } from 'react'
-import type { OAuthSettings } from '../../../shared/contract'
+import type { OAuthSettings } from '../../../../shared/contract'
 
 /**
  * An HTTP target's OAuth settings in the editor. All optional: without them Parallax discovers the
@@ -79,9 +79,3 @@ const TEXT_FIELDS: { field: TextField; id: string; label: string; placeholder: s
   },
   { field: 'scope', id: 't-scope', label: 'Scopes', placeholder: "(as the server's challenge or metadata names them)" },
 ]
-
-/** The settings as a target keeps them: nothing when every field is empty. */
-export function oauthDraft(value: OAuthSettings): OAuthSettings | undefined {
-  const kept = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== false && v !== ''))
-  return Object.keys(kept).length ? (kept as OAuthSettings) : undefined
-}
