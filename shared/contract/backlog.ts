@@ -28,7 +28,15 @@ export interface BacklogPage {
   lastSeq: number
   /** The engine holds events after this page. */
   more: boolean
+  /**
+   * Each connection's frames and log lines as of `lastSeq`: how many it has, and the position (from 0) of the
+   * first of its rows in this page. A page carries only each connection's latest rows: those before are read by
+   * position when shown (`frames.rows`, `logs.rows`).
+   */
+  lists?: BacklogLists
 }
+
+export type BacklogLists = Record<string, { frames: number; logs: number; framesFrom?: number; logsFrom?: number }>
 
 export type FrameShape = Pick<FrameEvent, 'connectionId' | 'direction' | 'protocol' | 'transport' | 'kind' | 'method'>
 
