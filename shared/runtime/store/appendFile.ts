@@ -98,6 +98,11 @@ export class AppendFile {
     return out
   }
 
+  /** Up to `length` bytes from `offset`: fewer where the file ends first. */
+  readUpTo(offset: number, length: number): Buffer {
+    return this.read(offset, Math.max(0, Math.min(length, this.size - offset)))
+  }
+
   close(): void {
     const fd = this.fd
     if (fd === undefined) return

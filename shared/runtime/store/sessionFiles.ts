@@ -35,7 +35,7 @@ export interface SessionFiles {
   readonly frameKeys: KeyColumn
   /** The lines of `records`, parsed. */
   lines(records: IndexRecord[]): EngineEvent[]
-  /** `length` bytes of the events file from `offset` (many lines at once, for walking a session in order). */
+  /** Up to `length` bytes of the events file from `offset` (many lines at once, for walking a session in order). */
   bytes(offset: number, length: number): Buffer
   /** `length` bytes of a frame's whole payload text from `offset` of payloads.bin. */
   payload(offset: number, length: number): string
@@ -96,7 +96,7 @@ export class SessionWriter implements SessionFiles {
   }
 
   bytes(offset: number, length: number): Buffer {
-    return this.events.read(offset, length)
+    return this.events.readUpTo(offset, length)
   }
 
   payload(offset: number, length: number): string {
