@@ -5,6 +5,7 @@
  */
 import { callOverhead } from './callOverhead'
 import { eventDelivery } from './eventDelivery'
+import { longSession } from './longSession'
 import { memory } from './memory'
 import { recordings } from './recordings'
 import { startup } from './startup'
@@ -20,6 +21,7 @@ const benches: [string, (o: BenchOptions) => Promise<Figure[]>][] = [
   ['recordings', recordings],
   ['startup', startup],
   ['memory', memory],
+  ['long-session', longSession],
 ]
 
 const say = (line: string) => {

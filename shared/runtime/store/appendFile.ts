@@ -11,6 +11,9 @@ export class AppendFile {
   private fd: number | undefined
   private waiting: Buffer[] = []
   private waitingBytes = 0
+  /** Where lines are copied as they come (`appendLine`): one buffer a megabyte, not one a line. */
+  private chunk: Buffer | undefined
+  private used = 0
   /** Bytes on the disk. */
   private written: number
   error: string | undefined
@@ -27,15 +30,41 @@ export class AppendFile {
 
   /** The file's length with what waits. */
   get size(): number {
-    return this.written + this.waitingBytes
+    return this.written + this.waitingBytes + this.used
   }
 
   append(bytes: Buffer): number {
     const at = this.size
     if (this.fd === undefined) return at
+    this.seal()
     this.waiting.push(bytes)
     this.waitingBytes += bytes.length
     return at
+  }
+
+  /** Appends a text and a newline; where it starts, and its length in bytes (the newline left out). */
+  appendLine(text: string): { offset: number; length: number } {
+    const offset = this.size
+    const length = Buffer.byteLength(text)
+    if (this.fd === undefined) return { offset, length }
+    if (this.chunk && this.used + length + 1 > this.chunk.length) this.seal()
+    if (length + 1 > CHUNK) {
+      this.append(Buffer.from(`${text}\n`))
+      return { offset, length }
+    }
+    this.chunk ??= Buffer.allocUnsafe(CHUNK)
+    this.used += this.chunk.write(text, this.used)
+    this.chunk[this.used++] = 0x0a
+    return { offset, length }
+  }
+
+  /** Moves the lines copied so far to what waits. */
+  private seal(): void {
+    if (!this.chunk || this.used === 0) return
+    this.waiting.push(this.chunk.subarray(0, this.used))
+    this.waitingBytes += this.used
+    this.chunk = undefined
+    this.used = 0
   }
 
   /**
@@ -66,10 +95,11 @@ export class AppendFile {
 
   /** Bytes waiting to be written. */
   get pending(): number {
-    return this.waitingBytes
+    return this.waitingBytes + this.used
   }
 
   flush(): void {
+    this.seal()
     if (this.fd === undefined || this.waitingBytes === 0) return
     const batch = this.waiting.length === 1 ? this.waiting[0] : Buffer.concat(this.waiting, this.waitingBytes)
     this.waiting = []
@@ -125,3 +155,4 @@ export function readAt(fd: number, offset: number, length: number): Buffer {
 }
 
 const PIECE = 1024 * 1024
+const CHUNK = 1024 * 1024

@@ -59,6 +59,30 @@ export function keyOf(event: EngineEvent): EventKey | undefined {
   return undefined
 }
 
+/** Whether two events have the same key (what keyOf reads of them, compared in place). */
+function sameKey(a: EngineEvent, b: EngineEvent): boolean {
+  if (a.type === 'frame' && b.type === 'frame')
+    return (
+      a.method === b.method &&
+      a.kind === b.kind &&
+      a.direction === b.direction &&
+      a.subject === b.subject &&
+      !a.probe === !b.probe &&
+      a.protocol === b.protocol &&
+      a.transport === b.transport
+    )
+  if (a.type === 'log' && b.type === 'log')
+    return (
+      a.level === b.level &&
+      a.source === b.source &&
+      !a.oddity === !b.oddity &&
+      a.server?.level === b.server?.level &&
+      a.server?.logger === b.server?.logger &&
+      !a.server === !b.server
+    )
+  return false
+}
+
 /** A key as the text that tells it from others (its JSON, fields in a fixed order). */
 const textOf = (key: EventKey): string => JSON.stringify(key)
 
@@ -66,9 +90,9 @@ export class KeyTable {
   readonly keys: EventKey[] = []
   private readonly numbers = new Map<string, number>()
   private readonly file: AppendFile | undefined
-  /** The key numbered last, and its text: a flood repeats the same key, which then costs one comparison. */
-  private last = -1
-  private lastText = ''
+  /** The last frame's and log line's key and an event that had it: a flood repeats a key, which then costs a few comparisons. */
+  private lastFrame: { event: EngineEvent; number: number } | undefined
+  private lastLog: { event: EngineEvent; number: number } | undefined
 
   /** `path`: where the table is written (a live session); `existing`: a table already on disk, read first. */
   constructor(path?: string, existing?: string) {
@@ -96,18 +120,20 @@ export class KeyTable {
 
   /** The number of `event`'s key (numbering it when new), or UNKEYED. */
   numberOf(event: EngineEvent): number {
+    // A flood repeats one key: the event that had it last is compared field by field, making nothing.
+    const last = event.type === 'frame' ? this.lastFrame : this.lastLog
+    if (last && sameKey(last.event, event)) return last.number
     const key = keyOf(event)
     if (!key) return UNKEYED
     const text = textOf(key)
-    if (text === this.lastText) return this.last
     let number = this.numbers.get(text)
     if (number === undefined) {
       if (this.keys.length >= MAX_KEYS) return UNKEYED
       number = this.add(key)
       this.file?.append(Buffer.from(`${text}\n`))
     }
-    this.last = number
-    this.lastText = text
+    if (event.type === 'frame') this.lastFrame = { event, number }
+    else this.lastLog = { event, number }
     return number
   }
 

@@ -69,11 +69,10 @@ export class SessionWriter implements SessionFiles {
 
   /** Appends an event as `line` (its redacted JSON). */
   append(event: EngineEvent, line: string): void {
-    const bytes = Buffer.from(`${line}\n`)
-    const offset = this.events.append(bytes)
+    const { offset, length } = this.events.appendLine(line)
     const kind = classOf(event)
     const key = kind === 'others' ? 0 : this.keys.numberOf(event)
-    this.indexes[kind].add(event.seq, event.ts, offset, bytes.length - 1, key)
+    this.indexes[kind].add(event.seq, event.ts, offset, length, key)
     this.summary.events++
     if (kind === 'frames') {
       this.frameKeys.add(key)

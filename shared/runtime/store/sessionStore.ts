@@ -5,7 +5,8 @@ import { DEFAULT_RETENTION_BYTES, type EngineEvent, type FramesFilter, type List
 import { FrameMatches } from './frameQuery'
 import { temporaryFolderName } from '../frameSpill'
 import { ownerRunning, startMarker } from '../processLife'
-import { Redactor } from '../redaction'
+import { REDACTION_MAX_DEPTH, Redactor } from '../redaction'
+import { jsonOf, keepText } from '../serialized'
 import { readSummary, repair, SessionReader, SessionView, SessionWriter, type SessionFiles } from './sessionFiles'
 
 export interface SessionStoreOptions {
@@ -78,7 +79,10 @@ export class SessionStore {
     const live = this.live.get(event.connectionId) ?? this.begin(event)
     if (!live) return
     const stored = live.redactor.redact(whole === undefined ? event : { ...event, payload: whole })
-    live.writer.append(event, JSON.stringify(stored))
+    const line = jsonOf(stored, REDACTION_MAX_DEPTH + 16)
+    // Nothing redacted: the line is the event's own JSON, which a host sending it to a UI can use as it is.
+    if (stored === event) keepText(event, line)
+    live.writer.append(event, line)
     if (event.type === 'connection') {
       const summary = live.writer.summary
       summary.targetId = event.targetId
