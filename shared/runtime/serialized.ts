@@ -7,9 +7,9 @@ import { safeStringify } from './safeJson'
  */
 const TEXT = Symbol('json')
 
-/** Keeps `text` on the object itself, under a symbol JSON never writes (cheaper than a WeakMap on this path). */
+/** Keeps `text` on the object itself, under a symbol JSON never writes and comparisons do not see (cheaper than a WeakMap on this path). */
 export function keepText(value: object, text: string): void {
-  ;(value as { [TEXT]?: string })[TEXT] = text
+  Object.defineProperty(value, TEXT, { value: text, enumerable: false, configurable: true, writable: true })
 }
 
 /** The value's JSON: the text kept for it, else made now (bounded in depth, as safeStringify makes it). */

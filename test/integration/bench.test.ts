@@ -38,5 +38,7 @@ test('npm run bench -- --quick --json prints one well-formed figure per line for
     'startup-web-host',
     'startup-inspect',
     'memory-large-result',
+    'long-session-intake',
+    'long-session-rss',
   ])
 }, 300_000)
