@@ -31,6 +31,8 @@ export class EventLog {
 
   constructor(store?: SessionStore) {
     this.store = store ?? new SessionStore({ host: 'engine' })
+    // A session that can no longer be written (a full disk) says so in its own log, once.
+    this.store.onFailure = (connectionId, why) => this.emit({ type: 'log', connectionId, source: 'engine', level: 'error', text: why })
   }
 
   /**

@@ -144,3 +144,26 @@ describe('parallax sessions', () => {
     expect(JSON.parse(bad.stdout)).toMatchObject({ format: 'parallax.sessions/1', error: { kind: 'usage' } })
   }, 60_000)
 })
+
+describe('a disk that fills up', () => {
+  it('stops keeping the session with a clear error in its log; what was written stays readable; the connection goes on', async () => {
+    const dataDir = dataFolder()
+    // Room for 256 KB a file: the flood's session outgrows it.
+    const host = await startWebHostProcess({ dataDir, fileSizeLimitKiB: 256 })
+    hosts.push(host)
+    const ui = await openUiClient(host)
+    uis.push(ui)
+    const { connectionId } = await openApprovedTarget(ui, flood(20_000, 0))
+    const said = await ui.waitFor((e) => e.type === 'log' && e.connectionId === connectionId && e.level === 'error', 60_000)
+    expect(said.type === 'log' && said.text).toMatch(
+      /^Parallax stopped keeping this session on disk: the disk is full \(EFBIG\)\. What it wrote before is kept/,
+    )
+    await ui.waitForCount((e) => e.type === 'frame' && e.method === 'notifications/message', 20_000, 60_000)
+    expect(await ui.invoke('connections.probe', { connectionId })).toEqual({ ok: true })
+    const [session] = (await ui.invoke('sessions.list', {})) as ListedSession[]
+    expect(session).toMatchObject({ ended: 'cut-short', reason: expect.stringMatching(/EFBIG/) })
+    expect(session.frames).toBeGreaterThan(100)
+    const { rows } = await ui.invoke('frames.rows', { connectionId: `session:${session.id}`, from: session.frames - 1, count: 1 })
+    expect(rows.seq).toHaveLength(1)
+  }, 90_000)
+})

@@ -61,6 +61,8 @@ export class SessionStore {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z')
   retentionBytes: number
+  /** Told once when a connection's session can no longer be kept on disk, with why (the event log says it in that connection's log). */
+  onFailure: ((connectionId: string, why: string) => void) | undefined
   /** Sessions whose writing stopped, and why (reported once each). */
   readonly failures = new Map<string, string>()
 
@@ -296,7 +298,7 @@ export class SessionStore {
       this.ofConnection.set(event.connectionId, id)
       return live
     } catch (error) {
-      this.failures.set(event.connectionId, `the session could not be kept on disk (${(error as Error).message})`)
+      this.fail(event.connectionId, (error as Error).message)
       return undefined
     }
   }
@@ -305,10 +307,30 @@ export class SessionStore {
     live.writer.flush()
     const error = live.writer.error
     if (error && !this.failures.has(connectionId)) {
-      this.failures.set(connectionId, `the session stopped being kept on disk: ${error}; what was written before is kept`)
       this.live.delete(connectionId)
-      live.writer.close({ ended: 'cut-short', endedAt: Date.now(), reason: error })
+      live.writer.close({})
+      // What reached the disk is the session: its torn tail cut, its counts those of what is kept.
+      this.seal(live.writer.dir, live.writer.summary, { ended: 'cut-short', reason: error })
+      this.fail(connectionId, error)
     }
+  }
+
+  /** Ends a session that was not closed as it went (cut short by a crash or a full disk): repaired, and said so. */
+  private seal(dir: string, summary: SessionSummary, ended: { ended: 'cut-short'; reason: string; endedAt?: number }): void {
+    try {
+      const { kept, summary: repaired } = repair(dir, summary)
+      delete repaired.writer
+      new SessionWriter(dir, repaired, kept).close({ endedAt: repaired.lastEventAt, ...ended })
+    } catch {
+      // unreadable: listed as it is
+    }
+  }
+
+  private fail(connectionId: string, error: string): void {
+    const full = /ENOSPC|EFBIG|EDQUOT/.exec(error)
+    const why = `Parallax stopped keeping this session on disk: ${full ? `the disk is full (${full[0]})` : error}. What it wrote before is kept; the session goes on, shown but no longer written`
+    this.failures.set(connectionId, why)
+    this.onFailure?.(connectionId, why)
   }
 
   private end(connectionId: string, state: 'closed' | 'failed', reason?: string): void {
@@ -326,17 +348,7 @@ export class SessionStore {
       const summary = readSummary(dir)
       if (!summary || summary.ended || !summary.writer) continue
       if (ownerRunning(summary.writer.pid, summary.writer.start)) continue
-      try {
-        const { kept, summary: repaired } = repair(dir, summary)
-        delete repaired.writer
-        new SessionWriter(dir, repaired, kept).close({
-          ended: 'cut-short',
-          endedAt: repaired.lastEventAt,
-          reason: 'Parallax stopped without closing it (a crash or a kill)',
-        })
-      } catch {
-        // unreadable: listed as it is
-      }
+      this.seal(dir, summary, { ended: 'cut-short', reason: 'Parallax stopped without closing it (a crash or a kill)' })
     }
     this.enforceRetention()
   }
