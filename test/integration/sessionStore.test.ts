@@ -98,4 +98,30 @@ describe('sessions kept on disk', () => {
     expect(page.lists?.[view]?.frames).toBe(kept.frames)
     expect(readdirSync(join(dataDir, 'sessions'))).toContain(kept.id)
   })
+
+  it('keeps the folder within its size: the oldest finished sessions go first, never a running one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parallax-store-'))
+    dirs.push(dataDir)
+    const first = engineIn(dataDir)
+    await session(first, 1)
+    await first.dispose()
+    engines.splice(engines.indexOf(first), 1)
+
+    const second = engineIn(dataDir)
+    await session(second, 1)
+    const before = await second.invoke('sessions.list', {})
+    expect(before.filter((s) => s.running)).toHaveLength(1)
+    expect(before.filter((s) => !s.running).length).toBeGreaterThan(0)
+    // Smaller than any session: every finished one goes; the running one stays, whatever its size.
+    const removed = second.events.store.setRetention(1)
+    expect(removed.sort()).toEqual(
+      before
+        .filter((s) => !s.running)
+        .map((s) => s.id)
+        .sort(),
+    )
+    const after = await second.invoke('sessions.list', {})
+    expect(after.map((s) => s.running)).toEqual([true])
+    expect((await second.invoke('sessions.retention', {})).bytes).toBe(1)
+  })
 })

@@ -30,6 +30,8 @@ interface Live {
 const FLUSH_MS = 50
 /** How a past session is named where a connection would be: `session:<its id>`. */
 export const SESSION_VIEW = 'session:'
+/** How much is written between two checks of the folder's size against the retention limit. */
+const RETENTION_EVERY_BYTES = 64 * 1024 * 1024
 /** Ended sessions kept open for reading at once (each holds a few file descriptors). */
 const OPEN_READERS = 32
 /** What one session may hold in memory before it is written at once. */
@@ -61,6 +63,7 @@ export class SessionStore {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z')
   retentionBytes: number
+  private sinceRetention = 0
   /** Told once when a connection's session can no longer be kept on disk, with why (the event log says it in that connection's log). */
   onFailure: ((connectionId: string, why: string) => void) | undefined
   /** Sessions whose writing stopped, and why (reported once each). */
@@ -223,7 +226,17 @@ export class SessionStore {
   }
 
   flush(): void {
-    for (const [connectionId, live] of this.live) this.flushOne(connectionId, live)
+    let written = 0
+    for (const [connectionId, live] of this.live) {
+      written += live.writer.pending
+      this.flushOne(connectionId, live)
+    }
+    // A long run keeps the folder within its size as it goes, not only at the next start.
+    this.sinceRetention += written
+    if (this.sinceRetention > RETENTION_EVERY_BYTES && !this.temporary) {
+      this.sinceRetention = 0
+      this.enforceRetention()
+    }
   }
 
   /** Sets (and keeps, in the folder's retention.json) how much the folder may hold; what is over goes now. Returns the ids removed. */
@@ -339,6 +352,7 @@ export class SessionStore {
     this.live.delete(connectionId)
     delete live.writer.summary.writer // no longer written: nobody's to cut short
     live.writer.close({ ended: state, endedAt: live.writer.summary.lastEventAt, ...(reason && { reason }) })
+    this.sinceRetention = RETENTION_EVERY_BYTES + 1 // the next flush checks the folder's size
   }
 
   /** Sessions a process that is gone left running: cut short. Their torn tails are cut, their summaries made true. */
