@@ -30,6 +30,8 @@ interface Live {
 const FLUSH_MS = 50
 /** How a past session is named where a connection would be: `session:<its id>`. */
 export const SESSION_VIEW = 'session:'
+/** Sessions this process has begun, whatever store: the last part of each one's id. */
+let sessionsMade = 0
 /** How much is written between two checks of the folder's size against the retention limit. */
 const RETENTION_EVERY_BYTES = 64 * 1024 * 1024
 /** Ended sessions kept open for reading at once (each holds a few file descriptors). */
@@ -57,7 +59,6 @@ export class SessionStore {
   /** Ended sessions of this run open for reading, least recently used first. */
   private readonly readers = new Map<string, SessionReader>()
   private readonly writerId = { pid: process.pid, start: startMarker(process.pid) }
-  private next = 0
   private readonly stamp = new Date()
     .toISOString()
     .replace(/[-:]/g, '')
@@ -288,7 +289,8 @@ export class SessionStore {
 
   private begin(event: EngineEvent): Live | undefined {
     if (this.failures.has(event.connectionId)) return undefined
-    const id = `${this.stamp}-${process.pid}-${++this.next}`
+    // Numbered across the process (two engines in one process each make sessions), so ids never meet.
+    const id = `${this.stamp}-${process.pid}-${++sessionsMade}`
     const dir = join(this.dir, id)
     const summary: SessionSummary = {
       id,
