@@ -11,6 +11,7 @@ import type {
   ServerRequestAnswer,
 } from '../../../shared/contract'
 import { connectionNumber, isSession } from './connectionView'
+import { engineRowSource, setRowSource } from './rowLists'
 import {
   askApproval,
   command,
@@ -198,8 +199,15 @@ export function toggleTheme(): void {
 
 // The link to the engine
 
+/** The engine the app talks to: its commands, and where every frame and log list fetches the rows it does not hold. */
 export function attachApi(api: ParallaxApi): void {
   useStore.setState({ api })
+  setRowSource(
+    engineRowSource({
+      frames: (input) => api.invoke('frames.rows', input),
+      logs: (input) => api.invoke('logs.rows', input),
+    }),
+  )
 }
 
 export function setLink(link: LinkState): void {
