@@ -26,7 +26,7 @@ import {
 } from '../../../shared/contract'
 import { applyEvent, applyFrameRow, applyLogRow, isSession, newConnectionView, type ConnectionView } from './connectionView'
 
-export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth'
+export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth' | 'history'
 export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'handshake', label: 'Handshake', a2aLabel: 'Agent card' },
   { id: 'discovery', label: 'Discovery' },
@@ -37,10 +37,16 @@ export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'frames', label: 'Frames' },
   { id: 'log', label: 'Log' },
   { id: 'auth', label: 'Auth' },
+  { id: 'history', label: 'History' },
 ]
 
 export type MainView =
-  { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string } | { kind: 'replay' } | { kind: 'compare' }
+  | { kind: 'target' }
+  | { kind: 'side-by-side'; left?: string; right?: string }
+  | { kind: 'replay' }
+  | { kind: 'compare' }
+  /** A past session of the selected target, read-only (History). */
+  | { kind: 'past'; sessionId: string }
 
 /** One replay as its events tell it: sides, turns compared so far, the summary once finished. */
 export interface ReplayState {
@@ -219,6 +225,8 @@ interface UiSlice {
   framesFilters: Record<string, FramesFilter>
   /** The MCP App view each connection's page shows (above its tabs, so it stays while the user looks at its frames). */
   appViews: Record<string, AppViewRequest>
+  /** The session history's settings (how much the sessions folder may hold) are open. */
+  historySettingsOpen: boolean
 }
 
 export type Store = EngineSlice & UiSlice
@@ -273,6 +281,7 @@ export const useStore = create<Store>()((set, get) => ({
   callSurfaces: {},
   framesFilters: {},
   appViews: {},
+  historySettingsOpen: false,
 }))
 
 /** A backlog's log line as an event: its text comes when the Log view asks for it. */
@@ -379,6 +388,8 @@ function fold(get: () => Store, set: (partial: Partial<Store>) => void, options:
     view.logs.setLength(counts.logs)
     touched.set(connectionId, view)
   }
+  // A past session is never live, however it ended (cut short, it said connected last): nothing is sent through it.
+  if (past !== undefined) for (const view of touched.values()) if (view.state !== 'failed') view.state = 'closed'
   if (page) lastSeq = Math.max(lastSeq, page.lastSeq)
   const seqMoved = lastSeq !== (pastSession ? pastSession.lastSeq : get().lastSeq)
   if (touched.size === 0 && !replays && !authSteps && !seqMoved && !(pastSession && !pastSession.ready)) return
