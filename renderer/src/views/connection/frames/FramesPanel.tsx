@@ -302,6 +302,7 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
                       className={`row${selected === index ? ' selected' : ''}${paired ? ' paired' : ''}${f.probe ? ' probe' : ''}`}
                       style={{ transform: `translateY(${item.start}px)` }}
                       onClick={() => (setSelected(index), setFollow(false))}
+                      data-number={frames.first + index + 1}
                       data-method={f.method}
                       data-direction={f.direction}
                       data-probe={f.probe ? 'true' : undefined}
