@@ -75,11 +75,15 @@ export function LogPanel({ view }: { view: ConnectionView }) {
           placeholder={logs.complete ? 'filter text or logger' : 'filter the lines loaded'}
           aria-label="Filter log"
         />
-        <span className="muted" data-testid="log-count">
+        <span
+          className="muted"
+          data-testid="log-count"
+          title={shown.overLoaded ? `${logs.length.toLocaleString()} lines in the session` : undefined}
+        >
           {shown.searching
             ? `searching ${logs.heldCount.toLocaleString()} lines…`
             : shown.overLoaded
-              ? `${count.toLocaleString()} of ${logs.heldCount.toLocaleString()} lines loaded (${logs.length.toLocaleString()} in all)`
+              ? `${count.toLocaleString()} of ${logs.heldCount.toLocaleString()} loaded lines`
               : filtered
                 ? `${count.toLocaleString()} of ${logs.length.toLocaleString()} lines`
                 : `${count.toLocaleString()} lines`}

@@ -108,6 +108,7 @@ function searchSummary(search: SessionSearch, kind: 'frame' | 'log', share: numb
   const found = `${mine}${rest ? ` (and ${rest})` : ''}`
   const events = plural(search.total, 'event')
   if (search.capped) return `${found}: the first ${MAX_HITS.toLocaleString()} hits; a longer text finds fewer`
+  if (search.running && search.total === 0) return 'Searching this session…'
   if (search.running) return `Searching… ${Math.floor(share * 100)}% of ${events} · ${found} so far`
   if (search.done) return `${found} in ${events}`
   return `Stopped at ${Math.floor(share * 100)}% of ${events} · ${found}`
