@@ -91,21 +91,22 @@ export class FoundFrames {
     return -1
   }
 
-  /** Matches `from` to `to - 1` are shown: their pages are kept, or asked for, and their frames fetched. */
+  /**
+   * Matches `from` to `to - 1` are shown: their pages are kept, or asked for (a page brings its frames; one whose
+   * frames the list let go meanwhile is asked again, rather than the blocks around each match), and the frames
+   * judged here fetched.
+   */
   want(from: number, to: number): void {
     const total = this.total ?? 0
-    const positions: number[] = []
     for (let number = Math.floor(from / MATCHES_PAGE); number * MATCHES_PAGE < Math.min(to, total); number++) {
       const page = this.pages.get(number)
-      if (page) {
-        page.used = ++this.clock
-        positions.push(...page.positions)
-      } else void this.ask(number)
+      if (page) page.used = ++this.clock
+      if (!page || page.positions.some((p) => p < this.frames.length && !this.frames.has(p))) void this.ask(number)
     }
-    for (let rank = Math.max(from, total); rank < to; rank++)
-      if (this.live[rank - total] !== undefined) positions.push(this.live[rank - total])
-    const missing = positions.filter((p) => !this.frames.has(p))
-    if (missing.length) void this.frames.want(missing[0], missing[missing.length - 1] + 1)
+    for (let rank = Math.max(from, total); rank < to; rank++) {
+      const position = this.live[rank - total]
+      if (position !== undefined && !this.frames.has(position)) void this.frames.want(position, position + 1)
+    }
   }
 
   /** The positions of every match (for copying them): asked of the engine a few thousand at a time. */
@@ -148,7 +149,8 @@ export class FoundFrames {
         count: MATCHES_PAGE,
       })
       const rows = decodeFrameRows(found.rows)
-      found.positions.forEach((position, row) => this.frames.put(position, frameOfRow(rows, row)))
+      // Frames the engine has and this list has not counted yet (live, on their way) come with the live stream.
+      found.positions.forEach((position, row) => position < this.frames.length && this.frames.put(position, frameOfRow(rows, row)))
       this.pages.set(number, { positions: found.positions, used: ++this.clock })
       this.counted(found.total, found.frames)
       if (this.pages.size > KEEP_PAGES) {
@@ -170,6 +172,9 @@ export class FoundFrames {
     this.total = total
     this.through = through
     this.live = this.live.filter((p) => p >= through)
+    // A page asked for when it was the last, not full then, has more matches now.
+    for (const [number, page] of this.pages)
+      if (page.positions.length < MATCHES_PAGE && number * MATCHES_PAGE + page.positions.length < total) this.pages.delete(number)
     this.judged = Math.max(this.judged, through)
   }
 

@@ -17,6 +17,8 @@ export const BLOCK = 500
  * newest, where live rows arrive) and are fetched again when shown. So memory stays flat however long the session.
  */
 export const KEEP_ROWS = 50_000
+/** Blocks a list keeps, however few rows each holds (a filter's matches far apart hold a block each). */
+const KEEP_BLOCKS = (2 * KEEP_ROWS) / BLOCK
 
 /** Where rows a list does not hold come from: the engine, by position (`frames.rows`, `logs.rows`), rows decoded. */
 export interface RowSource {
@@ -106,7 +108,7 @@ abstract class PositionList<E extends { seq: number }> {
     let block = this.blocks.get(number)
     if (!block) {
       this.blocks.set(number, (block = { items: new Array<E | undefined>(BLOCK), held: 0, used: ++this.clock }))
-      if (this.held > KEEP_ROWS) this.letGo()
+      if (this.held > KEEP_ROWS || this.blocks.size > KEEP_BLOCKS) this.letGo()
     }
     block.used = ++this.clock
     if (block.items[position % BLOCK] !== undefined) return
@@ -258,12 +260,12 @@ abstract class PositionList<E extends { seq: number }> {
     }
   }
 
-  /** Lets go of the blocks used longest ago until KEEP_ROWS are held (never the newest block, where live rows arrive). */
+  /** Lets go of the blocks used longest ago until KEEP_ROWS (in KEEP_BLOCKS) are held (never the newest block, where live rows arrive). */
   private letGo(): void {
     const newest = Math.floor((this.length - 1) / BLOCK)
     const byAge = [...this.blocks].filter(([number]) => number !== newest).sort((a, b) => a[1].used - b[1].used)
     for (const [number, block] of byAge) {
-      if (this.held <= KEEP_ROWS) break
+      if (this.held <= KEEP_ROWS && this.blocks.size <= KEEP_BLOCKS) break
       this.blocks.delete(number)
       this.held -= block.held
       this.dropped(block.items)
