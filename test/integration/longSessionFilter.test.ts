@@ -17,7 +17,10 @@ afterEach(async () => {
 })
 
 /** The UI's view of the engine: its commands, as a host carries them. */
-const apiOf = (e: Engine) => ({ invoke: (command: string, input: unknown) => e.invoke(command as never, input as never) }) as ParallaxApi
+const apiOf = (e: Engine): ParallaxApi => ({
+  invoke: (command, input) => e.invoke(command, input),
+  onEvents: () => () => {},
+})
 
 /** Resolves once `found` has changed (an answer of the engine came). */
 const changed = (found: FoundFrames) => new Promise<void>((resolve) => found.subscribe(resolve))
