@@ -37,7 +37,7 @@ export function FramesDrawer() {
                   <AgentText value={drawer.title} />
                 </>
               )}
-              <span className="muted"> · connection {connectionNumber(view.id)}</span>
+              <span className="muted"> · {view.past ? 'past session' : `connection ${connectionNumber(view.id)}`}</span>
             </div>
             <div className="page-sub">
               <AgentText value={`${connectionLabel(view)} · ${view.state}`} />
