@@ -89,10 +89,13 @@ export class EventLog {
     return backlogPage(sessions, afterSeq, limit, this.seq)
   }
 
-  /** The event numbered `seq` (of `connectionId`'s session when given: a look in one session instead of all). */
+  /**
+   * The event numbered `seq` (of `connectionId`'s session when given: a look in one session instead of all; a past
+   * session's numbers are its own run's, so they may lie past this run's).
+   */
   at(seq: number, connectionId?: string): EngineEvent | undefined {
-    if (seq < 1 || seq > this.seq) return undefined
-    if (seq > this.seq - RECENT) {
+    if (seq < 1 || (connectionId === undefined && seq > this.seq)) return undefined
+    if (seq <= this.seq && seq > this.seq - RECENT) {
       const event = this.recent[seq % RECENT]
       if (connectionId === undefined || event.connectionId === connectionId) return event
     }

@@ -30,6 +30,12 @@ export const eventInputs = {
     from: z.number().int().min(0),
     count: z.number().int().min(0).max(ROWS_PER_REQUEST),
   }),
+  /**
+   * Where frames are among a connection's frames, by number: for each seq, the position (from 0) of the first frame
+   * numbered `seq` or later (the count of its frames when none is), so a UI holding only some of a long session's
+   * frames finds one a link names, or a turn's range.
+   */
+  'frames.locate': ConnectionRef.extend({ seqs: z.array(z.number().int().min(0)).min(1).max(1000) }),
   /** The whole payload of a frame that was kept truncated for its size. */
   'frames.export': ConnectionRef.extend({ seq: z.number().int().min(1) }),
   /** Frames' payloads as the engine keeps them, for a UI that got the frames without them (`deferred`): as many as fit in one answer (onDemand.ts). */
@@ -44,7 +50,9 @@ export interface EventOutputs {
   'frames.export': { text: string; bytes: number }
   'frames.rows': { from: number; rows: FrameRows }
   'logs.rows': { from: number; rows: LogRows }
-  'frames.find': { total: number; positions: number[]; rows: FrameRows }
+  /** `frames`: how many of the connection's frames the matches were counted among (those after them are the asker's to judge). */
+  'frames.find': { total: number; frames: number; positions: number[]; rows: FrameRows }
+  'frames.locate': { positions: number[] }
   'frames.payloads': { payloads: unknown[] }
   'logs.texts': { texts: string[] }
 }

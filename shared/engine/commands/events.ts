@@ -1,6 +1,7 @@
 import { ANSWER_BYTES, CommandError, forUi, type EngineEvent, type FrameRows } from '../../contract'
 import { rowsAt, rowsOfPositions } from '../../runtime/store/backlogPages'
 import type { SessionFiles } from '../../runtime/store/sessionFiles'
+import { firstRecordAbove } from '../../runtime/store/sessionIndex'
 import type { CommandContext, DomainHandlers } from './handler'
 
 /**
@@ -18,7 +19,11 @@ export const eventCommands: DomainHandlers<'events' | 'frames' | 'logs'> = {
     const matches = engine.events.store.frameMatches(connectionId, filter)
     const positions: number[] = []
     for (let k = from; k < Math.min(matches.total, from + count); k++) positions.push(matches.positionOf(k))
-    return { total: matches.total, positions, rows: rowsOfPositions(files, 'frames', positions) as FrameRows }
+    return { total: matches.total, frames: matches.scanned, positions, rows: rowsOfPositions(files, 'frames', positions) as FrameRows }
+  },
+  'frames.locate': ({ connectionId, seqs }, engine) => {
+    const files = filesOf(engine, connectionId)
+    return { positions: seqs.map((seq) => firstRecordAbove(files.index('frames'), 'seq', seq - 1)) }
   },
   'frames.payloads': ({ connectionId, seqs }, engine) => ({
     payloads: asFit(seqs, (seq) => {

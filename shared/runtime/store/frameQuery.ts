@@ -17,7 +17,8 @@ export class FrameMatches {
   private bits = new Uint8Array(BLOCK / 8)
   /** Matches before each block. */
   private before = new Uint32Array(16)
-  private scanned = 0
+  /** How many of the session's frames have been judged (the matches are among these). */
+  scanned = 0
   total = 0
   private readonly test: (frame: Parameters<ReturnType<typeof framesFilterTest>>[0]) => boolean
   private readonly byKey = new Map<number, boolean>()
