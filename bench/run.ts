@@ -6,6 +6,7 @@
 import { callOverhead } from './callOverhead'
 import { eventDelivery } from './eventDelivery'
 import { longSession } from './longSession'
+import { longSessionUi } from './longSessionUi'
 import { memory } from './memory'
 import { recordings } from './recordings'
 import { startup } from './startup'
@@ -22,6 +23,7 @@ const benches: [string, (o: BenchOptions) => Promise<Figure[]>][] = [
   ['startup', startup],
   ['memory', memory],
   ['long-session', longSession],
+  ['long-session-ui', longSessionUi],
 ]
 
 const say = (line: string) => {

@@ -40,5 +40,7 @@ test('npm run bench -- --quick --json prints one well-formed figure per line for
     'memory-large-result',
     'long-session-intake',
     'long-session-rss',
+    'long-session-open',
+    'long-session-seek',
   ])
 }, 300_000)

@@ -26,6 +26,9 @@ it('fails the faulty connection with its cause, says an unscoped fault as the en
   const unscoped = engine.reportFault({ reason: new Error('somewhere else'), kind: 'uncaught exception' })
   expect(unscoped.failed).toBeUndefined()
   expect(unscoped.line).toMatch(/^uncaught exception: somewhere else\n {2}at /)
-  expect(engines.recorder.of('log', 'engine').at(-1)).toMatchObject({ level: 'error', text: 'Parallax met an uncaught exception: somewhere else' })
+  expect(engines.recorder.of('log', 'engine').at(-1)).toMatchObject({
+    level: 'error',
+    text: 'Parallax met an uncaught exception: somewhere else',
+  })
   expect(healthy.state).toBe('connected')
 })
