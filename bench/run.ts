@@ -5,6 +5,8 @@
  */
 import { callOverhead } from './callOverhead'
 import { eventDelivery } from './eventDelivery'
+import { longSession } from './longSession'
+import { longSessionUi } from './longSessionUi'
 import { memory } from './memory'
 import { recordings } from './recordings'
 import { startup } from './startup'
@@ -20,6 +22,8 @@ const benches: [string, (o: BenchOptions) => Promise<Figure[]>][] = [
   ['recordings', recordings],
   ['startup', startup],
   ['memory', memory],
+  ['long-session', longSession],
+  ['long-session-ui', longSessionUi],
 ]
 
 const say = (line: string) => {

@@ -63,6 +63,8 @@ export function cliHost({
     host: 'cli',
     builtIns: builtInDemos(),
     approvalsFile: join(dataDir(), 'approvals.json'),
+    // Every session a command opens is kept with the app's (parallax sessions, the History of each target).
+    sessionsDir: join(dataDir(), 'sessions'),
     approver: cliApprover({ yes, configFile }),
     recordToFiles: true,
     secrets: new FileSecretStore(join(dataDir(), 'secrets.json')),

@@ -12,10 +12,21 @@ import { INSPECT_FORMAT } from './inspectReport'
 import { record, RECORD_FORMAT } from './record'
 import { replay, REPLAY_FORMAT } from './replay'
 import { request, REQUEST_FORMAT } from './request'
+import { sessions, SESSIONS_FORMAT } from './sessions'
 import { USAGE } from './usage'
 import { web } from './web'
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { inspect, converse, call, request, compare, record, replay, web }
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  inspect,
+  converse,
+  call,
+  request,
+  compare,
+  record,
+  replay,
+  sessions,
+  web,
+}
 /** The `format` of each command's --json object: on every exit path, failures included, stdout holds one. */
 const FORMATS: Record<string, string> = {
   inspect: INSPECT_FORMAT,
@@ -25,6 +36,7 @@ const FORMATS: Record<string, string> = {
   record: RECORD_FORMAT,
   replay: REPLAY_FORMAT,
   compare: COMPARE_FORMAT,
+  sessions: SESSIONS_FORMAT,
 }
 
 /** Runs one CLI command and returns its exit code (0 ok, 1 finding, 2 usage or connection error). */

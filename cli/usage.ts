@@ -49,6 +49,12 @@ Usage:
                                    --push gives each unfinished A2A task a webhook on Parallax's
                                    receiver (127.0.0.1) and reports the pushes; a task that changes
                                    state with no push within MS (5000) is a finding: exit 1
+  parallax sessions [--target ID] [--json]
+                                   every session kept (each connection's whole life, written as it
+                                   happened, by the app, the web host and these commands), newest first
+  parallax sessions export ID --out FILE [--from TIME] [--to TIME]
+                                   one session (or the part between two times: ISO or epoch ms) as a
+                                   recording; parallax sessions delete ID removes one
 
 Targets:
   demo:tools | demo:prompts | demo:resources   the built-in demo servers

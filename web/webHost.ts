@@ -5,8 +5,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
-import { CommandError, forUi, type ClientMessage, type ServerMessage } from '../shared/contract'
+import { CommandError, forUi, type ClientMessage, type EngineEvent, type ServerMessage } from '../shared/contract'
 import { EventBatcher } from '../shared/runtime/batcher'
+import { jsonOf } from '../shared/runtime/serialized'
 import type { Engine } from '../shared/engine/engine'
 import { MAX_DEPTH, safeStringify } from '../shared/runtime/safeJson'
 import { startAppViewServer } from './appViewServer'
@@ -188,11 +189,12 @@ function attach(ws: WebSocket, engine: Engine, log: (line: string) => void): voi
   const send = (message: ServerMessage) => {
     if (ws.readyState === ws.OPEN) ws.send(safeStringify(message, MAX_DEPTH + 16))
   }
-  const batcher = new EventBatcher(
-    (events) => send({ events }),
-    undefined,
-    undefined,
-    (error) => log(`could not deliver events: ${(error as Error)?.message ?? String(error)}`),
+  // A batch is the events' JSON side by side: most were serialised once already, as their session wrote them.
+  const sendEvents = (events: EngineEvent[]) => {
+    if (ws.readyState === ws.OPEN) ws.send(`{"events":[${events.map((event) => jsonOf(event, MAX_DEPTH + 16)).join(',')}]}`)
+  }
+  const batcher = new EventBatcher(sendEvents, undefined, undefined, (error) =>
+    log(`could not deliver events: ${(error as Error)?.message ?? String(error)}`),
   )
   const unsubscribe = engine.events.subscribe((event) => batcher.push(forUi(event)))
   ws.on('close', () => {

@@ -14,6 +14,8 @@ import { ConnectionPage } from './views/connection/ConnectionPage'
 import { ReplayView } from './views/replay/ReplayView'
 import { SideBySide } from './views/sideBySide/SideBySide'
 import { FramesDrawer } from './views/connection/frames/FramesDrawer'
+import { HistorySettingsDialog } from './views/connection/history/SessionDialogs'
+import { PastSessionPage } from './views/past/PastSessionPage'
 
 export function App() {
   useEngineEvents()
@@ -37,6 +39,8 @@ export function App() {
           <ReplayView />
         ) : mainView.kind === 'side-by-side' ? (
           <SideBySide left={mainView.left} right={mainView.right} />
+        ) : mainView.kind === 'past' ? (
+          <PastSessionPage key={mainView.sessionId} sessionId={mainView.sessionId} />
         ) : target ? (
           <ConnectionPage key={target.id} target={target} />
         ) : (
@@ -48,6 +52,7 @@ export function App() {
       <ApprovalDialog />
       <ShortcutsDialog />
       <CommandPalette />
+      <HistorySettingsDialog />
       <Toast />
     </>
   )

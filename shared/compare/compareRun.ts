@@ -5,7 +5,7 @@ import { compareSnapshots, snapshotOf, type OperationPairing } from './compare'
 
 /** What a compare needs of the engine: connections of its own, and the event log their discovery is read from. */
 export interface CompareHost {
-  readonly events: Pick<EventLog, 'since'>
+  readonly events: Pick<EventLog, 'eventsOf'>
   /** A connection owned by this compare (never the user's session). */
   createConnection(
     target: SavedTarget,
@@ -48,8 +48,8 @@ export async function compareSides(
     })
     await Promise.all(sides.map((c) => c.settled()))
     if (prompt) await Promise.all(sides.filter((c) => c.protocol === 'acp').map((c) => c.sendTurn({ text: prompt })))
-    const events = host.events.since(0)
-    const report = compareSnapshots(snapshotOf(events, sides[0].id), snapshotOf(events, sides[1].id), pairing)
+    const [snapshotA, snapshotB] = sides.map((side) => snapshotOf(host.events.eventsOf(side.id), side.id))
+    const report = compareSnapshots(snapshotA, snapshotB, pairing)
     const describe = (i: number, profile?: ClientProfile) => ({
       targetId: sides[i].target.id,
       targetName: sides[i].target.name,

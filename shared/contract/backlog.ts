@@ -28,7 +28,15 @@ export interface BacklogPage {
   lastSeq: number
   /** The engine holds events after this page. */
   more: boolean
+  /**
+   * Each connection's frames and log lines as of `lastSeq`: how many it has, and the position (from 0) of the
+   * first of its rows in this page. A page carries only each connection's latest rows: those before are read by
+   * position when shown (`frames.rows`, `logs.rows`).
+   */
+  lists?: BacklogLists
 }
+
+export type BacklogLists = Record<string, { frames: number; logs: number; framesFrom?: number; logsFrom?: number }>
 
 export type FrameShape = Pick<FrameEvent, 'connectionId' | 'direction' | 'protocol' | 'transport' | 'kind' | 'method'>
 
@@ -115,11 +123,23 @@ export function encodeBacklog(page: BacklogPage): BacklogPage {
 
 /** The page with its numbers whole again, in new columns. */
 export function decodeBacklog(page: BacklogPage): DecodedBacklog {
-  const time = (rows: FrameRows | LogRows) => (rows.tsIn === 'ticks' ? sums(rows.ts).map((ticks) => ticks / TICKS) : rows.ts)
-  const frames = { ...page.frames, seq: sums(page.frames.seq), ts: time(page.frames) }
-  const seq = sums(page.logs.seq)
-  const frameSeq = page.logs.frameSeq.map((back, row) => (back === null ? null : seq[row] - back))
-  return { ...page, frames, logs: { ...page.logs, seq, ts: time(page.logs), frameSeq }, decoded: true }
+  return { ...page, frames: decodeFrameRows(page.frames), logs: decodeLogRows(page.logs), decoded: true }
+}
+
+/** Frame rows as they travel (a page's, or `frames.rows`'), their numbers whole again, in new columns. */
+export function decodeFrameRows(rows: FrameRows): FrameRows {
+  return { ...rows, seq: sums(rows.seq), ts: timesOf(rows) }
+}
+
+/** Log rows as they travel, their numbers whole again, in new columns. */
+export function decodeLogRows(rows: LogRows): LogRows {
+  const seq = sums(rows.seq)
+  const frameSeq = rows.frameSeq.map((back, row) => (back === null ? null : seq[row] - back))
+  return { ...rows, seq, ts: timesOf(rows), frameSeq }
+}
+
+function timesOf(rows: FrameRows | LogRows): number[] {
+  return rows.tsIn === 'ticks' ? sums(rows.ts).map((ticks) => ticks / TICKS) : rows.ts
 }
 
 function differences(column: number[]): void {

@@ -17,3 +17,6 @@ export async function askInParts<T>(seqs: readonly number[], ask: (seqs: number[
   }
   return answers
 }
+
+/** How many rows (frames or log lines, by position) a UI may ask for at once. */
+export const ROWS_PER_REQUEST = 5000

@@ -1,7 +1,7 @@
 /**
  * What counts as a secret, and how it is taken out of names, maps and text. Pure functions with no
  * platform APIs: the renderer uses them as well as the engine (which adds the stateful part, see
- * shared/session/redaction.ts).
+ * shared/runtime/redaction.ts).
  *
  * Names are matched by words, not substrings: a name is split at `_`, `-`, `.`, spaces and camelCase
  * boundaries (`OPENAI_KEY`, `apiKey`, `x-api-key`, `GitHubPAT`, `client_secret`, `Set-Cookie` all split

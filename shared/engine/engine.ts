@@ -33,6 +33,7 @@ import { compareSides, type CompareSide } from '../compare/compareRun'
 import type { HookSet } from '../hooks/hooks'
 import { NO_BUILT_INS, type BuiltIns } from '../runtime/builtIns'
 import { EventLog } from '../runtime/eventLog'
+import { SessionStore } from '../runtime/store/sessionStore'
 import { withinConnection, type Fault } from '../runtime/faultScope'
 import { removeDeadSpills } from '../runtime/frameSpill'
 import { answerForUi, deeperThan, MAX_DEPTH } from '../runtime/safeJson'
@@ -62,7 +63,7 @@ export type { EngineOptions } from './engineOptions'
  * validate the input here, the one place that does. Each command's handler is in ./commands, by domain.
  */
 export class Engine implements CommandContext {
-  readonly events = new EventLog()
+  readonly events: EventLog
   readonly targets: TargetStore
   readonly profiles: ProfileStore
   readonly approvals: ApprovalStore
@@ -90,8 +91,12 @@ export class Engine implements CommandContext {
     void removeDeadSpills()
     this.defaults = ConnectionOptions.parse({ ...DEFAULT_CONNECTION_OPTIONS, ...options.defaults })
     this.builtIns = options.builtIns ?? NO_BUILT_INS
-    // Where each store keeps its file in the data folder (an engine without one keeps everything in memory).
+    // Where each store keeps its file in the data folder (an engine without one keeps everything in memory,
+    // but its sessions: in a temporary folder, removed with it).
     const inDataDir = (name: string) => options.dataDir && join(options.dataDir, name)
+    this.events = new EventLog(
+      new SessionStore({ dir: options.sessionsDir ?? inDataDir('sessions'), host: options.host, secretKeys: options.secretKeys }),
+    )
     this.auth = new AuthManager({
       store: options.secrets ?? (options.dataDir ? new FileSecretStore(join(options.dataDir, 'secrets.json')) : new MemorySecretStore()),
       emit: (event) => this.events.emit(event),
@@ -297,8 +302,8 @@ export class Engine implements CommandContext {
   }
 
   failureOf(connection: SupervisedConnection): ConnectionEvent | undefined {
-    const failed = this.events.since(0).findLast((e) => e.connectionId === connection.id && e.type === 'connection' && e.state === 'failed')
-    return failed?.type === 'connection' ? failed : undefined
+    const last = this.events.lastState(connection.id)
+    return last?.state === 'failed' ? last : undefined
   }
 
   /** Why a connection could not open, as a command error; an approval it needs is kept, for the host to ask, and so is the cause whole. */
@@ -384,9 +389,9 @@ export class Engine implements CommandContext {
     this.apps.dispose()
     this.replays.stopAll()
     await Promise.all([...this.connections.values()].map((c) => c.close()))
-    for (const connection of this.connections.values()) connection.spill.dispose()
     await this.pushReceiver.close()
     await this.builtIns.dispose()
+    this.events.store.dispose()
   }
 }
 

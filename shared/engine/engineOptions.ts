@@ -15,6 +15,11 @@ export interface EngineOptions {
   defaults?: Partial<ConnectionOptions>
   /** Envelope fields flagged when found in domain arguments or input schemas. */
   protocolFields?: string[]
+  /**
+   * Where every connection's session is kept (runtime/store); defaults to `<dataDir>/sessions`, else a
+   * temporary folder removed with the engine.
+   */
+  sessionsDir?: string
   /** Where recordings live; defaults to `<dataDir>/recordings`. */
   recordingsDir?: string
   /** Extra key names redacted from recordings, besides authorization, cookies, tokens and keys. */

@@ -32,7 +32,7 @@ export class Recorders {
     const connectionId = connection.id
     const running = this.active.get(connectionId)
     if (running) throw new CommandError(`this connection is already being recorded as "${running.name}"`, 'invalid-input')
-    const context = contextOf(this.events.since(0), connectionId)
+    const context = this.events.context(connectionId)
     let writer: RecordingWriter
     try {
       const { id, name: targetName, spec, origin } = connection.target
@@ -85,18 +85,4 @@ export class Recorders {
   stopAll(): void {
     for (const connectionId of [...this.active.keys()]) this.stop(connectionId)
   }
-}
-
-/**
- * A connection's state as a recording's context: its latest connection state, handshake and hooks, and
- * the latest discovery step of each list (with its catalog), in the order they happened.
- */
-function contextOf(events: EngineEvent[], connectionId: string): EngineEvent[] {
-  const latest = new Map<string, EngineEvent>()
-  for (const event of events) {
-    if (event.connectionId !== connectionId) continue
-    if (event.type === 'connection' || event.type === 'handshake' || event.type === 'hooks') latest.set(event.type, event)
-    else if (event.type === 'discovery') latest.set(`discovery ${event.method}`, event)
-  }
-  return [...latest.values()].sort((a, b) => a.seq - b.seq)
 }

@@ -17,7 +17,7 @@ type ResendInput = { connectionId: string; seq: number; params?: Record<string, 
 /** The request frame `seq` of a connection, or a clear refusal: none such, or not one Parallax can send again. */
 function requestFrame(engine: CommandContext, connectionId: string, seq: number): FrameEvent {
   engine.connection(connectionId)
-  const frame = engine.events.since(seq - 1, 1)[0]
+  const frame = engine.events.at(seq)
   if (!frame || frame.seq !== seq || frame.type !== 'frame' || frame.connectionId !== connectionId)
     throw new CommandError(`no frame #${seq} on this connection`, 'not-found')
   const why = notResendable(frame)

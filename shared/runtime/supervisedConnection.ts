@@ -152,7 +152,7 @@ export abstract class SupervisedConnection {
     readonly protocol: Protocol,
   ) {
     this.intervalMs = options.keepaliveIntervalMs
-    this.spill = new FrameSpill(options.maxFrameBytes)
+    this.spill = new FrameSpill(options.maxFrameBytes, (text) => log.store.keepPayload(id, text))
   }
 
   /** Connect, handshake and discover. Must throw when the connection could not be made. */

@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
 import type { EngineEvent, RecordingHeader } from '../contract'
 import { PARALLAX_VERSION } from '../version'
-import { Redactor } from './redaction'
+import { Redactor } from '../runtime/redaction'
 import { DEFAULT_MAPPING, turnsFromEvents, type RecordedTurn } from './turns'
 
 export const RECORDING_FORMAT: RecordingHeader['format'] = 'parallax.recording/1'

@@ -137,6 +137,7 @@ test('the palette and the number keys offer Auth only where there is one: an HTT
         'tab:keepalive',
         'tab:frames',
         'tab:log',
+        'tab:history',
       ])
       await page.getByRole('tab', { name: /Frames/ }).click()
       await page.keyboard.press('9')

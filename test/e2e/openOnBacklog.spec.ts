@@ -1,8 +1,10 @@
 import { openApprovedTarget, openUiClient, waitConnected, type UiClient } from '../../web/client'
 import { expect, test } from './webHostProcess'
 
-// Opening the app on a session already under way: the page catches up on the engine's backlog (frames and
-// log lines as rows; payloads and log texts fetched when shown) and shows what a page open all along shows.
+// Opening the app on a session already under way: the page catches up on the engine's backlog (each
+// connection's latest frames and log lines as rows, the counts of the rest; payloads and log texts fetched when
+// shown) and shows what a page open all along shows. A session this short is held whole: its filters run in the
+// page over every line. (A long one's are in longSession.spec.ts.)
 
 /** The fixture server with log messages and progress (test/fixtures/servers/serverLogs.ts). */
 const SERVER_LOGS = {

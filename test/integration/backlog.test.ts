@@ -20,10 +20,10 @@ import { approveAll, fixtureTarget } from '../fixtures/targets'
 let engine: Engine
 afterEach(() => engine?.dispose())
 
-/** The backlog as a UI receives it (through JSON, as over the web host's socket), page by page. */
+/** The backlog as a UI receives it (through JSON, as over the web host's socket), page by page: each after the last. */
 async function backlog(limit: number): Promise<BacklogPage[]> {
   const pages: BacklogPage[] = []
-  for (let afterSeq = 0; ; afterSeq += limit) {
+  for (let afterSeq = 0; ; afterSeq = pages.at(-1)!.lastSeq) {
     pages.push(JSON.parse(JSON.stringify(await engine.execute('events.backlog', { afterSeq, limit }))) as BacklogPage)
     if (!pages.at(-1)!.more) return pages
   }

@@ -38,5 +38,9 @@ test('npm run bench -- --quick --json prints one well-formed figure per line for
     'startup-web-host',
     'startup-inspect',
     'memory-large-result',
+    'long-session-intake',
+    'long-session-rss',
+    'long-session-open',
+    'long-session-seek',
   ])
 }, 300_000)

@@ -12,7 +12,7 @@ import { fixtureTarget } from '../fixtures/targets'
 
 // A Parallax killed with SIGKILL leaves nothing behind. What it started dies with it: `kill -9` of `parallax
 // web` or of a CLI command leaves no stdio server running (a stubborn one included, and what that one
-// started), within a few hundred ms. What it spilled to the temporary folder goes at the next start.
+// started), within a few hundred ms. What a Parallax process left in the temporary folder goes at the next start.
 
 const require = createRequire(import.meta.url)
 const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
@@ -104,37 +104,36 @@ describe('a Parallax killed with SIGKILL', () => {
     }
   }, 60_000)
 
-  it('leaves its frame-spill folders, and the next start removes them (never one of a process still running)', async () => {
+  it('keeps oversized frames in its data folder, not the temporary one; a start removes what dead Parallax processes left there', async () => {
     const temp = mkdtempSync(join(tmpdir(), 'parallax-tmp-'))
     try {
       host = await startWebHostProcess({ env: { TMPDIR: temp } })
       ui = await openUiClient(host)
-      // server-everything's tools/list answer is over 1 KB: with frames kept up to 1 KB, it spills.
+      // server-everything's tools/list answer is over 1 KB: with frames kept up to 1 KB, it is kept aside whole.
       const { connectionId } = await openApprovedTarget(ui, {
         name: 'server-everything',
         spec: { kind: 'mcp-stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {} },
         options: { maxFrameBytes: 1024 },
       })
       await waitConnected(ui, connectionId)
-      await ui.waitFor((e) => e.type === 'frame' && e.connectionId === connectionId && e.truncated?.file !== undefined)
-      const spilled = readdirSync(temp).filter((name) => name.startsWith(`parallax-frames-${host!.pid}-`))
-      expect(spilled).toHaveLength(1)
-      // Two folders of this test's own process: as its own start names them (kept), and with another start (a reused pid: removed).
+      const big = await ui.waitFor((e) => e.type === 'frame' && e.connectionId === connectionId && e.truncated?.file !== undefined)
+      expect(big.type === 'frame' && big.truncated?.file).toMatch(/^payloads\.bin#/) // in its session, in the data folder
+      expect(readdirSync(temp).filter((name) => name.includes(`-${host!.pid}-`))).toEqual([])
+      // Folders of this test's own process: as its own start names them (kept), and with another start (a reused pid:
+      // removed) — frame files of older versions, and an engine's temporary sessions.
       const stat = readFileSync('/proc/self/stat', 'utf8')
       const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
-      const running = `parallax-frames-${process.pid}-${started}-Abc123`
-      const reused = `parallax-frames-${process.pid}-1-Abc123`
-      for (const name of [running, reused]) mkdirSync(join(temp, name))
+      const running = `parallax-sessions-${process.pid}-${started}-Abc123`
+      const leftovers = [`parallax-frames-${process.pid}-1-Abc123`, `parallax-sessions-${process.pid}-1-Xyz789`]
+      for (const name of [running, ...leftovers]) mkdirSync(join(temp, name))
 
       await ui.close()
       await killAndTimeChildren(host.pid, [])
-      expect(readdirSync(temp)).toEqual(expect.arrayContaining(spilled))
-
       host = await startWebHostProcess({ env: { TMPDIR: temp } })
       const since = performance.now()
-      while (readdirSync(temp).includes(spilled[0]) && performance.now() - since < 5_000)
+      while (leftovers.some((name) => readdirSync(temp).includes(name)) && performance.now() - since < 5_000)
         await new Promise((resolve) => setTimeout(resolve, 20))
-      expect(readdirSync(temp).filter((name) => name.startsWith('parallax-frames-'))).toEqual([running])
+      expect(readdirSync(temp).filter((name) => name.startsWith('parallax-'))).toEqual([running])
     } finally {
       rmSync(temp, { recursive: true, force: true })
     }

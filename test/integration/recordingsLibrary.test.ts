@@ -15,7 +15,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RecordingInfo } from '../../shared/contract'
-import { FrameSpill } from '../../shared/runtime/frameSpill'
+import { builtInDemos } from '../../shared/demo/builtIns'
+import { Engine } from '../../shared/engine/engine'
 import { openUiClient, type UiClient } from '../../web/client'
 import { startWebHostProcess, type RunningWebHost, type WebHostOptions } from '../../web/launch'
 
@@ -263,23 +264,31 @@ describe("the data folder is the user's alone", () => {
     await list(ui)
     expect(modes(dataDir)).toEqual({
       '.': '700',
+      sessions: '700',
       recordings: '700',
       'recordings/media-buying.jsonl': '600',
       'recordings/.other.jsonl.ba9876543210.tmp': '600',
     })
   })
 
-  it('keeps oversized frames in a fresh 0700 folder of its own, each file 0600, removed with the engine', () => {
-    const spill = new FrameSpill(10)
-    const kept = spill.spill('x'.repeat(100), 100)!
-    const file = kept.truncated.file!
-    const dir = join(file, '..')
-    expect([mode(dir).toString(8), mode(file).toString(8)]).toEqual(['700', '600'])
-    expect(spill.read(file)).toBe('x'.repeat(100))
-    const other = new FrameSpill(10)
-    expect(join(other.spill('y'.repeat(100), 100)!.truncated.file!, '..')).not.toBe(dir)
-    spill.dispose()
-    other.dispose()
-    expect(existsSync(dir)).toBe(false)
+  it('keeps an oversized frame whole in its session, the user’s alone (0700 folder, 0600 files), read back by frames.export', async () => {
+    const dataDir = join(freshFolder(), 'parallax')
+    const engine = new Engine({ host: 'web', dataDir, builtIns: builtInDemos(), defaults: { maxFrameBytes: 1024 } })
+    try {
+      const { connectionId } = await engine.invoke('connections.open', { targetId: 'demo:tools' })
+      expect((await engine.invoke('connections.wait', { connectionId })).connected).toBe(true)
+      await engine.invoke('tools.call', { connectionId, tool: 'search_products', arguments: { brief: 'video' } })
+      const big = engine.events.since(0).find((e) => e.type === 'frame' && e.truncated?.file)
+      expect(big?.type === 'frame' && big.truncated?.file).toMatch(/^payloads\.bin#\d+\+\d+$/)
+      const whole = await engine.invoke('frames.export', { connectionId, seq: big!.seq })
+      expect(whole.text.length).toBe(whole.bytes)
+      expect(JSON.parse(whole.text)).toMatchObject({ jsonrpc: '2.0' })
+      const found = modes(join(dataDir, 'sessions'))
+      expect(Object.keys(found).some((path) => path.endsWith('payloads.bin'))).toBe(true)
+      for (const [path, bits] of Object.entries(found))
+        expect(`${path} ${bits}`).toBe(`${path} ${statSync(join(dataDir, 'sessions', path)).isDirectory() ? '700' : '600'}`)
+    } finally {
+      await engine.dispose()
+    }
   })
 })

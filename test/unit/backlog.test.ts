@@ -143,16 +143,46 @@ describe('the backlog a UI catches up with', () => {
     ])
   })
 
-  it('pages by event number, so the next page can be asked for before this one arrives', () => {
+  it('pages in sequence, each page starting where the one before ended, and says where each connection’s rows go', () => {
     const log = session()
-    const last = log.lastSeq
-    const [first, second] = [log.backlog(0, 60), log.backlog(60, 60)]
-    expect([first.lastSeq, first.more]).toEqual([60, true])
-    expect([second.lastSeq, second.more]).toEqual([last, false])
-    const past = log.backlog(last + 60, 60)
-    expect(unpack(past, log)).toEqual([])
-    expect([past.lastSeq, past.more]).toEqual([last + 60, false])
-    expect([...unpack(first, log), ...unpack(second, log)].map((e) => e.seq)).toEqual(log.since(0).map((e) => e.seq))
+    const kept = log.since(0)
+    const paged = pages(log, 25)
+    expect(paged.length).toBeGreaterThan(2)
+    expect(paged.slice(0, -1).every((page) => page.more)).toBe(true)
+    let before = 0
+    for (const page of paged) {
+      const whole = decodeBacklog(page)
+      for (const [connectionId, list] of Object.entries(page.lists ?? {})) {
+        // The page's rows of a connection end at its count as of the page's end: its first row is at `framesFrom`.
+        const rows = whole.frames.seq.filter((_, row) => whole.frames.shapes[whole.frames.shape[row]].connectionId === connectionId).length
+        if (rows) expect(list.framesFrom! + rows).toBe(list.frames)
+        const upTo = kept.filter((e) => e.type === 'frame' && e.connectionId === connectionId && e.seq <= page.lastSeq).length
+        expect(list.frames).toBe(upTo)
+      }
+      expect(page.lastSeq).toBeGreaterThan(before)
+      before = page.lastSeq
+    }
+    expect(paged.flatMap((page) => unpack(page, log)).map((e) => e.seq)).toEqual(kept.map((e) => e.seq))
+  })
+
+  it('brings a long session’s count and only its latest frames and log lines: the rest are read by position', () => {
+    const log = new EventLog()
+    for (let i = 0; i < 3000; i++) {
+      const message = log.emit(frame({ method: 'notifications/message', payload: { params: { data: { i } } } }))
+      log.emit({
+        type: 'log',
+        connectionId: C,
+        source: 'server',
+        level: 'info',
+        text: `line ${i}`,
+        server: { level: 'info', frameSeq: message.seq },
+      } as EventInput)
+    }
+    const page = decodeBacklog(log.backlog(0))
+    expect(page.lists?.[C]).toEqual({ frames: 3000, logs: 3000, framesFrom: 1000, logsFrom: 1000 })
+    expect([page.frames.seq.length, page.logs.seq.length]).toEqual([2000, 2000])
+    expect(page.frames.seq[0]).toBe(2001) // frame 1000 (from 0), the first of the latest 2000
+    expect(page.more).toBe(false)
   })
 
   it('writes what repeats once: a flood of log messages is a few shapes and short numbers', () => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { isSecretName, looksSecret, redactArgs, redactMap, redactText, secretNameMatcher } from '../../shared/contract'
 import { redactRecordingText } from '../../shared/session/recording'
-import { Redactor, TOO_DEEP } from '../../shared/session/redaction'
+import { Redactor, TOO_DEEP } from '../../shared/runtime/redaction'
 
 describe('secret names: matched by words, not substrings', () => {
   it('finds the names that hold secrets, however they are spelled', () => {

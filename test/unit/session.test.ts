@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { EngineEvent } from '../../shared/contract'
 import { compareOutcomes } from '../../shared/session/parity'
 import { openRecording, parseRecording } from '../../shared/session/recording'
-import { redactDeep } from '../../shared/session/redaction'
+import { redactDeep } from '../../shared/runtime/redaction'
 import { turnsFromEvents } from '../../shared/session/turns'
 
 const header = JSON.stringify({

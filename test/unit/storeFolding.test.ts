@@ -253,8 +253,12 @@ describe('opening on a backlog', () => {
     expect([live.logLevel, live.oddities, live.logOddities, live.recording?.events]).toEqual(['debug', 1, 1, 2 + 1 + 1 + 100 + 2])
 
     useStore.setState(initial, true)
-    for (let afterSeq = 0; afterSeq < log.lastSeq; afterSeq += 40)
-      useStore.getState().applyBacklog(JSON.parse(JSON.stringify(log.backlog(afterSeq, 40))) as BacklogPage)
+    for (let afterSeq = 0; ;) {
+      const page = JSON.parse(JSON.stringify(log.backlog(afterSeq, 40))) as BacklogPage
+      useStore.getState().applyBacklog(page)
+      if (!page.more) break
+      afterSeq = page.lastSeq
+    }
     expect(shown('demo:tools#1')).toEqual(live)
     expect(state().lastSeq).toBe(log.lastSeq)
     // The frames' rows are listed whole but for the payloads the views do not fold; those come when opened.
@@ -266,10 +270,63 @@ describe('opening on a backlog', () => {
         .filter((f) => !f.deferred)
         .map((f) => f.method),
     ).toEqual(['logging/setLevel', 'logging/setLevel', 'notifications/progress'])
-    expect(frames.at(frames.indexOfSeq(frames.seqAt(0))).method).toBe('logging/setLevel')
+    expect(frames.at(frames.indexOfSeq(frames.at(0)!.seq))!.method).toBe('logging/setLevel')
     // Log lines are listed without their text until the Log view asks for it.
     const logs = state().connections['demo:tools#1'].logs
-    expect([logs.length, logs.textAt(0), logs.textsComplete]).toEqual([51, undefined, false])
-    expect(logs.shapeAt(50)).toMatchObject({ oddity: true, server: { level: 'loud' } })
+    expect([logs.length, logs.textAt(0), logs.textlessCount]).toEqual([51, undefined, 51])
+    expect(logs.at(50)).toMatchObject({ oddity: true, server: { level: 'loud' } })
+  })
+
+  it('opens on a long session with its counts and latest rows, the call in flight and its progress from those rows', () => {
+    const log = session()
+    const C = 'demo:tools#1'
+    for (let i = 0; i < 5000; i++)
+      log.emit({
+        type: 'frame',
+        connectionId: C,
+        direction: 'in',
+        protocol: 'mcp',
+        transport: 'stdio',
+        kind: 'notification',
+        method: 'notifications/message',
+        bytes: 90,
+        payload: {},
+      } as EventInput)
+    log.emit({
+      type: 'frame',
+      connectionId: C,
+      direction: 'in',
+      protocol: 'mcp',
+      transport: 'stdio',
+      kind: 'notification',
+      method: 'notifications/progress',
+      bytes: 90,
+      payload: { params: { progressToken: 2, progress: 2, total: 3 } },
+    } as EventInput)
+    const frameCount = log.since(0).filter((e) => e.type === 'frame').length
+    useStore.getState().applyBacklog(JSON.parse(JSON.stringify(log.backlog(0))) as BacklogPage)
+
+    const view = state().connections[C]
+    expect([view.frames.length, view.frames.heldCount, view.frames.complete]).toEqual([frameCount, 2000, false])
+    expect(view.frames.at(frameCount - 1)?.method).toBe('notifications/progress')
+    expect(view.frames.at(0)).toBeUndefined() // fetched by position when shown
+    expect(view.requests.inFlight['2'].progress).toMatchObject({ progress: 2, total: 3 })
+    expect(state().lastSeq).toBe(log.lastSeq)
+
+    // Live frames after it go at the end; one the page brought already is not folded twice.
+    const last = log.since(log.lastSeq - 1)[0]
+    const next = log.emit({
+      type: 'frame',
+      connectionId: C,
+      direction: 'in',
+      protocol: 'mcp',
+      transport: 'stdio',
+      kind: 'notification',
+      method: 'ping',
+      bytes: 9,
+      payload: {},
+    } as EventInput)
+    fold([last, next])
+    expect([state().connections[C].frames.length, state().connections[C].frames.at(frameCount)?.seq]).toEqual([frameCount + 1, next.seq])
   })
 })

@@ -9,9 +9,13 @@ const PURPOSES: Record<ConnectionOwner['purpose'], string> = {
   recording: 'recording',
 }
 
-/** A connection as lists name it: "Demo agent · your session · 12:44:02", "Demo agent · replay r2 · 12:45:10". */
-export function connectionLabel(view: Pick<ConnectionView, 'targetName' | 'owner'>): string {
-  return `${view.targetName} · ${purposeLabel(view.owner)} · ${timeOfDay(view.owner.startedAt)}`
+/**
+ * A connection as lists name it: "Demo agent · your session · 12:44:02", "Demo agent · replay r2 · 12:45:10";
+ * a past session opened from History: "Demo agent · past session · 12:44:02".
+ */
+export function connectionLabel(view: Pick<ConnectionView, 'targetName' | 'owner' | 'past'>): string {
+  const purpose = view.past && view.owner.purpose === 'session' ? 'past session' : `${view.past ? 'past ' : ''}${purposeLabel(view.owner)}`
+  return `${view.targetName} · ${purpose} · ${timeOfDay(view.owner.startedAt)}`
 }
 
 /** What a connection is for, in words: "your session", "replay r2 B", "compare c1 A (minimal)". */

@@ -49,28 +49,21 @@ export function useEngineEvents(): void {
   }, [])
 }
 
-/** Events per backlog page: small enough to parse and fold between two paints, large enough to be few. */
+/** Items per backlog page at most: a page holds every event but frames and log lines, and each connection's latest of those. */
 const BACKLOG_PAGE = 50_000
 
 /**
- * Fetches the events missed so far page by page (frames and log lines as rows: see
- * shared/contract/backlog.ts). A page holds the next BACKLOG_PAGE events by number, so the one after
- * it is asked for before it arrives: with two pages in flight, the engine, the socket and the UI all
- * work at once.
+ * Fetches what was missed so far, page by page, each starting where the one before ended
+ * (shared/contract/backlog.ts): the events, and each connection's latest frames and log lines with how many
+ * it has; the rest of those are read by position when shown. So a session of millions of events opens as
+ * fast as a short one.
  */
 async function catchUp(api: ParallaxApi): Promise<void> {
   let afterSeq = useStore.getState().lastSeq
-  const ask = () => {
-    const page = api.invoke('events.backlog', { afterSeq, limit: BACKLOG_PAGE })
-    page.catch(() => {}) // a page asked for past the end is not awaited: its failure is no one's
-    afterSeq += BACKLOG_PAGE
-    return page
-  }
-  const inFlight = [ask(), ask()]
   for (;;) {
-    const page = await inFlight.shift()!
-    if (page.more) inFlight.push(ask())
+    const page = await api.invoke('events.backlog', { afterSeq, limit: BACKLOG_PAGE })
     useStore.getState().applyBacklog(page)
-    if (!page.more) return // a page asked for past the end holds what the live stream brings anyway
+    if (!page.more) return
+    afterSeq = page.lastSeq
   }
 }

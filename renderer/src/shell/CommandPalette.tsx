@@ -24,6 +24,7 @@ import { TABS, useStore, type Store } from '../store/store'
 import { targetTabs } from '../store/targetTabs'
 import { fuzzyMatch } from './fuzzyMatch'
 import { chooseConfigFile } from './ImportDialog'
+import { openHistorySettings } from '../store/historyActions'
 import '../components/modal.css'
 import './commandPalette.css'
 
@@ -98,6 +99,13 @@ export function paletteEntries(s: Store): PaletteEntry[] {
       run: toggleTheme,
     },
     { id: 'app:shortcuts', group: 'App', label: 'Keyboard shortcuts', keywords: 'keys help', keys: '?', run: openShortcuts },
+    {
+      id: 'app:history-settings',
+      group: 'App',
+      label: 'Session history settings…',
+      keywords: 'retention disk size limit sessions kept',
+      run: openHistorySettings,
+    },
   )
   return entries
 }

@@ -11,6 +11,7 @@ import type {
   ServerRequestAnswer,
 } from '../../../shared/contract'
 import { connectionNumber, isSession } from './connectionView'
+import { engineRowSource, setRowSource } from './rowLists'
 import {
   askApproval,
   command,
@@ -129,11 +130,13 @@ export function rememberView(): void {
       targetId?: string
       main?: MainView['kind']
       tab?: Tab
+      sessionId?: string
     } | null
     if (saved)
       useStore.setState({
         selectedTargetId: saved.targetId,
-        ...(saved.main && saved.main !== 'side-by-side' && { mainView: { kind: saved.main } }),
+        ...(saved.main && saved.main !== 'side-by-side' && saved.main !== 'past' && { mainView: { kind: saved.main } }),
+        ...(saved.main === 'past' && saved.sessionId && { mainView: { kind: 'past', sessionId: saved.sessionId } }),
         ...(saved.tab && { tab: saved.tab }),
       })
   } catch {
@@ -141,7 +144,8 @@ export function rememberView(): void {
   }
   useStore.subscribe((s, prev) => {
     if (s.selectedTargetId === prev.selectedTargetId && s.mainView === prev.mainView && s.tab === prev.tab) return
-    sessionStorage.setItem(VIEW_KEY, JSON.stringify({ targetId: s.selectedTargetId, main: s.mainView.kind, tab: s.tab }))
+    const sessionId = s.mainView.kind === 'past' ? s.mainView.sessionId : undefined
+    sessionStorage.setItem(VIEW_KEY, JSON.stringify({ targetId: s.selectedTargetId, main: s.mainView.kind, tab: s.tab, sessionId }))
   })
 }
 
@@ -198,8 +202,15 @@ export function toggleTheme(): void {
 
 // The link to the engine
 
+/** The engine the app talks to: its commands, and where every frame and log list fetches the rows it does not hold. */
 export function attachApi(api: ParallaxApi): void {
   useStore.setState({ api })
+  setRowSource(
+    engineRowSource({
+      frames: (input) => api.invoke('frames.rows', input),
+      logs: (input) => api.invoke('logs.rows', input),
+    }),
+  )
 }
 
 export function setLink(link: LinkState): void {

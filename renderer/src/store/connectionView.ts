@@ -74,6 +74,8 @@ export interface ConnectionView {
   requests: RequestsView
   /** Messages between each MCP App view and Parallax (frames of protocol `mcp-app`), by view id. */
   appFrames: Record<string, number>
+  /** A session read back from disk (History), under the id `session:<its id>`: read-only, nothing is sent from it. */
+  past?: true
   rev: number
 }
 
@@ -92,8 +94,8 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     catalog: {},
     probes: [],
     lifecycle: [],
-    frames: new FrameList(),
-    logs: new LogList(),
+    frames: new FrameList(event.connectionId),
+    logs: new LogList(event.connectionId),
     conversation: [],
     calls: [],
     serverRequests: {},
@@ -179,20 +181,25 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
 }
 
 /**
- * Folds row `row` of a backlog page's frames, in O(1). A row that is only its shape and numbers (a
- * notification whose payload the UI does not fold) tells the views nothing more than its place in Frames;
- * any other is made the frame event it stands for and folded like one.
+ * Holds row `row` of a backlog page's frames at `position` and, when it is news (`fresh`: not folded before, from
+ * the live stream or an earlier page), folds it, in O(1). A row that is only its shape and numbers (a
+ * notification whose payload the UI does not fold) tells the views nothing more than its place in Frames; any
+ * other is folded as the frame it stands for. A page brings each connection's latest rows only, and what the
+ * views fold from rows (requests in flight and their progress, cancels, subscriptions, the log level agreed,
+ * oddities) is the recent past those rows hold; the rows before them are read by position when shown.
  */
-export function applyFrameRow(view: ConnectionView, rows: FrameRows, row: number): void {
+export function applyFrameRow(view: ConnectionView, position: number, rows: FrameRows, row: number, fresh: boolean): void {
+  const frame = view.frames.putRow(position, rows, row)
+  if (!fresh) return
   countRecorded(view)
-  view.frames.pushRow(rows, row)
-  if (rows.rest[row]) foldFrame(view, view.frames.at(view.frames.length - 1))
+  if (rows.rest[row]) foldFrame(view, frame)
 }
 
-/** Folds row `row` of a backlog page's log lines, in O(1). */
-export function applyLogRow(view: ConnectionView, rows: LogRows, row: number): void {
+/** Holds row `row` of a backlog page's log lines at `position`, and folds it when it is news, in O(1). */
+export function applyLogRow(view: ConnectionView, position: number, rows: LogRows, row: number, fresh: boolean): void {
+  view.logs.putRow(position, rows, row)
+  if (!fresh) return
   countRecorded(view)
-  view.logs.pushRow(rows, row)
   if (rows.shapes[rows.shape[row]].oddity) countLogOddity(view)
 }
 

@@ -1,10 +1,12 @@
 import { create } from 'zustand'
 import type {
   AuthEvent,
+  FramesFilter,
   ApprovalRequest,
   AppInfo,
   CompareResult,
   EngineEvent,
+  ListedSession,
   ParallaxApi,
   ReplayEvent,
   ReplaySummary,
@@ -24,7 +26,7 @@ import {
 } from '../../../shared/contract'
 import { applyEvent, applyFrameRow, applyLogRow, isSession, newConnectionView, type ConnectionView } from './connectionView'
 
-export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth'
+export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth' | 'history'
 export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'handshake', label: 'Handshake', a2aLabel: 'Agent card' },
   { id: 'discovery', label: 'Discovery' },
@@ -35,10 +37,16 @@ export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'frames', label: 'Frames' },
   { id: 'log', label: 'Log' },
   { id: 'auth', label: 'Auth' },
+  { id: 'history', label: 'History' },
 ]
 
 export type MainView =
-  { kind: 'target' } | { kind: 'side-by-side'; left?: string; right?: string } | { kind: 'replay' } | { kind: 'compare' }
+  | { kind: 'target' }
+  | { kind: 'side-by-side'; left?: string; right?: string }
+  | { kind: 'replay' }
+  | { kind: 'compare' }
+  /** A past session of the selected target, read-only (History). */
+  | { kind: 'past'; sessionId: string }
 
 /** One replay as its events tell it: sides, turns compared so far, the summary once finished. */
 export interface ReplayState {
@@ -118,18 +126,8 @@ export interface Toast {
 
 export type Theme = 'dark' | 'light'
 
-/** What the Frames list shows of a connection's frames. */
-export interface FramesFilter {
-  /** Words a frame's method or subject must match; `-word` leaves those out. */
-  text: string
-  direction: '' | 'out' | 'in'
-  kind: string
-  hideProbes: boolean
-  /** Whose messages: the server's wire, or those between an MCP App view and Parallax. */
-  wire: '' | 'server' | 'view'
-}
-
-export const NO_FRAMES_FILTER: FramesFilter = { text: '', direction: '', kind: '', hideProbes: false, wire: '' }
+/** What the Frames list shows of a connection's frames: the one filter the engine runs on a long session too. */
+export { NO_FRAMES_FILTER, type FramesFilter } from '../../../shared/contract'
 
 /** What the call surface (the Calls tab) acts on: a tool (or an A2A skill), a prompt, a resource, a template, or any request by method. */
 export type EntryKind = 'tool' | 'prompt' | 'resource' | 'template' | 'request'
@@ -180,8 +178,24 @@ interface EngineSlice {
    * recording saved.
    */
   applyEvents(events: EngineEvent[], options?: { live?: boolean }): void
-  /** Folds a page of the backlog (history: nothing in it is news to tell the user), its rows kept as rows. */
+  /**
+   * Folds a page of the backlog (history: nothing in it is news to tell the user): its events, and each
+   * connection's latest frames and log lines at their positions, the counts of the rest (read when shown).
+   */
   applyBacklog(page: BacklogPage): void
+  /** Sessions read back from disk (History), by their view's id (`session:<id>`): what is known of each, how far it was read. */
+  pastSessions: Record<string, PastSession>
+  /** Folds a page of a past session (`sessions.backlog`) into its read-only view, `viewId`. */
+  applyPastPage(viewId: string, page: BacklogPage): void
+}
+
+/** A session opened from History: its summary, and how far its events have been read. */
+export interface PastSession {
+  summary: ListedSession
+  lastSeq: number
+  /** Its first page has come: its views can show. */
+  ready: boolean
+  error?: string
 }
 
 interface UiSlice {
@@ -211,6 +225,8 @@ interface UiSlice {
   framesFilters: Record<string, FramesFilter>
   /** The MCP App view each connection's page shows (above its tabs, so it stays while the user looks at its frames). */
   appViews: Record<string, AppViewRequest>
+  /** The session history's settings (how much the sessions folder may hold) are open. */
+  historySettingsOpen: boolean
 }
 
 export type Store = EngineSlice & UiSlice
@@ -232,13 +248,19 @@ export const useStore = create<Store>()((set, get) => ({
   authSteps: {},
   lastSeq: 0,
   applyEvents(events, { live = true } = {}) {
-    fold(get, set, live, (visit) => {
+    fold(get, set, { live }, (visit) => {
       for (const event of events) visit.event(event)
     })
   },
   applyBacklog(page) {
     const rows = decodeBacklog(page)
-    fold(get, set, false, (visit) => walkBacklog(rows, visit))
+    fold(get, set, { live: false, page }, (visit) => walkBacklog(rows, visit))
+  },
+  pastSessions: {},
+  applyPastPage(viewId, page) {
+    if (!get().pastSessions[viewId]) return // closed meanwhile
+    const rows = decodeBacklog(page)
+    fold(get, set, { live: false, page, past: viewId }, (visit) => walkBacklog(rows, visit))
   },
 
   selectedTargetId: undefined,
@@ -259,18 +281,30 @@ export const useStore = create<Store>()((set, get) => ({
   callSurfaces: {},
   framesFilters: {},
   appViews: {},
+  historySettingsOpen: false,
 }))
 
 /** A backlog's log line as an event: its text comes when the Log view asks for it. */
 const textlessLogOfRow = (rows: LogRows, row: number) => logOfRow(rows, row, '')
 
+/** How a fold goes: live events (news to tell the user), or a backlog page, a live run's or a past session's (`past`: its view's id). */
+interface FoldOptions {
+  live: boolean
+  page?: BacklogPage
+  past?: string
+}
+
 /**
  * Folds what `walk` visits into the store in one update: work proportional to the batch, never to
  * history. Each connection touched gets a new view object (its lists appended in place) and a new `rev`.
+ * A page's rows go to their positions (`lists`: where each connection's first row of the page is), so rows it
+ * repeats, or that came live already, are held once and folded once.
  */
-function fold(get: () => Store, set: (partial: Partial<Store>) => void, live: boolean, walk: (visit: BacklogVisitor) => void): void {
+function fold(get: () => Store, set: (partial: Partial<Store>) => void, options: FoldOptions, walk: (visit: BacklogVisitor) => void): void {
+  const { live, page, past } = options
   const { connections, latestByTarget } = get()
-  let lastSeq = get().lastSeq
+  const pastSession = past === undefined ? undefined : get().pastSessions[past]
+  let lastSeq = pastSession ? pastSession.lastSeq : get().lastSeq
   const touched = new Map<string, ConnectionView>()
   let newTargets: Record<string, string> | undefined
   let replays: Record<string, ReplayState> | undefined
@@ -278,25 +312,39 @@ function fold(get: () => Store, set: (partial: Partial<Store>) => void, live: bo
   const authTouched = new Set<string>()
   let notice: Toast | undefined
   const viewFor = (connectionId: string, first: () => EngineEvent) => {
-    const view = touched.get(connectionId) ?? connections[connectionId] ?? newConnectionView(first())
+    let view = touched.get(connectionId) ?? connections[connectionId]
+    if (!view) {
+      view = newConnectionView(first())
+      if (past !== undefined) view.past = true
+    }
     touched.set(connectionId, view)
     return view
+  }
+  // Where each connection's next row of this page goes.
+  const next = new Map<string, { frames: number; logs: number }>()
+  const positionOf = (view: ConnectionView, kind: 'frames' | 'logs') => {
+    let at = next.get(view.id)
+    if (!at) {
+      const list = page?.lists?.[view.id]
+      next.set(view.id, (at = { frames: list?.framesFrom ?? view.frames.length, logs: list?.logsFrom ?? view.logs.length }))
+    }
+    return at[kind]++
   }
   // Rows come in long runs of one connection's: the view of the last row's is kept at hand.
   let rowConnection: string | undefined
   let rowView: ConnectionView | undefined
-  /** The view row `row` folds into (made from the row when it is its connection's first event), or undefined when it was folded already. */
+  /** The view row `row` goes into (made from the row when it is its connection's first event). */
   const viewOfRow = <R extends FrameRows | LogRows>(rows: R, row: number, eventOf: (rows: R, row: number) => EngineEvent) => {
-    if (rows.seq[row] <= lastSeq) return undefined
-    lastSeq = rows.seq[row]
     const connectionId = rows.shapes[rows.shape[row]].connectionId
     if (connectionId !== rowConnection) [rowConnection, rowView] = [connectionId, viewFor(connectionId, () => eventOf(rows, row))]
-    return rowView
+    return rowView!
   }
+  /** Whether the item numbered `seq` is news (not folded before). */
+  const fresh = (seq: number) => seq > lastSeq && ((lastSeq = seq), true)
   walk({
     event(event) {
-      if (event.seq <= lastSeq) return // already folded (backlog and live stream overlap)
-      lastSeq = event.seq
+      if (!fresh(event.seq)) return // already folded (backlog and live stream overlap)
+      if (past !== undefined && (event.type === 'replay' || event.type === 'auth')) return
       if (event.type === 'replay') {
         replays ??= { ...get().replays }
         replays[event.replayId] = foldReplay(replays[event.replayId], event)
@@ -312,7 +360,12 @@ function fold(get: () => Store, set: (partial: Partial<Store>) => void, live: bo
       }
       const view = viewFor(event.connectionId, () => event)
       applyEvent(view, event)
-      if (event.type === 'connection' && isSession(view) && (newTargets ?? latestByTarget)[event.targetId] !== event.connectionId) {
+      if (
+        past === undefined &&
+        event.type === 'connection' &&
+        isSession(view) &&
+        (newTargets ?? latestByTarget)[event.targetId] !== event.connectionId
+      ) {
         newTargets ??= { ...latestByTarget }
         newTargets[event.targetId] = event.connectionId
       }
@@ -320,19 +373,31 @@ function fold(get: () => Store, set: (partial: Partial<Store>) => void, live: bo
     },
     frame(rows, row) {
       const view = viewOfRow(rows, row, frameOfRow)
-      if (view) applyFrameRow(view, rows, row)
+      applyFrameRow(view, positionOf(view, 'frames'), rows, row, fresh(rows.seq[row]))
     },
     log(rows, row) {
       const view = viewOfRow(rows, row, textlessLogOfRow)
-      if (view) applyLogRow(view, rows, row)
+      applyLogRow(view, positionOf(view, 'logs'), rows, row, fresh(rows.seq[row]))
     },
   })
-  if (touched.size === 0 && !replays && !authSteps) return
-  const next = touched.size ? { ...connections } : connections
-  for (const [id, view] of touched) next[id] = { ...view, rev: view.rev + 1 }
+  // The counts of each connection's frames and log lines as of the page's end: those before its rows are read when shown.
+  for (const [connectionId, counts] of Object.entries(page?.lists ?? {})) {
+    const view = touched.get(connectionId) ?? connections[connectionId]
+    if (!view) continue
+    view.frames.setLength(counts.frames)
+    view.logs.setLength(counts.logs)
+    touched.set(connectionId, view)
+  }
+  // A past session is never live, however it ended (cut short, it said connected last): nothing is sent through it.
+  if (past !== undefined) for (const view of touched.values()) if (view.state !== 'failed') view.state = 'closed'
+  if (page) lastSeq = Math.max(lastSeq, page.lastSeq)
+  const seqMoved = lastSeq !== (pastSession ? pastSession.lastSeq : get().lastSeq)
+  if (touched.size === 0 && !replays && !authSteps && !seqMoved && !(pastSession && !pastSession.ready)) return
+  const views = touched.size ? { ...connections } : connections
+  for (const [id, view] of touched) views[id] = { ...view, rev: view.rev + 1 }
   set({
-    connections: next,
-    lastSeq,
+    connections: views,
+    ...(pastSession ? { pastSessions: { ...get().pastSessions, [past!]: { ...pastSession, lastSeq, ready: true } } } : { lastSeq }),
     ...(newTargets && { latestByTarget: newTargets }),
     ...(replays && { replays }),
     ...(authSteps && { authSteps }),

@@ -12,6 +12,7 @@ import { pushInputs, type PushOutputs } from './push'
 import { recordingInputs, type RecordingOutputs } from './recordings'
 import { requestInputs, type RequestOutputs } from './requests'
 import { serverRequestInputs, type ServerRequestOutputs } from './serverRequests'
+import { sessionInputs, type SessionOutputs } from './sessions'
 import { targetInputs, type TargetOutputs } from './targets'
 
 export type { AppInfo } from './app'
@@ -22,6 +23,7 @@ export { TurnSchema, type TurnResult } from './conversation'
 export type { RecordingHeader, RecordingInfo } from './recordings'
 export { TargetRef, UnsavedTarget } from './refs'
 export type { ResendResult } from './requests'
+export type { SessionSearchHit } from './sessions'
 export type { ImportEntry, ImportResult } from './targets'
 
 /**
@@ -44,6 +46,7 @@ export const CommandInputs = {
   ...compareInputs,
   ...authInputs,
   ...appViewInputs,
+  ...sessionInputs,
 } as const
 
 /** Every command's output type. */
@@ -62,7 +65,8 @@ export interface CommandOutputs
     ApprovalOutputs,
     CompareOutputs,
     AuthOutputs,
-    AppViewOutputs {}
+    AppViewOutputs,
+    SessionOutputs {}
 
 // Every command has an input schema and an output type, and nothing else has either: a command missing from
 // one side stops this compiling.

@@ -1,6 +1,6 @@
 import type { CompareResult, ParsedCommandInput } from '../../contract'
 import { compareReportHtml } from '../../session/compareReport'
-import { Redactor } from '../../session/redaction'
+import { Redactor } from '../../runtime/redaction'
 import type { CommandContext, DomainHandlers } from './handler'
 
 /** Compare two sides (one target under two client profiles, or two targets), and the profiles themselves. */

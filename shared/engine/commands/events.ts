@@ -1,10 +1,30 @@
-import { ANSWER_BYTES, CommandError, forUi, type EngineEvent } from '../../contract'
+import { ANSWER_BYTES, CommandError, forUi, type EngineEvent, type FrameRows } from '../../contract'
+import { rowsAt, rowsOfPositions } from '../../runtime/store/backlogPages'
+import type { SessionFiles } from '../../runtime/store/sessionFiles'
+import { firstRecordAbove } from '../../runtime/store/sessionIndex'
 import type { CommandContext, DomainHandlers } from './handler'
 
-/** The event log as a UI catches up on it (what it does not show at once left behind), and that on demand: frames' payloads, log lines' texts. */
+/**
+ * The event log as a UI catches up on it (what it does not show at once left behind), and that on demand:
+ * frames and log lines by position, the frames a filter lets through, frames' payloads, log lines' texts. All
+ * of it is read from the connection's session on disk (runtime/store), a live one's or a past one's.
+ */
 export const eventCommands: DomainHandlers<'events' | 'frames' | 'logs'> = {
   'events.since': ({ afterSeq, limit }, engine) => engine.events.since(afterSeq, limit).map(forUi),
   'events.backlog': ({ afterSeq, limit }, engine) => engine.events.backlog(afterSeq, limit),
+  'frames.rows': ({ connectionId, from, count }, engine) => ({ from, rows: rowsAt(filesOf(engine, connectionId), 'frames', from, count) }),
+  'logs.rows': ({ connectionId, from, count }, engine) => ({ from, rows: rowsAt(filesOf(engine, connectionId), 'logs', from, count) }),
+  'frames.find': ({ connectionId, filter, from, count }, engine) => {
+    const files = filesOf(engine, connectionId)
+    const matches = engine.events.store.frameMatches(connectionId, filter)
+    const positions: number[] = []
+    for (let k = from; k < Math.min(matches.total, from + count); k++) positions.push(matches.positionOf(k))
+    return { total: matches.total, frames: matches.scanned, positions, rows: rowsOfPositions(files, 'frames', positions) as FrameRows }
+  },
+  'frames.locate': ({ connectionId, seqs }, engine) => {
+    const files = filesOf(engine, connectionId)
+    return { positions: seqs.map((seq) => firstRecordAbove(files.index('frames'), 'seq', seq - 1)) }
+  },
   'frames.payloads': ({ connectionId, seqs }, engine) => ({
     payloads: asFit(seqs, (seq) => {
       const frame = eventOf(engine, connectionId, seq, 'frame')
@@ -18,15 +38,20 @@ export const eventCommands: DomainHandlers<'events' | 'frames' | 'logs'> = {
     }),
   }),
   'frames.export': ({ connectionId, seq }, engine) => {
-    const connection = engine.connection(connectionId)
     const frame = eventOf(engine, connectionId, seq, 'frame')
     if (!frame.truncated?.file)
       throw new CommandError(
         frame.truncated ? 'the whole payload could not be kept (the disk refused it)' : 'this frame is shown whole already',
         'invalid-input',
       )
-    return { text: connection.spill.read(frame.truncated.file), bytes: frame.bytes }
+    return { text: engine.events.store.wholePayload(connectionId, frame.truncated.file), bytes: frame.bytes }
   },
+}
+
+function filesOf(engine: CommandContext, connectionId: string): SessionFiles {
+  const files = engine.events.store.files(connectionId)
+  if (!files) throw new CommandError(`no session of connection "${connectionId}"`, 'not-found')
+  return files
 }
 
 /** The values of `seqs`, in order, as many as fit in one answer (at least one): the asker asks again for the rest. */
@@ -48,8 +73,8 @@ function eventOf<T extends 'frame' | 'log'>(
   seq: number,
   type: T,
 ): Extract<EngineEvent, { type: T }> {
-  const event = engine.events.at(seq)
-  if (event?.type !== type || event.connectionId !== connectionId)
-    throw new CommandError(`no ${type === 'frame' ? 'frame' : 'log line'} #${seq} on this connection`, 'not-found')
+  // Looked for in the connection's session alone (a past session's events keep the id they had in their run).
+  const event = engine.events.at(seq, connectionId)
+  if (event?.type !== type) throw new CommandError(`no ${type === 'frame' ? 'frame' : 'log line'} #${seq} on this connection`, 'not-found')
   return event as Extract<EngineEvent, { type: T }>
 }

@@ -12,6 +12,7 @@ import { pushCommands } from './push'
 import { recordingCommands } from './recordings'
 import { requestCommands } from './requests'
 import { serverRequestCommands } from './serverRequests'
+import { sessionCommands } from './sessions'
 import { targetCommands } from './targets'
 
 export type { CommandContext, Handler, Handlers } from './handler'
@@ -37,4 +38,5 @@ export const handlers: Handlers = {
   ...serverRequestCommands,
   ...authCommands,
   ...appViewCommands,
+  ...sessionCommands,
 }

@@ -1,7 +1,7 @@
 import { CommandError, type ReplayEvent } from '../../contract'
 import { parityReportHtml } from '../../session/parityReport'
 import { openRecording } from '../../session/recording'
-import { Redactor } from '../../session/redaction'
+import { Redactor } from '../../runtime/redaction'
 import { summarize } from '../../session/replay'
 import type { DomainHandlers } from './handler'
 
@@ -58,7 +58,9 @@ export const recordingCommands: DomainHandlers<'recordings' | 'replay'> = {
   },
   'replay.report': ({ replayId }, engine) => {
     // Made of the replay's events, as the UI shows it: its recording and sides, and each turn reported so far.
-    const events = engine.events.since(0).filter((e): e is ReplayEvent => e.type === 'replay' && e.replayId === replayId)
+    const events = engine.events
+      .eventsOf(`replay:${replayId}`)
+      .filter((e): e is ReplayEvent => e.type === 'replay' && e.replayId === replayId)
     const started = events.find((e) => e.phase === 'started')
     if (!started?.sides) throw new CommandError(`no replay "${replayId}"`, 'not-found')
     const turns = events.flatMap((e) => (e.phase === 'turn' && e.turn ? [e.turn] : []))

@@ -18,27 +18,16 @@ import {
 } from '../../store/actions'
 import { purposeLabel } from '../../components/connectionLabel'
 import { connectionNumber, isSession, statusTone, type ConnectionView } from '../../store/connectionView'
-import { useSelectedConnection, useStore, type Tab } from '../../store/store'
+import { useSelectedConnection, useStore } from '../../store/store'
 import { targetTabs } from '../../store/targetTabs'
-import { A2aCardPanel } from './handshake/A2aCardPanel'
-import { CallsPanel } from './calls/CallsPanel'
-import { CatalogPanel, catalogCount } from './catalog/CatalogPanel'
-import { ConversationPanel } from './conversation/ConversationPanel'
-import { DiscoveryPanel } from './discovery/DiscoveryPanel'
-import { FramesPanel } from './frames/FramesPanel'
-import { AcpHandshakePanel } from './handshake/AcpHandshakePanel'
-import { HandshakePanel } from './handshake/HandshakePanel'
-import { KeepalivePanel } from './keepalive/KeepalivePanel'
-import { LogPanel } from './log/LogPanel'
 import { EditedNotice } from './EditedNotice'
-import { SkillsPanel } from './catalog/SkillsPanel'
-import { AcpCommandsPanel } from './catalog/AcpCommandsPanel'
 import { ServerRequestPanel } from './serverRequests/ServerRequestPanel'
 import { ProfilePicker } from './serverRequests/ProfilePicker'
-import { AuthPanel } from './auth/AuthPanel'
 import { MoreAccessPrompt } from './auth/MoreAccessPrompt'
 import { AppViewDock } from './apps/AppViewDock'
-import { pendingMoreAccess, signIn } from '../../store/authActions'
+import { signIn } from '../../store/authActions'
+import { ConnectionTabs } from './ConnectionTabs'
+import { HistoryPanel } from './history/HistoryPanel'
 import './connection.css'
 
 /**
@@ -152,39 +141,25 @@ export function ConnectionPage({ target }: { target: SavedTarget }) {
         </div>
       )}
       {view ? (
-        <>
-          <nav className="tabs" role="tablist">
-            {tabs.map((t, i) => (
-              <button
-                key={t.id}
-                role="tab"
-                aria-selected={shownTab === t.id}
-                className={`tab${shownTab === t.id ? ' active' : ''}`}
-                onClick={() => openTab(t.id)}
-                title={`${view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label} (${i + 1})`}
-              >
-                {view.protocol === 'a2a' ? (t.a2aLabel ?? t.label) : t.label}
-                <TabCount view={view} tab={t.id} />
-              </button>
-            ))}
-          </nav>
-          <TabBody view={view} tab={shownTab} target={target} />
-        </>
+        <ConnectionTabs view={view} tabs={tabs} tab={shownTab} target={target} />
       ) : (
-        <div className="panel">
-          <div className="empty">
-            <h2>Not connected</h2>
-            <p>
-              {target.description ??
-                'Connect to see the handshake, what discovery called or skipped and why, the catalog, keepalive probes and every frame on the wire.'}
-            </p>
-            <div className="actions">
-              <button className="btn primary" onClick={() => connect(target, profile)}>
-                Connect
-              </button>
+        <>
+          <div className="panel not-connected">
+            <div className="empty">
+              <h2>Not connected</h2>
+              <p>
+                {target.description ??
+                  'Connect to see the handshake, what discovery called or skipped and why, the catalog, keepalive probes and every frame on the wire.'}
+              </p>
+              <div className="actions">
+                <button className="btn primary" onClick={() => connect(target, profile)}>
+                  Connect
+                </button>
+              </div>
             </div>
           </div>
-        </div>
+          <HistoryPanel target={target} />
+        </>
       )}
     </section>
   )
@@ -287,70 +262,4 @@ function stateLabel(view: ConnectionView): string {
   if (view.state === 'reconnecting') return `reconnecting · attempt ${view.attempt} of ${view.maxAttempts}`
   if (view.state === 'connected') return `connected · ${view.health}`
   return view.state
-}
-
-function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
-  const steps = useStore((s) => s.authSteps[view.targetId])
-  if (tab === 'auth') {
-    if (steps && pendingMoreAccess(steps)) return <span className="count warn">more access</span>
-    return view.cause?.auth ? <span className="count warn">sign in</span> : null
-  }
-  const n =
-    tab === 'handshake' && view.handshake?.protocol === 'a2a'
-      ? view.handshake.warnings.length
-      : tab === 'discovery'
-        ? view.discovery.length
-        : tab === 'catalog'
-          ? view.handshake?.protocol === 'a2a'
-            ? view.handshake.skills.length
-            : catalogCount(view)
-          : tab === 'conversation'
-            ? view.conversation.length
-            : tab === 'calls'
-              ? view.calls.length
-              : tab === 'keepalive'
-                ? view.probes.length
-                : tab === 'frames'
-                  ? view.frames.length
-                  : tab === 'log'
-                    ? view.logs.length
-                    : undefined
-  if (!n) return null
-  const warn = ((tab === 'discovery' || tab === 'handshake') && view.oddities > 0) || (tab === 'log' && view.logOddities > 0)
-  return <span className={`count${warn ? ' warn' : ''}`}>{n.toLocaleString()}</span>
-}
-
-function TabBody({ view, tab, target }: { view: ConnectionView; tab: Tab; target: SavedTarget }) {
-  switch (tab) {
-    case 'handshake':
-      return view.handshake?.protocol === 'a2a' ? (
-        <A2aCardPanel handshake={view.handshake} />
-      ) : view.protocol === 'acp' ? (
-        <AcpHandshakePanel view={view} />
-      ) : (
-        <HandshakePanel view={view} />
-      )
-    case 'discovery':
-      return <DiscoveryPanel view={view} />
-    case 'catalog':
-      return view.protocol === 'a2a' ? (
-        <SkillsPanel handshake={view.handshake?.protocol === 'a2a' ? view.handshake : undefined} targetId={view.targetId} />
-      ) : view.protocol === 'acp' ? (
-        <AcpCommandsPanel view={view} />
-      ) : (
-        <CatalogPanel view={view} />
-      )
-    case 'conversation':
-      return <ConversationPanel view={view} />
-    case 'calls':
-      return <CallsPanel view={view} />
-    case 'keepalive':
-      return <KeepalivePanel view={view} />
-    case 'frames':
-      return <FramesPanel view={view} filterKey={view.targetId} />
-    case 'log':
-      return <LogPanel view={view} />
-    case 'auth':
-      return <AuthPanel target={target} view={view} />
-  }
 }

@@ -15,14 +15,14 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
   const [tasksOpen, setTasksOpen] = useState(false)
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
-      {view.protocol === 'a2a' ? (
+      {view.past ? null : view.protocol === 'a2a' ? (
         <A2aComposer view={view} live={live} />
       ) : view.protocol === 'acp' ? (
         <AcpComposer view={view} live={live} />
       ) : (
         <McpComposer view={view} live={live} />
       )}
-      {view.protocol === 'mcp' && <InFlightList view={view} />}
+      {view.protocol === 'mcp' && !view.past && <InFlightList view={view} />}
       <ConversationTimeline
         events={view.conversation}
         empty={
@@ -36,12 +36,13 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
       <div className="toolbar" style={{ borderTop: '1px solid var(--border)', borderBottom: 0 }}>
         <span className="muted">{view.conversation.length} message(s)</span>
         <span className="spacer" />
-        {(view.protocol === 'a2a' ||
-          (view.handshake && 'serverCapabilities' in view.handshake && !!view.handshake.serverCapabilities.tasks)) && (
-          <button className="btn small" disabled={!live} onClick={() => setTasksOpen(true)}>
-            Tasks…
-          </button>
-        )}
+        {!view.past &&
+          (view.protocol === 'a2a' ||
+            (view.handshake && 'serverCapabilities' in view.handshake && !!view.handshake.serverCapabilities.tasks)) && (
+            <button className="btn small" disabled={!live} onClick={() => setTasksOpen(true)}>
+              Tasks…
+            </button>
+          )}
         <button className="btn small" onClick={() => openSideBySide({ left: view.id })}>
           Side by side…
         </button>

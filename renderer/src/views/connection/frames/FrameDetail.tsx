@@ -78,7 +78,7 @@ export function FrameDetail({
           )}
           {frame.grpc && <GrpcExchange grpc={frame.grpc} frame={frame} />}
           {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
-          {whole.frame && (
+          {whole.frame && !view.past && (
             <ResendRequest
               frame={whole.frame}
               connectionId={view.id}
@@ -100,6 +100,10 @@ export function FrameDetail({
             )}
           </div>
         </>
+      ) : selected !== undefined ? (
+        <div className="empty muted" style={{ margin: '48px 24px' }}>
+          Fetching frame #{(frames.first + selected + 1).toLocaleString()}…
+        </div>
       ) : (
         <div className="empty" style={{ margin: '48px 24px' }}>
           Select a frame to see its JSON. <br />
@@ -110,16 +114,24 @@ export function FrameDetail({
   )
 }
 
-/** The other half of a request/response exchange: the answer to a request, or the request an answer answers. */
+/** How far past a request its answer is looked for among the frames held (answers follow their requests closely). */
+const ANSWER_WITHIN = 10_000
+
+/** The other half of a request/response exchange, among the frames held: the answer to a request, or the request an answer answers. */
 export function pairOf(frames: Frames, index: number): FramePair | undefined {
   const frame = frames.at(index)
+  if (!frame) return undefined
   if (frame.requestSeq !== undefined) {
     const request = frames.indexOfSeq(frame.requestSeq)
     return request === -1 ? undefined : { index: request, role: 'request' }
   }
   if (frame.kind !== 'request') return undefined
   // Answers follow their request; the first frame naming it as its request is the answer (a stream: its first event).
-  for (let i = index + 1; i < frames.length; i++) if (frames.restAt(i)?.requestSeq === frame.seq) return { index: i, role: 'answer' }
+  for (let i = index + 1; i < Math.min(frames.length, index + ANSWER_WITHIN); i++) {
+    const next = frames.at(i)
+    if (!next) return undefined
+    if (next.requestSeq === frame.seq) return { index: i, role: 'answer' }
+  }
   return undefined
 }
 

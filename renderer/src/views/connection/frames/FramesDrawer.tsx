@@ -1,9 +1,11 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { AgentText } from '../../../components/Name'
 import { closeConnections, closeFramesDrawer } from '../../../store/actions'
 import { connectionLabel } from '../../../components/connectionLabel'
 import { connectionNumber, isSession, type ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
+import { locateFrames } from '../../../store/frameLocate'
+import type { Frames } from '../../../store/rowLists'
 import { FramesPanel } from './FramesPanel'
 import './framesDrawer.css'
 
@@ -35,7 +37,7 @@ export function FramesDrawer() {
                   <AgentText value={drawer.title} />
                 </>
               )}
-              <span className="muted"> · connection {connectionNumber(view.id)}</span>
+              <span className="muted"> · {view.past ? 'past session' : `connection ${connectionNumber(view.id)}`}</span>
             </div>
             <div className="page-sub">
               <AgentText value={`${connectionLabel(view)} · ${view.state}`} />
@@ -64,10 +66,26 @@ export function FramesDrawer() {
 /** The frames panel, on every frame of the connection or only those in `range` (one turn's). */
 function RangeFrames({ view, range }: { view: ConnectionView; range?: { from: number; to: number } }) {
   const count = view.frames.length
-  const frames = useMemo(
+  const held = useMemo(
     () => (range ? view.frames.between(range.from, range.to) : view.frames),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- frames only grow (appended in place): their count says when
     [view.frames, count, range?.from, range?.to],
   )
+  // A turn among frames not held (a long session's): where it lies, the engine says.
+  const [located, setLocated] = useState<{ key: string; frames?: Frames }>()
+  const key = `${view.id} ${range?.from} ${range?.to}`
+  useEffect(() => {
+    if (held || !range) return
+    let current = true
+    void locateFrames(view.frames, [range.from, range.to + 1]).then(([first, end]) => {
+      if (current && first !== undefined && end !== undefined)
+        setLocated({ key, frames: view.frames.window(first, Math.max(0, end - first)) })
+    })
+    return () => {
+      current = false
+    }
+  }, [held, range, view.frames, key])
+  const frames = held ?? (located?.key === key ? located.frames : undefined)
+  if (!frames) return <div className="empty muted">Finding the turn’s frames…</div>
   return <FramesPanel key={`${view.id} ${range?.from ?? ''}`} view={view} frames={frames} />
 }

@@ -1,25 +1,32 @@
-import { useEffect, useRef, useState } from 'react'
-import { firstAbove, visibleName, type FrameEvent } from '../../../../../shared/contract'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { filtersNothing, visibleName, type FrameEvent } from '../../../../../shared/contract'
 import { frameNumber, type ConnectionView } from '../../../store/connectionView'
 import type { Frames } from '../../../store/rowLists'
 import { CopyButton } from '../../../components/CopyButton'
 import { useFixedRows } from '../../../components/useFixedRows'
 import { bytes, clock, ms } from '../../../components/format'
 import { clearFrameFocus, keepFramesFilter } from '../../../store/actions'
-import { NO_FRAMES_FILTER, useStore, type FramesFilter } from '../../../store/store'
-import { useIncrementalFilter } from './useIncrementalFilter'
+import { locateFrame } from '../../../store/frameLocate'
+import { hasSessionSearch } from '../../../store/sessionSearch'
+import { NO_FRAMES_FILTER, showToast, useStore, type FramesFilter } from '../../../store/store'
+import { SessionSearchBar } from '../search/SessionSearchBar'
 import { FrameDetail, pairOf } from './FrameDetail'
+import { useShownFrames, type ShownFrames } from './useShownFrames'
 import { framePayloads } from '../../../store/framePayloads'
 import './frames.css'
 
 const ROW = 26
 /** How many characters of a frame's id its column shows: A2A's ids (`http-12`, `grpc-3`, an agent's UUIDs) get a wider one. */
 const ID_CHARS = { narrow: 4, wide: 9 }
+/** Frames Copy takes at once (their payloads fetched): more is a filter or an export away. */
+const COPY_LIMIT = 10_000
 
 /**
- * Every frame on the wire (or those of `frames`), virtualized: filter by method, direction and kind; inspect
- * one as JSON. With `filterKey` (a target's page), the filter is kept in the store under it, so it is as the
- * user left it when they come back to the tab; without (a drawer), each opening starts unfiltered.
+ * Every frame on the wire (or those of `frames`), virtualized: filter by method, direction and kind; go to a
+ * frame by its number; search the whole session; inspect one as JSON. A long session's frames are fetched by
+ * position as they are shown (a placeholder row meanwhile) and filtered by the engine (useShownFrames). With
+ * `filterKey` (a target's page), the filter is kept in the store under it, so it is as the user left it when
+ * they come back to the tab; without (a drawer), each opening starts unfiltered.
  */
 export function FramesPanel({ view, frames = view.frames, filterKey }: { view: ConnectionView; frames?: Frames; filterKey?: string }) {
   const kept = useStore((s) => (filterKey === undefined ? undefined : s.framesFilters[filterKey]))
@@ -28,49 +35,58 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
   const change = (next: Partial<FramesFilter>) =>
     filterKey === undefined ? setOwn({ ...filter, ...next }) : keepFramesFilter(filterKey, { ...filter, ...next })
   const { text, direction, kind, hideProbes, wire } = filter
+  useSyncExternalStore(frames.list.subscribe, () => frames.list.changes)
+  const shown = useShownFrames(frames, filter)
+  const count = shown.count
   // A link from elsewhere (Compare, Replay) may ask for one frame: select it and stop following.
   const focus = useStore((s) => (s.focusFrame?.connectionId === view.id ? s.focusFrame.seq : undefined))
-  const focusIndex = focus === undefined ? undefined : frames.indexOfSeq(focus)
-  const [selected, setSelected] = useState<number | undefined>(focusIndex !== undefined && focusIndex >= 0 ? focusIndex : undefined)
-  const [follow, setFollow] = useState(selected === undefined)
+  const [selected, setSelected] = useState<number | undefined>(() => {
+    const at = focus === undefined ? -1 : frames.indexOfSeq(focus)
+    return at === -1 ? undefined : at
+  })
+  const [follow, setFollow] = useState(focus === undefined)
+  const [searching, setSearching] = useState(() => hasSessionSearch(view.id))
   const scroller = useRef<HTMLDivElement>(null)
   // A resend's request, selected once its frame arrives (the command's answer may come before its events).
   const [selectSeq, setSelectSeq] = useState<number | undefined>()
   const filterInput = useRef<HTMLInputElement>(null)
-
-  const needle = text.trim().toLowerCase()
-  const filtered = !needle && !direction && !kind && !hideProbes && !wire
-  const matches = methodFilter(needle)
-  const indices = useIncrementalFilter(
-    frames,
-    `${needle}|${direction}|${kind}|${hideProbes}|${wire}`,
-    filtered
-      ? undefined
-      : (i) => {
-          // Read as rows: filtering a long backlog makes no frame events.
-          const shape = frames.shapeAt(i)
-          const rest = frames.restAt(i)
-          return (
-            (!direction || shape.direction === direction) &&
-            (!kind || shape.kind === kind) &&
-            !(hideProbes && rest?.probe) &&
-            (!wire || (wire === 'view') === (shape.protocol === 'mcp-app')) &&
-            matches(shape.method, rest?.subject)
-          )
-        },
-  )
-  const count = indices.length
+  const filtered = !filtersNothing(filter)
   const { rows, totalSize, scrollToIndex } = useFixedRows(scroller, count, ROW)
   const wideIds = view.protocol === 'a2a'
+
+  useEffect(() => {
+    if (rows.length) shown.want(rows[0].index, rows[rows.length - 1].index + 1)
+  })
 
   useEffect(() => {
     if (follow && count > 0) scrollToIndex(count - 1, 'end')
   }, [count, follow, scrollToIndex])
 
+  // A new filter: the selected frame stays in sight when it is listed.
+  const filterKeyText = JSON.stringify(filter)
+  useEffect(() => {
+    const rank = selected === undefined ? -1 : shown.rankOf(selected)
+    if (!follow && rank !== -1) scrollToIndex(rank, 'center')
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- when the filter (or what it found) changes
+  }, [filterKeyText, shown.counting])
+
+  /** Selects a frame by its position, showing it even if the filter hides it (then it is not scrolled to). */
+  const select = (index: number, align: 'auto' | 'center' = 'auto') => {
+    setSelected(index)
+    setFollow(false)
+    const rank = shown.rankOf(index)
+    if (rank !== -1) scrollToIndex(rank, align)
+  }
+
   useEffect(() => {
     if (focus === undefined) return
-    if (selected !== undefined) scrollToIndex(selected, 'center')
     clearFrameFocus()
+    if (selected !== undefined) return scrollToIndex(shown.rankOf(selected), 'center')
+    // Among frames not held (a long session): the engine says where it is.
+    void locateFrame(frames.list, focus).then((position) => {
+      const index = position === undefined ? -1 : position - frames.first
+      if (index >= 0 && index < frames.length) select(index, 'center')
+    })
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the tab opens on a frame another view linked to
   }, [])
 
@@ -94,27 +110,30 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
     // eslint-disable-next-line react-hooks/exhaustive-deps -- when the frame arrives
   }, [selectSeq, frames.length])
 
-  const selectedPosition = selected === undefined ? -1 : sortedIndexOf(indices, selected)
+  useEffect(() => {
+    if (selected !== undefined && !frames.at(selected)) void frames.want(selected, selected + 1)
+  })
+
+  const selectedRank = selected === undefined ? -1 : shown.rankOf(selected)
   const move = (delta: number) => {
     if (count === 0) return
-    const next = Math.max(0, Math.min(count - 1, (selectedPosition === -1 ? (delta > 0 ? -1 : count) : selectedPosition) + delta))
-    setSelected(indices[next])
+    const next = Math.max(0, Math.min(count - 1, (selectedRank === -1 ? (delta > 0 ? -1 : count) : selectedRank) + delta))
+    const position = shown.positionAt(next)
+    if (position === undefined) return shown.want(next, next + 1) // its row comes: the key again moves on
+    setSelected(position)
     setFollow(false)
     scrollToIndex(next)
   }
   const pair = selected !== undefined && frames.at(selected) ? pairOf(frames, selected) : undefined
-  /** Selects a frame by its position in the connection, showing it even if the filter hides it. */
-  const select = (index: number) => {
-    setSelected(index)
-    setFollow(false)
-    const position = sortedIndexOf(indices, index)
-    if (position !== -1) scrollToIndex(position)
-  }
+  const wholeCount = frames.length.toLocaleString()
 
   return (
     <div className="panel fill">
       <div className="frames">
-        <div className={`frames-list${wideIds ? ' wide-ids' : ''}`}>
+        <div
+          className={`frames-list${wideIds ? ' wide-ids' : ''}`}
+          style={{ '--number-width': `${numberWidth(frames.first + frames.length)}px` } as React.CSSProperties}
+        >
           <div className="toolbar">
             <input
               ref={filterInput}
@@ -159,26 +178,59 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
               />{' '}
               hide probes
             </label>
-            <label className="muted" style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}>
-              <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow
-            </label>
+            {!view.past && (
+              <label className="muted" style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }}>
+                <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow
+              </label>
+            )}
             <span className="spacer" />
+            <GoToFrame frames={frames} onGo={(index) => select(index, 'center')} />
             <span className="muted" data-testid="frame-count">
-              {filtered
-                ? `${frames.length.toLocaleString()} frames`
-                : `${count.toLocaleString()} of ${frames.length.toLocaleString()} frames`}
+              {!filtered
+                ? `${wholeCount} frames`
+                : shown.counting
+                  ? `filtering ${wholeCount} frames…`
+                  : `${count.toLocaleString()} of ${wholeCount} frames`}
             </span>
-            <CopyButton
-              label="Copy"
-              className="btn small ghost"
-              value={() =>
-                framePayloads(
-                  view.id,
-                  indices.map((i) => frames.at(i)),
-                )
-              }
-            />
+            {frames.first === 0 && (
+              <button
+                className={`btn small ghost${searching ? ' active' : ''}`}
+                onClick={() => setSearching(!searching)}
+                aria-pressed={searching}
+                title="Search every frame's payload and every log line of this session, however long"
+              >
+                Search…
+              </button>
+            )}
+            {count > COPY_LIMIT ? (
+              <button
+                className="btn small ghost"
+                title="Copy the frames listed"
+                onClick={() =>
+                  showToast(
+                    `${count.toLocaleString()} frames are too many to copy at once (${COPY_LIMIT.toLocaleString()} at most): filter them, or export the session from History.`,
+                    'error',
+                  )
+                }
+              >
+                Copy
+              </button>
+            ) : (
+              <CopyButton
+                label="Copy"
+                className="btn small ghost"
+                value={async () => framePayloads(view.id, await frames.read(await shown.allPositions()))}
+              />
+            )}
           </div>
+          {searching && (
+            <SessionSearchBar
+              view={view}
+              kind="frame"
+              onPick={(position) => select(position, 'center')}
+              onClose={() => setSearching(false)}
+            />
+          )}
           <div className="row head">
             <span>#</span>
             <span>time</span>
@@ -195,6 +247,7 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
             tabIndex={0}
             role="listbox"
             aria-label="Frames"
+            aria-busy={rows.some((r) => !rowFrame(shown, frames, r.index))}
             onWheel={() => setFollow(false)}
             onKeyDown={(e) => {
               if (e.key === 'ArrowDown' || e.key === 'j') {
@@ -210,12 +263,36 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
             }}
           >
             {count === 0 ? (
-              <div className="empty">{frames.length === 0 ? 'No frames yet.' : 'No frame matches the filter.'}</div>
+              <div className="empty">
+                {shown.error
+                  ? `The frames could not be filtered: ${shown.error}`
+                  : frames.length === 0
+                    ? 'No frames yet.'
+                    : shown.counting
+                      ? 'Filtering every frame of this session…'
+                      : 'No frame matches the filter.'}
+              </div>
             ) : (
               <div style={{ height: totalSize, position: 'relative' }}>
                 {rows.map((item) => {
-                  const index = indices[item.index]
-                  const f = frames.at(index)
+                  const index = shown.positionAt(item.index)
+                  const f = rowFrame(shown, frames, item.index)
+                  if (index === undefined || !f)
+                    return (
+                      <div
+                        key={`r${item.index}`}
+                        className="row placeholder"
+                        style={{ transform: `translateY(${item.start}px)` }}
+                        aria-hidden="true"
+                        data-testid="frame-placeholder"
+                      >
+                        <span className="muted">{index === undefined ? '' : frames.first + index + 1}</span>
+                        <span className="bar" />
+                        <span />
+                        <span className="bar" />
+                        <span className="bar" />
+                      </div>
+                    )
                   const paired = pair?.index === index
                   return (
                     <div
@@ -225,6 +302,7 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
                       className={`row${selected === index ? ' selected' : ''}${paired ? ' paired' : ''}${f.probe ? ' probe' : ''}`}
                       style={{ transform: `translateY(${item.start}px)` }}
                       onClick={() => (setSelected(index), setFollow(false))}
+                      data-number={frames.first + index + 1}
                       data-method={f.method}
                       data-direction={f.direction}
                       data-probe={f.probe ? 'true' : undefined}
@@ -267,6 +345,44 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
   )
 }
 
+/** The width of the number column: its longest number, and at least as wide as "#" and a few digits. */
+function numberWidth(largest: number): number {
+  return Math.max(40, String(largest).length * 7.5 + 4)
+}
+
+/** The frame row `rank` shows, when it is held. */
+function rowFrame(shown: ShownFrames, frames: Frames, rank: number): FrameEvent | undefined {
+  const index = shown.positionAt(rank)
+  return index === undefined ? undefined : frames.at(index)
+}
+
+/** "Go to #": a frame by the number the list shows it under. */
+function GoToFrame({ frames, onGo }: { frames: Frames; onGo: (index: number) => void }) {
+  const [value, setValue] = useState('')
+  const number = Number(value.replace(/[#,\s]/g, ''))
+  const index = Number.isInteger(number) ? number - 1 - frames.first : -1
+  const valid = value === '' || (index >= 0 && index < frames.length)
+  return (
+    <input
+      className="go-to-frame"
+      value={value}
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && value && valid) onGo(index)
+      }}
+      placeholder="go to #"
+      aria-label="Go to frame number"
+      aria-invalid={!valid}
+      title={
+        valid
+          ? 'A frame’s number, then Enter'
+          : `Frames are numbered ${frames.first + 1} to ${(frames.first + frames.length).toLocaleString()}`
+      }
+      inputMode="numeric"
+    />
+  )
+}
+
 /** Where a resent request came from, by the number of the frame it sent again. */
 function resentTitle(view: ConnectionView, resendOf: number): string {
   const number = frameNumber(view, resendOf)
@@ -295,32 +411,4 @@ function FrameId({ id, chars }: { id: FrameEvent['id']; chars: number }) {
 function directionLabel(frame: FrameEvent): string {
   if (frame.view) return frame.direction === 'out' ? 'to the view' : 'from the view'
   return frame.direction === 'out' ? 'sent' : 'received'
-}
-
-/**
- * The text filter: words match a frame's method or subject (any of them); `-word` excludes frames whose
- * method or subject contains it. An empty filter matches everything. Most frames have a method and no
- * subject, and few methods recur: their answer is remembered per method.
- */
-function methodFilter(needle: string): (method: string | undefined, subject: string | undefined) => boolean {
-  const words = needle.split(/\s+/).filter(Boolean)
-  const include = words.filter((w) => !w.startsWith('-'))
-  const exclude = words.filter((w) => w.startsWith('-') && w.length > 1).map((w) => w.slice(1))
-  const test = (method: string | undefined, subject: string | undefined) => {
-    const text = `${method ?? ''} ${subject ?? ''}`.toLowerCase()
-    return (include.length === 0 || include.some((w) => text.includes(w))) && !exclude.some((w) => text.includes(w))
-  }
-  const byMethod = new Map<string | undefined, boolean>()
-  return (method, subject) => {
-    if (subject !== undefined) return test(method, subject)
-    let answer = byMethod.get(method)
-    if (answer === undefined) byMethod.set(method, (answer = test(method, undefined)))
-    return answer
-  }
-}
-
-/** Position of `value` in an ascending array of whole numbers, or -1: the filtered indices are always ascending. */
-function sortedIndexOf(sorted: number[], value: number): number {
-  const at = firstAbove(sorted.length, (i) => sorted[i], value - 1)
-  return sorted[at] === value ? at : -1
 }

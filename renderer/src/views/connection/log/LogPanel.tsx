@@ -1,63 +1,59 @@
-import { useEffect, useReducer, useRef, useState } from 'react'
-import { LOG_LEVELS, visibleName, visibleText, type LogEvent, type LogLevel, type LogShape } from '../../../../../shared/contract'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { LOG_LEVELS, visibleName, visibleText, type LogEvent, type LogLevel } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { setLogLevel } from '../../../store/actions'
 import { FrameLink } from '../../../components/FrameLink'
 import { AgentText } from '../../../components/Name'
 import { CopyButton } from '../../../components/CopyButton'
 import { useFixedRows } from '../../../components/useFixedRows'
-import { everyLine, loadLogTexts } from '../../../store/logTexts'
-import type { LogList } from '../../../store/rowLists'
+import { loadLogTexts, textsOf } from '../../../store/logTexts'
+import { showToast } from '../../../store/store'
+import { hasSessionSearch } from '../../../store/sessionSearch'
 import { clock } from '../../../components/format'
-import { useIncrementalFilter } from '../frames/useIncrementalFilter'
+import { SessionSearchBar } from '../search/SessionSearchBar'
+import { levelOf, useShownLines } from './useShownLines'
 import './log.css'
 
 const ROW = 22
+/** Lines Copy all takes at once: more is an export away. */
+const COPY_LIMIT = 50_000
 
 /**
  * The connection's log, newest at the bottom: the server's own messages (MCP `notifications/message`,
  * with their level and logger), its stderr, and the engine's notes — protocol oddities flagged with why.
- * Filter by level (at least…) and text; ask the server for another level when it offers `logging`.
+ * Filter by level (at least…) and text; search the whole session; ask the server for another level when it
+ * offers `logging`. A long session's lines are fetched by position as they are shown, their texts with them.
  */
 export function LogPanel({ view }: { view: ConnectionView }) {
   const [minimum, setMinimum] = useState<LogLevel>('debug')
   const [text, setText] = useState('')
+  const [selected, setSelected] = useState<number>()
+  const [follow, setFollow] = useState(true)
+  const [searching, setSearching] = useState(() => hasSessionSearch(view.id))
   const scroller = useRef<HTMLDivElement>(null)
   const needle = text.trim().toLowerCase()
-  const floor = LOG_LEVELS.indexOf(minimum)
   const logs = view.logs
-  // A backlog's lines come without their text: fetched for the lines shown, and all of them to search.
-  const [, textsCame] = useReducer((n: number) => n + 1, 0)
-  const searchable = !needle || logs.textsComplete
-  const indices = useIncrementalFilter(
-    logs,
-    `${minimum}|${needle}|${searchable}`,
-    floor === 0 && !needle
-      ? undefined
-      : (i) => {
-          // Read as rows: filtering a long backlog makes no log events.
-          const shape = logs.shapeAt(i)
-          return (
-            rank(shape) >= floor &&
-            (!needle ||
-              (logs.textAt(i) ?? '').toLowerCase().includes(needle) ||
-              (shape.server?.logger ?? shape.source).toLowerCase().includes(needle))
-          )
-        },
-  )
-  const count = indices.length
+  useSyncExternalStore(logs.subscribe, () => logs.changes)
+  const shown = useShownLines(logs, minimum, needle)
+  const count = shown.count
   const { rows, totalSize, scrollToIndex } = useFixedRows(scroller, count, ROW)
   useEffect(() => {
-    if (count) scrollToIndex(count - 1, 'end')
-  }, [count, scrollToIndex])
+    if (follow && count) scrollToIndex(count - 1, 'end')
+  }, [count, follow, scrollToIndex])
   useEffect(() => {
-    const shown = rows.map((row) => indices[row.index])
-    if (shown.some((i) => logs.textAt(i) === undefined)) fetchTexts(view.id, logs, shown, textsCame)
+    if (rows.length === 0) return
+    const positions = rows.map((row) => shown.positionAt(row.index))
+    void logs.want(positions[0], positions[positions.length - 1] + 1)
+    if (positions.some((i) => logs.has(i) && logs.textAt(i) === undefined)) void loadLogTexts(logs, positions).catch(() => {})
   })
-  useEffect(() => {
-    if (!searchable) fetchTexts(view.id, logs, everyLine(logs), textsCame)
-  }, [searchable, view.id, logs, logs.length])
-  const filtered = count !== logs.length
+  const filtered = count !== logs.length || shown.overLoaded
+  const pick = (position: number) => {
+    setSelected(position)
+    setFollow(false)
+    void logs.want(position, position + 1)
+    const at = shown.rankOf(position)
+    if (at !== -1) scrollToIndex(at, 'center')
+  }
 
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
@@ -76,30 +72,79 @@ export function LogPanel({ view }: { view: ConnectionView }) {
           type="search"
           value={text}
           onChange={(e) => setText(e.target.value)}
-          placeholder="filter text or logger"
+          placeholder={logs.complete ? 'filter text or logger' : 'filter the lines loaded'}
           aria-label="Filter log"
         />
-        <span className="muted" data-testid="log-count">
-          {!searchable
-            ? `searching ${logs.length.toLocaleString()} lines…`
-            : filtered
-              ? `${count.toLocaleString()} of ${logs.length.toLocaleString()} lines`
-              : `${count.toLocaleString()} lines`}
+        <span
+          className="muted"
+          data-testid="log-count"
+          title={shown.overLoaded ? `${logs.length.toLocaleString()} lines in the session` : undefined}
+        >
+          {shown.searching
+            ? `searching ${logs.heldCount.toLocaleString()} lines…`
+            : shown.overLoaded
+              ? `${count.toLocaleString()} of ${logs.heldCount.toLocaleString()} loaded lines`
+              : filtered
+                ? `${count.toLocaleString()} of ${logs.length.toLocaleString()} lines`
+                : `${count.toLocaleString()} lines`}
         </span>
         <span className="spacer" />
-        <ServerLevel view={view} />
-        <CopyButton
-          label="Copy all"
-          value={async () => {
-            await loadLogTexts(view.id, logs, everyLine(logs))
-            return logs
-              .all()
-              .map((l) => `${clock(l.ts)} ${levelOf(l)} [${l.server?.logger ?? l.source}]${l.oddity ? ' (oddity)' : ''} ${l.text}`)
-              .join('\n')
-          }}
-        />
+        {!view.past && <ServerLevel view={view} />}
+        <button
+          className={`btn small ghost${searching ? ' active' : ''}`}
+          onClick={() => setSearching(!searching)}
+          aria-pressed={searching}
+          title="Search every log line and frame of this session, however long"
+        >
+          Search…
+        </button>
+        {logs.length > COPY_LIMIT ? (
+          <button
+            className="btn small"
+            onClick={() =>
+              showToast(
+                `${logs.length.toLocaleString()} lines are too many to copy at once (${COPY_LIMIT.toLocaleString()} at most): export the session from History.`,
+                'error',
+              )
+            }
+          >
+            Copy all
+          </button>
+        ) : (
+          <CopyButton
+            label="Copy all"
+            value={async () => {
+              const positions = Array.from({ length: logs.length }, (_, i) => i)
+              const lines = await logs.read(positions)
+              const texts = await textsOf(logs, positions, lines)
+              return lines.map((l, i) => lineText(l, texts[i])).join('\n')
+            }}
+          />
+        )}
       </div>
-      <div ref={scroller} className="rows" data-testid="log">
+      {searching && <SessionSearchBar view={view} kind="log" onPick={pick} onClose={() => setSearching(false)} />}
+      {shown.overLoaded && needle && (
+        <div className="log-note muted">
+          A long session: the filter reads the {logs.heldCount.toLocaleString()} lines loaded (the latest, and those shown). To find a text
+          in every line, search this session.{' '}
+          {!searching && (
+            <button className="btn ghost small link" onClick={() => setSearching(true)}>
+              Search this session
+            </button>
+          )}
+        </div>
+      )}
+      <div
+        ref={scroller}
+        className="rows"
+        data-testid="log"
+        onWheel={() => setFollow(false)}
+        onScroll={(e) => {
+          // Back at the bottom: the newest lines are followed again.
+          const el = e.currentTarget
+          if (!follow && el.scrollTop + el.clientHeight >= el.scrollHeight - ROW) setFollow(true)
+        }}
+      >
         {count === 0 ? (
           <div className="empty">
             {logs.length
@@ -109,9 +154,28 @@ export function LogPanel({ view }: { view: ConnectionView }) {
         ) : (
           <div style={{ height: totalSize, position: 'relative' }}>
             {rows.map((item) => {
-              const at = indices[item.index]
+              const at = shown.positionAt(item.index)
               const line = logs.at(at)
-              return <LogRow key={line.seq} line={line} fetched={logs.textAt(at) !== undefined} top={item.start} connectionId={view.id} />
+              return line ? (
+                <LogRow
+                  key={line.seq}
+                  line={line}
+                  text={logs.textAt(at)}
+                  top={item.start}
+                  connectionId={view.id}
+                  selected={selected === at}
+                />
+              ) : (
+                <div
+                  key={`r${item.index}`}
+                  className="log-row placeholder"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                  aria-hidden="true"
+                  data-testid="log-placeholder"
+                >
+                  <span className="bar" />
+                </div>
+              )
             })}
           </div>
         )}
@@ -120,24 +184,35 @@ export function LogPanel({ view }: { view: ConnectionView }) {
   )
 }
 
-/** Fetches the texts missing at `positions`, and calls `came` when any did (a failure leaves them "…"). */
-function fetchTexts(connectionId: string, logs: LogList, positions: Iterable<number>, came: () => void): void {
-  void loadLogTexts(connectionId, logs, positions).then(
-    (fetched) => fetched && came(),
-    () => {},
-  )
+/** A line as Copy all writes it. */
+function lineText(line: LogEvent, text: string): string {
+  return `${clock(line.ts)} ${levelOf(line)} [${line.server?.logger ?? line.source}]${line.oddity ? ' (oddity)' : ''} ${text}`
 }
 
-function LogRow({ line, fetched, top, connectionId }: { line: LogEvent; fetched: boolean; top: number; connectionId: string }) {
+function LogRow({
+  line,
+  text,
+  top,
+  connectionId,
+  selected,
+}: {
+  line: LogEvent
+  /** Its text, once fetched (a long session's lines come without). */
+  text: string | undefined
+  top: number
+  connectionId: string
+  selected: boolean
+}) {
   const level = levelOf(line)
   const frameSeq = line.server?.frameSeq
   return (
     <div
-      className={`log-row lvl-${LOG_LEVELS.includes(level as LogLevel) ? level : 'info'}${line.oddity ? ' oddity' : ''}`}
+      className={`log-row lvl-${LOG_LEVELS.includes(level as LogLevel) ? level : 'info'}${line.oddity ? ' oddity' : ''}${selected ? ' selected' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
-      title={fetched ? visibleText(line.text) : undefined}
+      title={text !== undefined ? visibleText(text) : undefined}
       data-source={line.source}
       data-level={level}
+      aria-current={selected || undefined}
     >
       <span className="muted">{clock(line.ts)}</span>
       <span
@@ -154,7 +229,7 @@ function LogRow({ line, fetched, top, connectionId }: { line: LogEvent; fetched:
           oddity
         </span>
       )}
-      {fetched ? <AgentText value={line.text} className="text" /> : <span className="text muted">…</span>}
+      {text !== undefined ? <AgentText value={text} className="text" /> : <span className="text muted">…</span>}
       {frameSeq !== undefined && (
         <FrameLink connectionId={connectionId} seq={frameSeq} className="btn ghost small frame-link" title="The frame it came in" />
       )}
@@ -188,18 +263,6 @@ function ServerLevel({ view }: { view: ConnectionView }) {
       </select>
     </span>
   )
-}
-
-/** A line's level on the spec's scale: a server's as it sent it, Parallax's own mapped onto it. */
-function levelOf(line: LogShape): string {
-  if (line.server) return line.server.level
-  return line.level === 'warn' ? 'warning' : line.level
-}
-
-/** Where a line stands for filtering (a server level outside the spec's counts as info). */
-function rank(line: LogShape): number {
-  const at = LOG_LEVELS.indexOf(levelOf(line) as LogLevel)
-  return at === -1 ? 1 : at
 }
 
 function sourceTitle(line: LogEvent): string {
