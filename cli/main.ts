@@ -13,6 +13,7 @@ import { record, RECORD_FORMAT } from './record'
 import { replay, REPLAY_FORMAT } from './replay'
 import { request, REQUEST_FORMAT } from './request'
 import { sessions, SESSIONS_FORMAT } from './sessions'
+import { tap } from './tap'
 import { USAGE } from './usage'
 import { web } from './web'
 
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   record,
   replay,
   sessions,
+  tap,
   web,
 }
 /** The `format` of each command's --json object: on every exit path, failures included, stdout holds one. */
@@ -57,8 +59,8 @@ export async function main(argv: string[]): Promise<number> {
     return 2
   }
   try {
-    // The web host guards its own process (it outlives any fault); a one-shot command fails on one outside its connections.
-    return await (command === 'web' ? run(rest) : guarded(() => run(rest)))
+    // The web host and the tap guard their own processes (they outlive any fault); a one-shot command fails on one outside its connections.
+    return await (command === 'web' || command === 'tap' ? run(rest) : guarded(() => run(rest)))
   } catch (error) {
     // Usage mistakes, connections that could not be made, refusals and faults alike: said on stderr (the
     // cause whole), and with --json as the one object on stdout, its `error` {kind, message, cause}; exit 2.

@@ -73,7 +73,7 @@ export interface FrameRows {
   rest: (FrameRest | 0)[]
 }
 
-export type LogShape = Pick<LogEvent, 'connectionId' | 'source' | 'level' | 'oddity'> & { server?: { level: string; logger?: string } }
+export type LogShape = Pick<LogEvent, 'connectionId' | 'source' | 'level' | 'oddity' | 'about'> & { server?: { level: string; logger?: string } }
 
 /** Log lines as columns, without their text: row i is `seq[i]`, `ts[i]`, the shape `shapes[shape[i]]` and, for a server's message, `frameSeq[i]`. */
 export interface LogRows {

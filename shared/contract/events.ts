@@ -29,7 +29,7 @@ export type ConnectionState = 'connecting' | 'connected' | 'degraded' | 'reconne
  * What a connection is for (docs/architecture.md, "Whose connection is it"): the user's own session (opened
  * from a target's page, or by a CLI command), or one a feature opened for itself and closes when done.
  */
-export type ConnectionPurpose = 'session' | 'compare' | 'replay' | 'recording'
+export type ConnectionPurpose = 'session' | 'compare' | 'replay' | 'recording' | 'tap'
 
 /** Who opened a connection, what for, and when; every `connection` event carries it. */
 export interface ConnectionOwner {
@@ -40,6 +40,27 @@ export interface ConnectionOwner {
   side?: string
   /** When the connection was created (epoch ms). */
   startedAt: number
+  /** `tap`: a session Parallax watches and does not drive (`parallax tap`): how it is tapped, and the host on the other side. */
+  observed?: ObservedBy
+}
+
+/**
+ * How an observed connection is tapped (DESIGN, "Driven or observed"): the command a host runs through
+ * `parallax tap`, or the address the tap's HTTP proxy listens on and the upstream it relays to; the host as
+ * it named itself in the handshake; the tap's own session (its folder in the data folder's `sessions/`).
+ */
+export interface ObservedBy {
+  via: 'stdio' | 'http'
+  /** stdio: the server's command line (arguments that look secret redacted). */
+  command?: string
+  /** http: where the tap listens, and where it relays to. */
+  listen?: string
+  upstream?: string
+  /** The host, once its handshake said who it is. */
+  host?: { name: string; version?: string }
+  /** The session the tap writes, and the tap's process. */
+  tapSession?: string
+  pid?: number
 }
 
 interface EventBase {
@@ -132,12 +153,16 @@ export interface McpHandshakeEvent extends EventBase {
   negotiation?: McpNegotiation
   /** The era's rules this connection keeps: discovery, list changes, keepalive. */
   rules?: McpEraRules
+  /** Watched through `parallax tap`: the client side is the host's (its info, its capabilities), not Parallax's offer. */
+  observed?: true
 }
 
 /** An ACP agent's `initialize` and the session after it (shared/contract/acp.ts). */
 export interface AcpHandshakeEvent extends EventBase, AcpHandshake {
   type: 'handshake'
   protocol: 'acp'
+  /** Watched through `parallax tap`: the client side is the host's. */
+  observed?: true
 }
 
 /** A2A generations in the wild: v1.0 (`supportedInterfaces`, `SendMessage`) and v0.3 (`url`, `message/send`). */
@@ -177,6 +202,8 @@ export interface A2aHandshakeEvent extends EventBase {
   durationMs: number
   /** The card's security schemes and requirements, and which Parallax satisfies. */
   security?: A2aSecuritySummary
+  /** Watched through `parallax tap`: the card as the host fetched it through the tap. */
+  observed?: true
 }
 
 export type DiscoveryMethod =
@@ -434,6 +461,38 @@ export interface LogEvent extends EventBase {
   server?: { level: string; logger?: string; frameSeq?: number }
   /** Set on a note saying the server broke the protocol's rules; the text says which and how. */
   oddity?: boolean
+  /** Whose behaviour a finding is about, on an observed connection: the host's (its requests) or the server's. */
+  about?: 'host' | 'server'
+}
+
+/** What a tap holds in flight (opt-in): messages that match are held until released, edited, dropped or timed out. */
+export interface TapBreakpoints {
+  on: boolean
+  /** Methods to hold (empty: any); a tool name holds `tools/call` of that tool only. */
+  methods: string[]
+  tools: string[]
+  /** Which way: the host's messages (`out`), the server's (`in`), or both. */
+  directions: ('out' | 'in')[]
+  /** A held message goes on as it was after this long. */
+  timeoutMs: number
+}
+
+/**
+ * Hold in flight on an observed connection: `breakpoints` says what the tap holds now; `held` a message that
+ * waits (its text, which way, until when); then `released` (as it was, or `edited`), `dropped`, each with who
+ * decided (`by`: the user, or the timeout).
+ */
+export interface HoldEvent extends EventBase {
+  type: 'hold'
+  state: 'breakpoints' | 'held' | 'released' | 'dropped'
+  breakpoints?: TapBreakpoints
+  holdId?: number
+  direction?: 'out' | 'in'
+  method?: string
+  message?: unknown
+  releaseAt?: number
+  by?: 'user' | 'timeout'
+  edited?: true
 }
 
 /**
@@ -455,7 +514,7 @@ export interface ServerRequestEvent extends EventBase {
   /** On `pending`: how long Parallax waits for a person before answering that nobody did (the server may stop sooner: its own timeout). */
   waitLimitMs?: number
   /** Who answered: a person, a scripted responder (`source` names it), or Parallax itself (roots, or a refusal). */
-  by?: 'user' | 'script' | 'parallax'
+  by?: 'user' | 'script' | 'parallax' | 'host'
   source?: string
   /** On `answered`: the result sent. */
   result?: unknown
@@ -488,6 +547,7 @@ export type EngineEvent =
   | ReplayEvent
   | RecordingEvent
   | LogEvent
+  | HoldEvent
 export type EngineEventType = EngineEvent['type']
 
 /** What producers hand to the engine: the engine stamps `seq` (and `ts` when absent). */

@@ -158,13 +158,21 @@ class LogTable extends Table<LogShape, LogRows> {
       shape.level === line.level &&
       shape.connectionId === line.connectionId &&
       !shape.oddity === !line.oddity &&
+      shape.about === line.about &&
       !shape.server === !line.server &&
       shape.server?.level === line.server?.level &&
       shape.server?.logger === line.server?.logger
     )
   }
 
-  protected shapeOf({ connectionId, source, level, oddity, server }: LogShape): LogShape {
-    return { connectionId, source, level, oddity: oddity || undefined, server: server && { level: server.level, logger: server.logger } }
+  protected shapeOf({ connectionId, source, level, oddity, about, server }: LogShape): LogShape {
+    return {
+      connectionId,
+      source,
+      level,
+      oddity: oddity || undefined,
+      ...(about && { about }),
+      server: server && { level: server.level, logger: server.logger },
+    }
   }
 }

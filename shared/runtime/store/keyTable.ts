@@ -26,6 +26,7 @@ export interface LogKey {
   source: LogEvent['source']
   level: LogEvent['level']
   oddity?: true
+  about?: LogEvent['about']
   serverLevel?: string
   logger?: string
 }
@@ -54,6 +55,7 @@ export function keyOf(event: EngineEvent): EventKey | undefined {
       source: event.source,
       level: event.level,
       ...(event.oddity && { oddity: true }),
+      ...(event.about && { about: event.about }),
       ...(event.server && { serverLevel: event.server.level, ...(event.server.logger !== undefined && { logger: event.server.logger }) }),
     }
   return undefined
@@ -76,6 +78,7 @@ function sameKey(a: EngineEvent, b: EngineEvent): boolean {
       a.level === b.level &&
       a.source === b.source &&
       !a.oddity === !b.oddity &&
+      a.about === b.about &&
       a.server?.level === b.server?.level &&
       a.server?.logger === b.server?.logger &&
       !a.server === !b.server

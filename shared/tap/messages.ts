@@ -1,0 +1,30 @@
+/** A JSON-RPC message as an observed session's analysis reads it (nothing in it is trusted to be of any shape). */
+export type Message = { id?: string | number | null; method?: unknown; params?: unknown; result?: unknown; error?: unknown }
+
+export type Fields = Record<string, unknown>
+
+/** A JSON-RPC error's code and words, or undefined for a message that is not one. */
+export function errorOf(message: Message): { code?: number; message: string } | undefined {
+  if (message.error === undefined) return undefined
+  const error = (message.error ?? {}) as { code?: unknown; message?: unknown }
+  return {
+    ...(typeof error.code === 'number' && { code: error.code }),
+    message: typeof error.message === 'string' ? error.message : 'an error without a message',
+  }
+}
+
+/** A peer's `clientInfo`, `serverInfo` or `agentInfo`: its fields, with a name and version that are text. */
+export function infoOf(value: unknown): { name: string; version: string; [k: string]: unknown } | undefined {
+  if (!value || typeof value !== 'object') return undefined
+  const info = value as { name?: unknown; version?: unknown }
+  return { ...(value as Fields), name: String(info.name ?? ''), version: String(info.version ?? '') }
+}
+
+export function objectOr(value: unknown): Fields {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {}
+}
+
+/** A request id as it travelled: a number when it was one. */
+export function idOf(message: Message): string | number | undefined {
+  return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined
+}
