@@ -1,3 +1,6 @@
+import type { EngineEvent, EventInput, FrameEvent, TransportKind } from '../contract'
+import type { SchemaValidator } from '../hooks/validator'
+
 /** A JSON-RPC message as an observed session's analysis reads it (nothing in it is trusted to be of any shape). */
 export type Message = { id?: string | number | null; method?: unknown; params?: unknown; result?: unknown; error?: unknown }
 
@@ -27,4 +30,23 @@ export function objectOr(value: unknown): Fields {
 /** A request id as it travelled: a number when it was one. */
 export function idOf(message: Message): string | number | undefined {
   return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined
+}
+
+/** What a protocol's analysis of an observed session is told, and what it may say. */
+export interface AnalysisContext {
+  connectionId: string
+  transport: TransportKind
+  emit: (event: EventInput) => EngineEvent
+  validator: SchemaValidator
+  protocolFields: readonly string[]
+  /** The handshake was answered: the connection is up, and the host is who it said it is. */
+  connected: (host: { name: string; version?: string } | undefined) => void
+  /** A finding about the host (or the server): a warning line in the log, marked as such. */
+  finding: (about: 'host' | 'server', text: string, ts: number) => void
+}
+
+/** A protocol's reading of an observed session: each message after its frame, and the session's end. */
+export interface ProtocolAnalysis {
+  seen(direction: 'out' | 'in', message: Message, frame: FrameEvent): void
+  finish(ts: number): void
 }

@@ -1,7 +1,6 @@
 import { slashCall, type AcpHandshake, type AcpSessionInfo, type FrameEvent } from '../contract'
 import { blockText, SessionProjection } from '../acp/sessionProjection'
-import { errorOf, infoOf, objectOr, type Fields, type Message } from './messages'
-import type { AnalysisContext, ProtocolAnalysis } from './observedSession'
+import { errorOf, infoOf, objectOr, type AnalysisContext, type Fields, type Message, type ProtocolAnalysis } from './messages'
 
 interface Asked {
   method: string

@@ -5,8 +5,7 @@ import { lintProtocolFields } from '../hooks/lint'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from '../mcp/conversationTurns'
 import { DISCOVERY_STEPS, LIST_CHANGED } from '../mcp/discovery'
 import { serverLogLine } from '../mcp/serverVoice'
-import { errorOf, infoOf, objectOr, type Fields, type Message } from './messages'
-import type { AnalysisContext, ProtocolAnalysis } from './observedSession'
+import { errorOf, infoOf, objectOr, type AnalysisContext, type Fields, type Message, type ProtocolAnalysis } from './messages'
 
 /** A request on its way, by its id as text and who sent it. */
 interface Asked {

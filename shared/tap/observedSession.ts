@@ -5,27 +5,8 @@ import { DEFAULT_PROTOCOL_FIELDS } from '../hooks/lint'
 import { JsonRpcTap } from '../runtime/jsonRpcTap'
 import type { FrameSpill } from '../runtime/frameSpill'
 import { ObservedAcp } from './observedAcp'
-import type { Message } from './messages'
+import type { AnalysisContext, Message, ProtocolAnalysis } from './messages'
 import { ObservedMcp } from './observedMcp'
-
-/** What a protocol's analysis of an observed session is told, and what it may say. */
-export interface AnalysisContext {
-  connectionId: string
-  transport: TransportKind
-  emit: (event: EventInput) => EngineEvent
-  validator: SchemaValidator
-  protocolFields: readonly string[]
-  /** The handshake was answered: the connection is up, and the host is who it said it is. */
-  connected: (host: { name: string; version?: string } | undefined) => void
-  /** A finding about the host (or the server): a warning line in the log, marked as such. */
-  finding: (about: 'host' | 'server', text: string, ts: number) => void
-}
-
-/** A protocol's reading of an observed session: each message after its frame, and the session's end. */
-export interface ProtocolAnalysis {
-  seen(direction: 'out' | 'in', message: Message, frame: FrameEvent): void
-  finish(ts: number): void
-}
 
 export interface ObservedOptions {
   connectionId: string
