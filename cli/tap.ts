@@ -1,11 +1,13 @@
 import { basename, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { describeSpec, redactArgs, type Protocol } from '../shared/contract'
+import { describeSpec, redactArgs, type Protocol, type TapBreakpoints } from '../shared/contract'
 import { now } from '../shared/runtime/clock'
 import { guardProcess } from '../shared/runtime/faultScope'
 import { ensurePrivateDir } from '../shared/runtime/privateFiles'
+import { Holds, MAX_HOLD_MS, NO_BREAKPOINTS } from '../shared/tap/holds'
 import { ObservedSession } from '../shared/tap/observedSession'
 import { StdioRelay } from '../shared/tap/stdioRelay'
+import { TapControl } from '../shared/tap/tapControl'
 import { TapLog } from '../shared/tap/tapLog'
 import { UsageError } from './usage'
 import { dataDir } from './web'
@@ -29,6 +31,10 @@ export async function tap(argv: string[]): Promise<number> {
       record: { type: 'string' },
       protocol: { type: 'string' },
       'secret-key': { type: 'string', multiple: true, default: [] },
+      hold: { type: 'string', multiple: true, default: [] },
+      'hold-tool': { type: 'string', multiple: true, default: [] },
+      'hold-way': { type: 'string', multiple: true, default: [] },
+      'hold-timeout': { type: 'string' },
     },
   })
   const [command, ...args] = argv.slice(end + 1)
@@ -36,6 +42,7 @@ export async function tap(argv: string[]): Promise<number> {
   if (values.protocol !== undefined && values.protocol !== 'mcp' && values.protocol !== 'acp')
     throw new UsageError("--protocol is mcp or acp (without it, the host's first message says which)")
   const protocol = values.protocol as Protocol | undefined
+  const breakpoints = breakpointsOf(values)
   const name = values.name ?? basename(command)
   const commandLine = describeSpec({ kind: 'mcp-stdio', command, args: redactArgs(args), env: {} })
 
@@ -48,8 +55,7 @@ export async function tap(argv: string[]): Promise<number> {
     if (!faulted) say(`a fault in reading the session (${String((fault.reason as Error)?.message ?? fault.reason)}); relaying goes on`)
     faulted = true
   })
-  const log = new TapLog({
-    sessionsDir: join(dataDir(), 'sessions'),
+  const options = {
     connectionId,
     secretKeys: values['secret-key'],
     ...(values.record && {
@@ -59,8 +65,16 @@ export async function tap(argv: string[]): Promise<number> {
         spec: (p: Protocol) => ({ kind: p === 'acp' ? ('acp' as const) : ('mcp-stdio' as const), command, args, env: {}, mcpServers: [] }),
       },
     }),
-    onFailure: (why) => say(`${why} (relaying goes on)`),
-  })
+    onFailure: (why: string) => say(`${why} (relaying goes on)`),
+  }
+  let log: TapLog
+  try {
+    log = new TapLog({ ...options, sessionsDir: join(dataDir(), 'sessions') })
+  } catch (error) {
+    // The data folder refuses: the host's session goes on, read in a temporary folder, and no app will see it.
+    say(`cannot keep the session in ${join(dataDir(), 'sessions')} (${(error as Error).message}); relaying goes on`)
+    log = new TapLog(options)
+  }
   const session = new ObservedSession({
     connectionId,
     name,
@@ -73,9 +87,14 @@ export async function tap(argv: string[]): Promise<number> {
   // Said at once, so the session is on disk (and in a running app) before the host says anything.
   log.emit({ type: 'log', connectionId, source: 'engine', level: 'info', text: `parallax tap: relaying ${commandLine}` })
 
-  let relay: StdioRelay
+  let relay: StdioRelay | undefined
+  const holds = new Holds(
+    (event) => session.event(event),
+    (way, line) => relay?.send(way, line),
+  )
   try {
     relay = new StdioRelay({
+      gate: holds,
       command,
       args,
       input: process.stdin,
@@ -92,21 +111,35 @@ export async function tap(argv: string[]): Promise<number> {
     log.close()
     throw error
   }
+  if (breakpoints.on) holds.set(breakpoints)
+  // The app's decisions (breakpoints, releases, drops) arrive in the session's control file.
+  const control = new TapControl(
+    () => log.sessionDir(),
+    (line) => {
+      if ('breakpoints' in line) holds.set(line.breakpoints)
+      else if ('release' in line) holds.release(line.release, 'user', line.message)
+      else holds.drop(line.drop)
+    },
+  )
+  const running = relay
   relay.onWatcherFailure = (error) => say(`reading the session failed (${(error as Error).message}); relaying goes on`)
-  const pass = (signal: NodeJS.Signals) => () => relay.signal(signal)
+  const pass = (signal: NodeJS.Signals) => () => running.signal(signal)
   const handlers = PASSED_SIGNALS.map((signal) => [signal, pass(signal)] as const)
   for (const [signal, handler] of handlers) process.on(signal, handler)
 
   let exit: { code: number | null; signal: NodeJS.Signals | null }
   try {
-    exit = await relay.exited
+    exit = await running.exited
   } catch (error) {
+    control.stop()
     const why = `${commandLine} could not be started: ${(error as Error).message}`
     session.end(now(), { failed: why })
     log.close()
     for (const [signal, handler] of handlers) process.off(signal, handler)
     throw new UsageError(why)
   }
+  control.stop()
+  holds.dispose()
   const how = exit.signal ? `ended by ${exit.signal}` : `exited with code ${exit.code}`
   session.end(now(), {
     ...(exit.code === 0 || exit.signal ? { reason: `the server ${how}` } : { failed: `the server ${how}` }),
@@ -123,6 +156,23 @@ export async function tap(argv: string[]): Promise<number> {
     return 128 + (SIGNAL_NUMBERS[exit.signal] ?? 15)
   }
   return exit.code ?? 0
+}
+
+/** `--hold METHOD`, `--hold-tool NAME`, `--hold-way out|in`, `--hold-timeout MS`: breakpoints on from the start. */
+function breakpointsOf(values: { hold: string[]; 'hold-tool': string[]; 'hold-way': string[]; 'hold-timeout'?: string }): TapBreakpoints {
+  const ways = values['hold-way']
+  if (ways.some((w) => w !== 'out' && w !== 'in')) throw new UsageError("--hold-way is out (the host's messages) or in (the server's)")
+  const timeout = values['hold-timeout'] === undefined ? NO_BREAKPOINTS.timeoutMs : Number(values['hold-timeout'])
+  if (!Number.isFinite(timeout) || timeout < 100 || timeout > MAX_HOLD_MS)
+    throw new UsageError(`--hold-timeout is milliseconds, from 100 to ${MAX_HOLD_MS}`)
+  const on = values.hold.length > 0 || values['hold-tool'].length > 0
+  return {
+    on,
+    methods: values.hold,
+    tools: values['hold-tool'],
+    directions: ways.length ? (ways as ('out' | 'in')[]) : ['out', 'in'],
+    timeoutMs: timeout,
+  }
 }
 
 const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }

@@ -54,6 +54,8 @@ export class StdioRelay {
   private readonly readers: Record<Way, JsonLineReader>
   private readonly stderrTail = { text: '' }
   private readonly partial: Record<Way, string> = { out: '', in: '' }
+  /** Whether the last byte relayed each way ended a line. */
+  private readonly lineStart: Record<Way, boolean> = { out: true, in: true }
   /** The server's exit: its code or the signal that ended it. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   /** Told the first time the watcher fails (it is asked again with what comes next). */
@@ -90,10 +92,12 @@ export class StdioRelay {
     })
   }
 
-  /** Sends a line (a held message, released or edited) on its way, as if it came now. */
+  /** Sends a line (a held message, released or edited) on its way, as if it came now; it is read as what went. */
   send(way: Way, line: string): void {
     const target = way === 'out' ? this.child.stdin! : this.options.output
-    target.write(`${line}\n`)
+    const bytes = Buffer.from(`${line}\n`)
+    target.write(bytes)
+    this.read(way, bytes, now())
   }
 
   /** Passes a signal to the server (and what it started). */
@@ -104,27 +108,43 @@ export class StdioRelay {
   private flow(from: Readable, to: Writable, way: Way | 'err'): void {
     from.on('data', (chunk: Buffer) => {
       const ts = now()
-      const gate = this.options.gate
-      if (way !== 'err' && gate?.holding(way)) this.gated(way, chunk, ts, to)
-      else if (!to.write(chunk)) {
+      // The gate is asked only between lines, so a line is never cut in two by breakpoints turned on mid-line.
+      if (way !== 'err' && (this.partial[way] !== '' || (this.lineStart[way] && this.options.gate?.holding(way))))
+        return this.gated(way, chunk, ts, to)
+      if (way !== 'err') this.lineStart[way] = chunk[chunk.length - 1] === 0x0a
+      if (!to.write(chunk)) {
         from.pause()
         to.once('drain', () => from.resume())
       }
-      this.queue.push({ way, chunk, ts })
-      if (!this.scheduled) {
-        this.scheduled = true
-        setImmediate(() => this.drain())
-      }
+      this.read(way, chunk, ts)
+    })
+    from.on('end', () => {
+      if (way === 'err' || !this.partial[way]) return
+      to.write(this.partial[way]) // the last line, without its end, goes on as it came
+      this.partial[way] = ''
     })
     to.on('error', () => {}) // the host went away: the server sees its stdin end, and exits as it would
   }
 
-  /** While the gate holds in this direction: each whole line goes on unless the gate keeps it; a partial line waits for its end. */
+  /** While the gate holds in this direction: each whole line goes on (and is read) unless the gate keeps it; a partial line waits for its end. */
   private gated(way: Way, chunk: Buffer, ts: number, to: Writable): void {
-    const text = this.partial[way] + chunk.toString('utf8')
-    const lines = text.split('\n')
+    const lines = (this.partial[way] + chunk.toString('utf8')).split('\n')
     this.partial[way] = lines.pop()!
-    for (const line of lines) if (this.options.gate!.pass(way, line, ts)) to.write(`${line}\n`)
+    for (const line of lines)
+      if (!this.options.gate || this.options.gate.pass(way, line, ts)) {
+        const bytes = Buffer.from(`${line}\n`)
+        to.write(bytes)
+        this.read(way, bytes, ts)
+      }
+  }
+
+  /** Queues what went on for reading on the next turn. */
+  private read(way: Way | 'err', chunk: Buffer, ts: number): void {
+    this.queue.push({ way, chunk, ts })
+    if (!this.scheduled) {
+      this.scheduled = true
+      setImmediate(() => this.drain())
+    }
   }
 
   /** Reads what was relayed since the last turn: lines parsed and handed to the watcher, in order. */

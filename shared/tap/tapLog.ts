@@ -8,8 +8,8 @@ import { RecordingWriter } from '../session/recording'
 const MAX_FRAME_BYTES = 1_000_000
 
 export interface TapLogOptions {
-  /** The data folder's `sessions/`, shared with the app: the session is there for it, live or later. */
-  sessionsDir: string
+  /** The data folder's `sessions/`, shared with the app: the session is there for it, live or later (none: a temporary folder, removed at the end). */
+  sessionsDir?: string
   connectionId: string
   /** `--record FILE`: a recording of the session besides; its header names what was tapped, once the protocol is known. */
   record?: { path: string; name: string; spec: (protocol: Protocol) => TargetSpec | undefined }
