@@ -10,6 +10,7 @@ import { longSessionUi } from './longSessionUi'
 import { memory } from './memory'
 import { recordings } from './recordings'
 import { startup } from './startup'
+import { tapOverhead } from './tapOverhead'
 import { timeline } from './timeline'
 import type { BenchOptions, Figure } from './harness'
 
@@ -24,6 +25,7 @@ const benches: [string, (o: BenchOptions) => Promise<Figure[]>][] = [
   ['memory', memory],
   ['long-session', longSession],
   ['long-session-ui', longSessionUi],
+  ['tap-overhead', tapOverhead],
 ]
 
 const say = (line: string) => {

@@ -42,5 +42,6 @@ test('npm run bench -- --quick --json prints one well-formed figure per line for
     'long-session-rss',
     'long-session-open',
     'long-session-seek',
+    'tap-overhead-stdio',
   ])
 }, 300_000)
