@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import { applyEdits } from 'jsonc-parser'
 import { visibleText } from '../shared/contract'
 import { errorMessage } from '../shared/runtime/errors'
-import { errorObject, errorText, printJson } from './failure'
+import { CliError, errorObject, errorText, printJson } from './failure'
 import { backupTexts, keepBackup, readConfigText, replaceConfigText, unwritable } from './hostConfigs/configFiles'
 import { ConfigSyntaxError, configEntries, parseConfig, type ConfigEntry } from './hostConfigs/configText'
 import type { HostDefinition, Place } from './hostConfigs/host'
@@ -118,8 +118,12 @@ async function run(argv: string[], action: 'install' | 'uninstall'): Promise<Out
   if (!values.write || edits.length === 0) return outcome
   const refused = await unwritable(file)
   if (refused) throw new UsageError(`${refused}: nothing written`)
-  outcome.backup = await keepBackup(dataDir(), host.name, file, text)
-  await replaceConfigText(file, text, applyEdits(text, edits))
+  outcome.backup = await keepBackup(dataDir(), host.name, file, text).catch((error: unknown) => {
+    throw new CliError(`cannot keep a backup in ${dataDir()}: ${errorMessage(error)}: nothing written`, 'failed')
+  })
+  await replaceConfigText(file, text, applyEdits(text, edits)).catch((error: unknown) => {
+    throw new CliError(`${errorMessage(error)} (the file as it was is kept in ${outcome.backup})`, 'failed')
+  })
   outcome.written = true
   return outcome
 }
@@ -170,11 +174,12 @@ function jsonOf(outcome: Outcome) {
 
 function textOf(outcome: Outcome): string {
   const { host, file, action, write } = outcome
-  if (outcome.missing) {
-    const project = host.projectFile?.(place())
-    const also = project && existsSync(project) ? `\nthis project has one: parallax tap ${action} --host ${host.name} --config ${project}` : ''
-    return `${host.label} has no config at ${file}: nothing to do${also}\n`
-  }
+  const project = host.projectFile?.(place())
+  const also =
+    project && project !== file && existsSync(project)
+      ? [`this project has its own: parallax tap ${action} --host ${host.name} --config ${project}`]
+      : []
+  if (outcome.missing) return [`${host.label} has no config at ${file}: nothing to do`, ...also, ''].join('\n')
   const lines = [`${host.label}: ${file}`]
   if (outcome.entries.length === 0) lines.push(`  no servers in it (${host.sections.map((s) => s.path.join('.')).join(', ')})`)
   for (const { report, diff } of outcome.entries) {
@@ -187,5 +192,5 @@ function textOf(outcome: Outcome): string {
   if (changes === 0) lines.push(`nothing to change`)
   else if (!write) lines.push(`nothing written: add --write (the file is kept in Parallax's data folder first)`)
   else lines.push(`written; the file as it was is kept in ${outcome.backup}`, `restart ${host.label} so it starts them ${how}`)
-  return `${lines.join('\n')}\n`
+  return `${[...lines, ...also].join('\n')}\n`
 }

@@ -33,7 +33,8 @@ export async function unwritable(file: string): Promise<string | undefined> {
  */
 export async function replaceConfigText(file: string, expected: string, text: string): Promise<void> {
   const real = await realpath(file)
-  if ((await readFile(real, 'utf8')) !== expected) throw new Error(`${file} changed while Parallax was editing it: nothing written, run again`)
+  if ((await readFile(real, 'utf8')) !== expected)
+    throw new Error(`${file} changed while Parallax was editing it: nothing written, run again`)
   const mode = (await stat(real)).mode & 0o7777
   const temp = join(dirname(real), `.${basename(real)}.${randomBytes(6).toString('hex')}.tmp`)
   try {
@@ -59,7 +60,7 @@ export async function keepBackup(dataDir: string, host: string, file: string, te
   await ensurePrivateDir(folder)
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   for (let n = 0; ; n++) {
-    const path = join(folder, `${stamp}${n ? `-${n}` : ''}-${basename(file)}`)
+    const path = join(folder, `${stamp}${n ? `.${n}` : ''}-${basename(file)}`)
     try {
       await createPrivateFile(path, text)
       return path

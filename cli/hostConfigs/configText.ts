@@ -26,7 +26,11 @@ export class ConfigSyntaxError extends Error {
 export function parseConfig(text: string): Node {
   const errors: ParseError[] = []
   // A byte order mark is kept as it is; parsed as a space, so every offset stays the file's.
-  const root = parseTree(text.replace(/^\uFEFF/, ' '), errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false })
+  const root = parseTree(text.replace(/^\uFEFF/, ' '), errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+    allowEmptyContent: false,
+  })
   const first = errors[0]
   if (first) {
     const { line, column } = lineAndColumn(text, first.offset)
@@ -48,7 +52,8 @@ export function configEntries(root: Node, sections: readonly Section[]): ConfigE
       if (map?.type !== 'object') continue
       for (const property of map.children ?? []) {
         const [key, value] = property.children ?? []
-        if (key && value) entries.push({ name: String(getNodeValue(key)), path: [...path, String(getNodeValue(key))], section, node: value })
+        if (key && value)
+          entries.push({ name: String(getNodeValue(key)), path: [...path, String(getNodeValue(key))], section, node: value })
       }
     }
   }

@@ -7,7 +7,10 @@ import { launchOf, tapSplit, type Launch } from './tapEdits'
  * uninstall takes away the args install added. The newest backup holding the entry untapped, with the same
  * command, says; with none, the args stay (an empty list starts the server just the same).
  */
-export function argsAbsentBefore(backups: readonly string[], sections: readonly Section[]): (entry: ConfigEntry, original: Launch) => boolean {
+export function argsAbsentBefore(
+  backups: readonly string[],
+  sections: readonly Section[],
+): (entry: ConfigEntry, original: Launch) => boolean {
   const versions = backups.map((text) => {
     try {
       return configEntries(parseConfig(text), sections)

@@ -25,7 +25,8 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   // common[i][j]: the longest common subsequence of x[i..] and y[j..].
   const common = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0))
   for (let i = x.length - 1; i >= 0; i--)
-    for (let j = y.length - 1; j >= 0; j--) common[i][j] = x[i] === y[j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1])
+    for (let j = y.length - 1; j >= 0; j--)
+      common[i][j] = x[i] === y[j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1])
   const lines: DiffLine[] = []
   let i = 0
   let j = 0
@@ -33,7 +34,8 @@ export function lineDiff(before: string, after: string): DiffLine[] {
     if (i < x.length && j < y.length && x[i] === y[j]) {
       lines.push({ sign: ' ', line: start + ++i, text: x[i - 1] })
       j++
-    } else if (i < x.length && (j === y.length || common[i + 1][j] >= common[i][j + 1])) lines.push({ sign: '-', line: start + ++i, text: x[i - 1] })
+    } else if (i < x.length && (j === y.length || common[i + 1][j] >= common[i][j + 1]))
+      lines.push({ sign: '-', line: start + ++i, text: x[i - 1] })
     else lines.push({ sign: '+', line: start + ++j, text: y[j - 1] })
   }
   return lines

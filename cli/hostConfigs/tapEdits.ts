@@ -8,7 +8,8 @@ export interface Launch {
 }
 
 /** What to do with one entry: these edits of the file's text, or nothing, and why. */
-export type EntryPlan = { change: 'wrap' | 'unwrap'; edits: Edit[]; before: Launch; after: Launch } | { change: 'none'; why: string; launch: Launch | null }
+export type EntryPlan =
+  { change: 'wrap' | 'unwrap'; edits: Edit[]; before: Launch; after: Launch } | { change: 'none'; why: string; launch: Launch | null }
 
 /** The nodes of an entry's launch: the object holding the command (the entry, or Zed's older {command: {path, args}}), the command, the args. */
 interface LaunchNodes {

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parse } from 'jsonc-parser'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { tapInstall } from '../../cli/tapInstall'
@@ -13,7 +14,8 @@ import { tapInstall } from '../../cli/tapInstall'
 
 const root = mkdtempSync(join(tmpdir(), 'parallax-tap-install-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
-const RUNNER = fileURLToPath(new URL('../fixtures/tapInstallCli.mjs', import.meta.url))
+const RUNNER = fileURLToPath(new URL('../fixtures/tapInstallCli.ts', import.meta.url))
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
 const CLI_SCRIPT = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 
 /** A fresh home: HOME, XDG_CONFIG_HOME, APPDATA, Parallax's data folder, and a bin folder with a `parallax` that prints its argv as JSON. */
@@ -225,10 +227,17 @@ interface Run {
 /** Runs `parallax tap <action> …` in a process of its own, with the home's environment. */
 function runCli(h: Home, action: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RUNNER, action, ...args], {
+    const child = spawn(process.execPath, ['--import', TSX, RUNNER, action, ...args], {
       cwd: h.home,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, HOME: h.home, XDG_CONFIG_HOME: h.xdg, APPDATA: join(h.home, 'AppData'), PARALLAX_DATA_DIR: h.data, PATH: `${h.bin}:${process.env.PATH}` },
+      env: {
+        ...process.env,
+        HOME: h.home,
+        XDG_CONFIG_HOME: h.xdg,
+        APPDATA: join(h.home, 'AppData'),
+        PARALLAX_DATA_DIR: h.data,
+        PATH: `${h.bin}:${process.env.PATH}`,
+      },
     })
     let stdout = ''
     let stderr = ''
@@ -352,7 +361,10 @@ describe('a file edited after install', () => {
   it('keeps the user’s edits when it is uninstalled', async () => {
     const h = freshHome()
     const file = join(h.home, 'mcp.json')
-    writeFileSync(file, `{\n  "mcpServers": {\n    "a": { "command": "srv", "args": ["--x"], "env": {} },\n    "b": { "command": "other" }\n  }\n}\n`)
+    writeFileSync(
+      file,
+      `{\n  "mcpServers": {\n    "a": { "command": "srv", "args": ["--x"], "env": {} },\n    "b": { "command": "other" }\n  }\n}\n`,
+    )
     expect((await runHere(h, 'install', '--host', 'cursor', '--config', file, '--write')).code).toBe(0)
     const edited = readFileSync(file, 'utf8')
       .replace('"--x"]', '"--x", "--verbose"]')
@@ -397,6 +409,14 @@ describe('bad input', () => {
     const none = await runCli(h, 'install', '--host', 'windsurf')
     expect(none.code).toBe(0)
     expect(none.stdout).toContain(`Windsurf has no config at ${join(h.home, '.codeium', 'windsurf', 'mcp_config.json')}: nothing to do`)
+    // A project's own config is pointed to when the user has none.
+    writeFileSync(join(h.home, '.mcp.json'), `{"mcpServers": {}}`)
+    rmSync(join(h.home, '.claude.json'), { force: true })
+    const project = await runCli(h, 'install', '--host', 'claude-code')
+    expect(project.code).toBe(0)
+    expect(project.stdout).toContain(
+      `this project has its own: parallax tap install --host claude-code --config ${join(h.home, '.mcp.json')}`,
+    )
     const missing = await runHere(h, 'install', '--host', 'cursor', '--config', join(h.home, 'nope.json'))
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain(`${join(h.home, 'nope.json')} does not exist`)
