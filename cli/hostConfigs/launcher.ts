@@ -8,14 +8,11 @@ import type { Launch } from './tapEdits'
  * with Parallax's own CLI script, so a checkout or an unlinked install works too.
  */
 export function parallaxLauncher(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Launch {
-  const names =
-    platform === 'win32' ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').map((ext) => `parallax${ext.toLowerCase()}`) : ['parallax']
+  // On Windows npm's `parallax.cmd` shim is no use: hosts spawn without a shell, and Node refuses to run a .cmd so.
+  const name = platform === 'win32' ? 'parallax.exe' : 'parallax'
   for (const dir of (env.PATH ?? env.Path ?? '').split(delimiter)) {
-    if (!dir) continue
-    for (const name of names) {
-      const candidate = resolve(dir, name)
-      if (isExecutable(candidate, platform)) return { command: candidate, args: [] }
-    }
+    const candidate = dir && resolve(dir, name)
+    if (candidate && isExecutable(candidate, platform)) return { command: candidate, args: [] }
   }
   return { command: process.execPath, args: [join(APP_ROOT, 'cli', 'parallax.mjs')] }
 }
