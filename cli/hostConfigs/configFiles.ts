@@ -8,7 +8,7 @@ import { createPrivateFile, ensurePrivateDir } from '../../shared/runtime/privat
 export async function readConfigText(file: string): Promise<string> {
   const bytes = await readFile(file)
   const text = bytes.toString('utf8')
-  if (!Buffer.from(text, 'utf8').equals(bytes)) throw new Error(`${file} is not UTF-8 text`)
+  if (!Buffer.from(text, 'utf8').equals(bytes)) throw new Error('it is not UTF-8 text')
   return text
 }
 
