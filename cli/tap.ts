@@ -9,6 +9,7 @@ import { ObservedSession } from '../shared/tap/observedSession'
 import { StdioRelay } from '../shared/tap/stdioRelay'
 import { TapControl } from '../shared/tap/tapControl'
 import { TapLog } from '../shared/tap/tapLog'
+import { tapInstall } from './tapInstall'
 import { UsageError } from './usage'
 import { dataDir } from './web'
 
@@ -22,6 +23,7 @@ const PASSED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
  * `--record`, in a recording. The server's exit is the tap's: its code, or its signal.
  */
 export async function tap(argv: string[]): Promise<number> {
+  if (argv[0] === 'install' || argv[0] === 'uninstall') return tapInstall(argv.slice(1), argv[0])
   const end = argv.indexOf('--')
   if (end === -1) throw new UsageError("give the server's command after --: parallax tap [--name NAME] -- COMMAND [ARGS…]")
   const { values } = parseArgs({

@@ -49,6 +49,23 @@ Usage:
                                    --push gives each unfinished A2A task a webhook on Parallax's
                                    receiver (127.0.0.1) and reports the pushes; a task that changes
                                    state with no push within MS (5000) is a finding: exit 1
+  parallax tap [--name NAME] [--record FILE] [--protocol mcp|acp] -- COMMAND [ARGS…]
+                                   run a stdio MCP server or ACP agent for a host (put this where the
+                                   host's config had the command): every byte relayed as it comes, the
+                                   session kept for Parallax (live in a running app, or in History later)
+      [--hold METHOD …] [--hold-tool NAME …] [--hold-way out|in] [--hold-timeout MS]
+                                   hold matching messages in flight until released in the app (or MS)
+  parallax tap --listen 127.0.0.1:PORT --to URL [--name NAME] [--record FILE] [--json]
+                                   the same for an MCP server over HTTP or an A2A agent: a reverse proxy
+                                   on loopback (the agent card points the host at it)
+  parallax tap install --host H [--config FILE] [--server NAME …] [--write] [--json]
+                                   make a host's stdio servers start through parallax tap (H: claude-desktop,
+                                   claude-code, cursor, vscode, windsurf, zed; Zed's agent_servers as ACP):
+                                   shows each entry before and after and writes nothing without --write;
+                                   with it, the file is kept in the data folder's tap-backups/ first, and only
+                                   the tapped entries' command and args change (comments and layout stay)
+  parallax tap uninstall --host H [--config FILE] [--server NAME …] [--write] [--json]
+                                   put the tapped entries back as they were (byte for byte when untouched since)
   parallax sessions [--target ID] [--json]
                                    every session kept (each connection's whole life, written as it
                                    happened, by the app, the web host and these commands), newest first

@@ -1,9 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { createRequire } from 'node:module'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { parse } from 'jsonc-parser'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { tapInstall } from '../../cli/tapInstall'
@@ -14,8 +13,6 @@ import { tapInstall } from '../../cli/tapInstall'
 
 const root = mkdtempSync(join(tmpdir(), 'parallax-tap-install-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
-const RUNNER = fileURLToPath(new URL('../fixtures/tapInstallCli.ts', import.meta.url))
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
 const CLI_SCRIPT = fileURLToPath(new URL('../../cli/parallax.mjs', import.meta.url))
 
 /** A fresh home: HOME, XDG_CONFIG_HOME, APPDATA, Parallax's data folder, and a bin folder with a `parallax` that prints its argv as JSON. */
@@ -227,7 +224,7 @@ interface Run {
 /** Runs `parallax tap <action> …` in a process of its own, with the home's environment. */
 function runCli(h: Home, action: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, RUNNER, action, ...args], {
+    const child = spawn(process.execPath, [CLI_SCRIPT, 'tap', action, ...args], {
       cwd: h.home,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
