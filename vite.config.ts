@@ -66,6 +66,7 @@ export default defineConfig({
     preload: nodeEnvironment('electron/preload/index.ts', 'dist/electron/preload', 'cjs'), // sandboxed preloads must be CJS
     cli: nodeEnvironment('cli/main.ts', 'dist/cli', 'es', standaloneExternal, true),
     demo: nodeEnvironment('shared/demo/stdio.ts', 'dist/demo', 'es', standaloneExternal, true),
+    tap: nodeEnvironment('shared/tap/tapWorker.ts', 'dist/tap', 'es', standaloneExternal),
   },
   builder: {
     async buildApp(builder) {

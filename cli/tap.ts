@@ -5,10 +5,9 @@ import { now } from '../shared/runtime/clock'
 import { guardProcess } from '../shared/runtime/faultScope'
 import { ensurePrivateDir } from '../shared/runtime/privateFiles'
 import { Holds, MAX_HOLD_MS, NO_BREAKPOINTS } from '../shared/tap/holds'
-import { ObservedSession } from '../shared/tap/observedSession'
 import { StdioRelay } from '../shared/tap/stdioRelay'
 import { TapControl } from '../shared/tap/tapControl'
-import { TapLog } from '../shared/tap/tapLog'
+import { TapReader } from '../shared/tap/tapReader'
 import { tapInstall } from './tapInstall'
 import { UsageError } from './usage'
 import { dataDir } from './web'
@@ -17,10 +16,11 @@ import { dataDir } from './web'
 const PASSED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 /**
- * `parallax tap [--name NAME] [--record FILE] [--protocol mcp|acp] -- COMMAND [ARGS…]`: runs a stdio server
- * for a host (which puts this where its config had the command), relays its stdin, stdout and stderr byte
- * for byte, and keeps the session in the data folder (the app shows it live, or later) and, with
- * `--record`, in a recording. The server's exit is the tap's: its code, or its signal.
+ * `parallax tap [--name NAME] [--record FILE] [--protocol mcp|acp] [--hold …] -- COMMAND [ARGS…]`: runs a stdio
+ * server for a host (which puts this where its config had the command), relays its stdin, stdout and stderr
+ * byte for byte, and keeps the session in the data folder (the app shows it live, or later) and, with
+ * `--record`, in a recording — read on a thread of its own, so the relay never waits on it. The server's exit
+ * is the tap's: its code, or its signal. `parallax tap install|uninstall …`: cli/tapInstall.ts.
  */
 export async function tap(argv: string[]): Promise<number> {
   if (argv[0] === 'install' || argv[0] === 'uninstall') return tapInstall(argv.slice(1), argv[0])
@@ -45,113 +45,73 @@ export async function tap(argv: string[]): Promise<number> {
     throw new UsageError("--protocol is mcp or acp (without it, the host's first message says which)")
   const protocol = values.protocol as Protocol | undefined
   const breakpoints = breakpointsOf(values)
-  const name = values.name ?? basename(command)
   const commandLine = describeSpec({ kind: 'mcp-stdio', command, args: redactArgs(args), env: {} })
 
-  await ensurePrivateDir(dataDir()).catch(() => {})
-  const connectionId = `tap-${process.pid}`
-  const say = (line: string) => process.stderr.write(`parallax tap: ${line}\n`)
+  const say = (line: string) => process.stderr.write(`parallax tap: ${line} (relaying goes on)\n`)
   // A fault in Parallax's own work is said once; the host's session goes on as if the tap were not there.
   let faulted = false
   const unguard = guardProcess((fault) => {
-    if (!faulted) say(`a fault in reading the session (${String((fault.reason as Error)?.message ?? fault.reason)}); relaying goes on`)
+    if (!faulted) say(`a fault in reading the session (${String((fault.reason as Error)?.message ?? fault.reason)})`)
     faulted = true
   })
-  const options = {
-    connectionId,
-    secretKeys: values['secret-key'],
-    ...(values.record && {
-      record: {
-        path: resolve(values.record),
-        name,
-        spec: (p: Protocol) => ({ kind: p === 'acp' ? ('acp' as const) : ('mcp-stdio' as const), command, args, env: {}, mcpServers: [] }),
-      },
-    }),
-    onFailure: (why: string) => say(`${why} (relaying goes on)`),
-  }
-  let log: TapLog
-  try {
-    log = new TapLog({ ...options, sessionsDir: join(dataDir(), 'sessions') })
-  } catch (error) {
-    // The data folder refuses: the host's session goes on, read in a temporary folder, and no app will see it.
-    say(`cannot keep the session in ${join(dataDir(), 'sessions')} (${(error as Error).message}); relaying goes on`)
-    log = new TapLog(options)
-  }
-  const session = new ObservedSession({
-    connectionId,
-    name,
-    transport: 'stdio',
-    ...(protocol && { protocol }),
-    observed: { via: 'stdio', command: commandLine, pid: process.pid },
-    emit: (event) => log.emit(event),
-    spill: log.spill,
-  })
-  // Said at once, so the session is on disk (and in a running app) before the host says anything.
-  log.emit({ type: 'log', connectionId, source: 'engine', level: 'info', text: `parallax tap: relaying ${commandLine}` })
-
-  let relay: StdioRelay | undefined
-  const holds = new Holds(
-    (event) => session.event(event),
-    (way, line) => relay?.send(way, line),
+  await ensurePrivateDir(dataDir()).catch(() => {})
+  const reader = new TapReader(
+    {
+      connectionId: `tap-${process.pid}`,
+      name: values.name ?? basename(command),
+      ...(protocol && { protocol }),
+      observed: { via: 'stdio', command: commandLine, pid: process.pid },
+      sessionsDir: join(dataDir(), 'sessions'),
+      ...(values.record && { record: { path: resolve(values.record), command, args } }),
+      secretKeys: values['secret-key'],
+    },
+    say,
   )
-  try {
-    relay = new StdioRelay({
-      gate: holds,
-      command,
-      args,
-      input: process.stdin,
-      output: process.stdout,
-      errors: process.stderr,
-      watcher: {
-        message: (way, message, ts, wire) => session.message(way, message, ts, wire),
-        garbage: (way, text, ts) => session.garbage(way, text, ts),
-        stderr: (line, ts) => session.stderr(line, ts),
-      },
-    })
-  } catch (error) {
-    session.end(now(), { failed: `the server could not be started: ${(error as Error).message}` })
-    log.close()
-    throw error
-  }
+
+  const holds: Holds = new Holds(
+    (event) => reader.event(event),
+    (way, line) => relay.send(way, line),
+  )
+  const relay: StdioRelay = new StdioRelay({
+    command,
+    args,
+    input: process.stdin,
+    output: process.stdout,
+    errors: process.stderr,
+    passed: (way, chunk, ts) => reader.passed(way, chunk, ts),
+    gate: holds,
+  })
   if (breakpoints.on) holds.set(breakpoints)
   // The app's decisions (breakpoints, releases, drops) arrive in the session's control file.
   const control = new TapControl(
-    () => log.sessionDir(),
+    () => reader.sessionDir,
     (line) => {
       if ('breakpoints' in line) holds.set(line.breakpoints)
       else if ('release' in line) holds.release(line.release, 'user', line.message)
       else holds.drop(line.drop)
     },
   )
-  const running = relay
-  relay.onWatcherFailure = (error) => say(`reading the session failed (${(error as Error).message}); relaying goes on`)
-  const pass = (signal: NodeJS.Signals) => () => running.signal(signal)
-  const handlers = PASSED_SIGNALS.map((signal) => [signal, pass(signal)] as const)
+  const handlers = PASSED_SIGNALS.map((signal) => [signal, () => relay.signal(signal)] as const)
   for (const [signal, handler] of handlers) process.on(signal, handler)
+  const finish = async (how: Parameters<TapReader['end']>[1]) => {
+    control.stop()
+    holds.dispose()
+    await reader.end(now(), how)
+    for (const [signal, handler] of handlers) process.off(signal, handler)
+    unguard()
+    process.stdin.pause()
+  }
 
   let exit: { code: number | null; signal: NodeJS.Signals | null }
   try {
-    exit = await running.exited
+    exit = await relay.exited
   } catch (error) {
-    control.stop()
     const why = `${commandLine} could not be started: ${(error as Error).message}`
-    session.end(now(), { failed: why })
-    log.close()
-    for (const [signal, handler] of handlers) process.off(signal, handler)
+    await finish({ failed: why })
     throw new UsageError(why)
   }
-  control.stop()
-  holds.dispose()
   const how = exit.signal ? `ended by ${exit.signal}` : `exited with code ${exit.code}`
-  session.end(now(), {
-    ...(exit.code === 0 || exit.signal ? { reason: `the server ${how}` } : { failed: `the server ${how}` }),
-    exit,
-  })
-  log.close()
-  for (const [signal, handler] of handlers) process.off(signal, handler)
-  unguard()
-  process.stdin.pause()
-  process.stdin.unref?.()
+  await finish({ ...(exit.code === 0 || exit.signal ? { reason: `the server ${how}` } : { failed: `the server ${how}` }), exit })
   if (exit.signal) {
     // Ended by a signal: so is the tap, as the host would have seen the server end.
     process.kill(process.pid, exit.signal)
@@ -167,9 +127,8 @@ function breakpointsOf(values: { hold: string[]; 'hold-tool': string[]; 'hold-wa
   const timeout = values['hold-timeout'] === undefined ? NO_BREAKPOINTS.timeoutMs : Number(values['hold-timeout'])
   if (!Number.isFinite(timeout) || timeout < 100 || timeout > MAX_HOLD_MS)
     throw new UsageError(`--hold-timeout is milliseconds, from 100 to ${MAX_HOLD_MS}`)
-  const on = values.hold.length > 0 || values['hold-tool'].length > 0
   return {
-    on,
+    on: values.hold.length > 0 || values['hold-tool'].length > 0,
     methods: values.hold,
     tools: values['hold-tool'],
     directions: ways.length ? (ways as ('out' | 'in')[]) : ['out', 'in'],

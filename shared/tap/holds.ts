@@ -1,6 +1,7 @@
 import type { EventInput, TapBreakpoints } from '../contract'
 import { now } from '../runtime/clock'
-import type { LineGate, Way } from './stdioRelay'
+import type { Way } from './chunkReader'
+import type { LineGate } from './stdioRelay'
 
 /** Breakpoints as a tap starts: off. */
 export const NO_BREAKPOINTS: TapBreakpoints = { on: false, methods: [], tools: [], directions: ['out', 'in'], timeoutMs: 30_000 }

@@ -5,6 +5,7 @@ import { DEFAULT_PROTOCOL_FIELDS } from '../hooks/lint'
 import { JsonRpcTap } from '../runtime/jsonRpcTap'
 import type { FrameSpill } from '../runtime/frameSpill'
 import { ObservedAcp } from './observedAcp'
+import type { RelayWatcher } from './chunkReader'
 import type { AnalysisContext, Message, ProtocolAnalysis } from './messages'
 import { ObservedMcp } from './observedMcp'
 
@@ -58,6 +59,15 @@ export class ObservedSession {
     if (!this.started) this.begin(message as Message, ts)
     this.tap!.record(direction, message, ts, undefined, wire)
     if (message && typeof message === 'object') this.analysis!.seen(direction, message as Message, this.lastFrame!)
+  }
+
+  /** What a relay's reader tells: this session's messages, garbage and stderr. */
+  watcher(): RelayWatcher {
+    return {
+      message: (way, message, ts, wire) => this.message(way, message, ts, wire),
+      garbage: (way, text, ts) => this.garbage(way, text, ts),
+      stderr: (line, ts) => this.stderr(line, ts),
+    }
   }
 
   /** A line on the pipe that is not JSON-RPC: kept, and said to be what it is. */
