@@ -21,14 +21,21 @@ const electronExternal = (id: string) => id === 'electron' || standaloneExternal
  * only when that code first runs (a protocol's SDK, sign-ins, the demo A2A agent), so a command starts with
  * what it uses; otherwise one file, lazy imports included (a sandboxed preload can load nothing else).
  */
-const nodeEnvironment = (entry: string, outDir: string, format: 'es' | 'cjs', external = electronExternal, split = false) => ({
+const nodeEnvironment = (
+  entry: string,
+  outDir: string,
+  format: 'es' | 'cjs',
+  external = electronExternal,
+  split = false,
+  minify = false,
+) => ({
   consumer: 'server' as const,
   resolve: { noExternal: true as const },
   build: {
     outDir: r(outDir),
     emptyOutDir: true,
     target: 'node22',
-    minify: false,
+    minify,
     sourcemap: true,
     rolldownOptions: {
       input: { [basename(entry, '.ts')]: r(entry) },
@@ -66,7 +73,8 @@ export default defineConfig({
     preload: nodeEnvironment('electron/preload/index.ts', 'dist/electron/preload', 'cjs'), // sandboxed preloads must be CJS
     cli: nodeEnvironment('cli/main.ts', 'dist/cli', 'es', standaloneExternal, true),
     demo: nodeEnvironment('shared/demo/stdio.ts', 'dist/demo', 'es', standaloneExternal, true),
-    tap: nodeEnvironment('shared/tap/tapWorker.ts', 'dist/tap', 'es', standaloneExternal),
+    // The tap's reader thread: one file (a worker loads no chunks of the CLI's), made small, as the package ships it too.
+    tap: nodeEnvironment('shared/tap/tapWorker.ts', 'dist/tap', 'es', standaloneExternal, false, true),
   },
   builder: {
     async buildApp(builder) {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { chromium, type Browser } from '@playwright/test'
@@ -24,7 +24,7 @@ const SHIPPED = [
   /^electron\/launch\.mjs$/,
   /^shared\/bundles\.mjs$/,
   /^shared\/demo\/(hooks|recordings)\/[\w.-]+\.(json|jsonl|mjs)$/,
-  /^dist\/(cli\/main|demo\/stdio|electron\/main\/index)\.js$/,
+  /^dist\/(cli\/main|demo\/stdio|electron\/main\/index|tap\/tapWorker)\.js$/,
   /^dist\/(cli|demo)\/chunks\/[\w.-]+\.js$/,
   /^dist\/electron\/preload\/index\.cjs$/,
   /^dist\/renderer\/(index\.html|assets\/[\w.-]+\.(js|css))$/,
@@ -48,7 +48,7 @@ describe('Parallax installed from its npm tarball', () => {
   it('holds what runs and nothing else, and installs without dependencies or install scripts', () => {
     expect(install.tarball.files.filter((file) => !SHIPPED.some((shipped) => shipped.test(file)))).toEqual([])
     expect(install.tarball.files).toContain('dist/renderer/index.html')
-    expect(install.tarball.size).toBeLessThan(3 * 1024 * 1024)
+    expect(install.tarball.size).toBeLessThan(3.5 * 1024 * 1024)
     const manifest = installedManifest(install)
     expect(manifest.private).toBeUndefined()
     expect(manifest.dependencies ?? {}).toEqual({})
@@ -100,6 +100,19 @@ describe('Parallax installed from its npm tarball', () => {
     const report = JSON.parse(stdout) as { protocol: string; turns: { state: string }[] }
     expect(report.protocol).toBe('acp')
     expect(report.turns.map((t) => t.state)).toEqual(['end_turn'])
+  })
+
+  it('`parallax tap` relays and reads from the installed bundle: Parallax itself is the host, its session is kept', async () => {
+    const tap = `stdio:${join(install.prefix, 'bin', 'parallax')} tap --name installed -- ${process.execPath} ${join(install.installed, 'dist', 'demo', 'stdio.js')} tools`
+    const { code, stdout, stderr } = await runInstalled(install, ['inspect', tap, '--yes', '--json'])
+    expect(stderr).not.toMatch(/running from source|reader stopped/)
+    expect(code, stderr).toBe(0)
+    expect((JSON.parse(stdout) as { tools: unknown[] }).tools.length).toBeGreaterThan(0)
+    const sessions = join(install.home, '.config', 'parallax', 'sessions')
+    const kept = readdirSync(sessions).map(
+      (id) => JSON.parse(readFileSync(join(sessions, id, 'session.json'), 'utf8')) as { host: string; targetName: string },
+    )
+    expect(kept.filter((s) => s.host === 'tap').map((s) => s.targetName)).toEqual(['installed'])
   })
 
   it('a TypeScript hooks file loads without a compiler where Node strips types, and otherwise says what it needs', async () => {
