@@ -87,6 +87,14 @@ describe('parallax tap over stdio', () => {
     const report = JSON.parse(replay.stdout) as { problems: unknown[]; turns: { status: string }[] }
     expect(report.problems).toEqual([])
     expect(report.turns.map((t) => t.status)).toEqual(['same', 'same'])
+
+    // So is the session kept in the data folder, exported: regression tests from real traffic.
+    const exported = join(data, 'exported.jsonl')
+    const exporting = await parallax('sessions', 'export', summary.id, '--out', exported)
+    expect(exporting.code, exporting.stderr).toBe(0)
+    const again = await parallax('replay', exported, '--target', 'demo:tools', '--json')
+    expect(again.code, again.stderr).toBe(0)
+    expect((JSON.parse(again.stdout) as { turns: { status: string }[] }).turns.map((t) => t.status)).toEqual(['same', 'same'])
   }, 60_000)
 
   it('an ACP editor gets what it gets without the tap; the handshake, session and turn are the observed connection’s', async () => {
