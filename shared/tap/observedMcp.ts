@@ -36,6 +36,8 @@ export class ObservedMcp implements ProtocolAnalysis {
   private toolsListed = false
   /** Lists the server said changed and the host has not listed since: when it said so. */
   private readonly stale = new Map<DiscoveryMethod, number>()
+  /** Lists the host went on using after they changed, already said. */
+  private readonly staleCalls = new Set<DiscoveryMethod>()
   /** Pages of a list being read: its items so far. */
   private readonly paging = new Map<DiscoveryMethod, { items: unknown[]; pages: number; started: number }>()
   /** The lists the host has read whole at least once. */
@@ -89,8 +91,10 @@ export class ObservedMcp implements ProtocolAnalysis {
     this.say(mcpCallMessage(tool, args, ts, asked.turn, { requestId: numericOr(id) }), ts)
     if (this.toolsListed && !this.tools.has(tool))
       this.ctx.finding('host', `the host called the tool "${tool}", which the server did not list`, ts)
-    if (this.stale.has('tools/list'))
+    if (this.stale.has('tools/list') && !this.staleCalls.has('tools/list')) {
+      this.staleCalls.add('tools/list') // once for each change the host did not follow
       this.ctx.finding('host', `the host called "${tool}" from a tool list the server had said was out of date`, ts)
+    }
   }
 
   private serverAnswered(id: string, asked: Asked, message: Message, frame: FrameEvent): void {
@@ -170,6 +174,7 @@ export class ObservedMcp implements ProtocolAnalysis {
     this.paging.delete(step.method)
     this.listed.add(step.method)
     this.stale.delete(step.method)
+    this.staleCalls.delete(step.method)
     if (step.method === 'tools/list') {
       this.toolsListed = true
       this.tools.clear()
@@ -251,7 +256,11 @@ export class ObservedMcp implements ProtocolAnalysis {
     const capability = this.capabilities?.[changed.capability] as { listChanged?: unknown } | undefined
     if (this.capabilities && (!capability || capability.listChanged !== true))
       this.ctx.finding('server', `the server sent ${method} without advertising \`${changed.capability}.listChanged\``, frame.ts)
-    for (const list of changed.methods) if (this.listed.has(list)) this.stale.set(list, frame.ts)
+    for (const list of changed.methods)
+      if (this.listed.has(list)) {
+        this.stale.set(list, frame.ts)
+        this.staleCalls.delete(list)
+      }
   }
 
   private serverAsked(id: string, asked: Asked, message: Message): void {
