@@ -7,6 +7,7 @@ import { ensurePrivateDir } from '../shared/runtime/privateFiles'
 import { ObservedSession } from '../shared/tap/observedSession'
 import { StdioRelay } from '../shared/tap/stdioRelay'
 import { TapLog } from '../shared/tap/tapLog'
+import { tapHttp } from './tapHttp'
 import { UsageError } from './usage'
 import { dataDir } from './web'
 
@@ -21,6 +22,8 @@ const PASSED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
  */
 export async function tap(argv: string[]): Promise<number> {
   const end = argv.indexOf('--')
+  const flags = end === -1 ? argv : argv.slice(0, end)
+  if (flags.some((flag) => flag === '--listen' || flag.startsWith('--listen='))) return tapHttp(argv)
   if (end === -1) throw new UsageError("give the server's command after --: parallax tap [--name NAME] -- COMMAND [ARGS…]")
   const { values } = parseArgs({
     args: argv.slice(0, end),
