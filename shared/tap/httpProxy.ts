@@ -134,28 +134,42 @@ export class HttpProxy {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
     const upstream = send(target, { method: exchange.method, headers })
     const bodyChunks: Buffer[] = []
-    flow(req, upstream, (chunk) => bodyChunks.push(chunk))
+    // An upstream that fails while the host is still sending: the rest of the body is read and dropped, so the 502 can be sent.
+    flow(req, upstream, (chunk) => bodyChunks.push(chunk), undefined, () => void req.removeAllListeners('data').resume())
     req.on('end', () => {
       upstream.end()
       exchange.body = Buffer.concat(bodyChunks)
       this.later(() => this.watcher.request(exchange))
     })
     // The host gave up (closed its stream, went away): the upstream exchange ends too.
+    const host = { gone: false }
     res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy()
+      if (res.writableFinished) return
+      host.gone = true
+      upstream.destroy()
     })
     upstream.on('error', (error) => {
       const why = `Parallax tap could not reach ${url}: ${error.message}`
       if (!res.headersSent) {
         const body = JSON.stringify({ error: { code: 502, status: 'UNAVAILABLE', message: why } })
         res.writeHead(502, 'Bad Gateway', { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body)
-        this.later(() => this.watcher.failed(exchange, why, now()))
+        const ts = now()
+        // Read after the request itself (which may still be arriving).
+        if (req.readableEnded) this.later(() => this.watcher.failed(exchange, why, ts))
+        else req.once('end', () => this.later(() => this.watcher.failed(exchange, why, ts)))
       } else res.destroy()
     })
-    upstream.on('response', (answer) => this.answer(exchange, path, Buffer.concat(bodyChunks), answer, res))
+    upstream.on('response', (answer) => this.answer(exchange, path, Buffer.concat(bodyChunks), answer, res, host))
   }
 
-  private answer(exchange: Exchange, path: string, sent: Buffer, answer: IncomingMessage, res: ServerResponse): void {
+  private answer(
+    exchange: Exchange,
+    path: string,
+    sent: Buffer,
+    answer: IncomingMessage,
+    res: ServerResponse,
+    host: { gone: boolean },
+  ): void {
     const contentType = String(answer.headers['content-type'] ?? '')
     const stream = contentType.includes('text/event-stream')
     const response: ExchangeResponse = {
@@ -198,7 +212,7 @@ export class HttpProxy {
     answer.on('aborted', () => {
       const ts = now()
       res.destroy()
-      this.later(() => watcher.end(exchange, ts, 'the upstream cut the answer off'))
+      this.later(() => watcher.end(exchange, ts, host.gone ? undefined : 'the upstream cut the answer off'))
     })
   }
 
@@ -265,13 +279,22 @@ export class HttpProxy {
 function carriesCard(method: string, path: string, sent: Buffer): boolean {
   const pathname = path.split('?')[0]
   if (method === 'GET') return isCardPath(pathname) || isExtendedCardPath(method, pathname)
-  if (method !== 'POST' || sent.length > 64 * 1024 || !sent.includes('ExtendedCard')) return false
+  if (method !== 'POST' || sent.length > 64 * 1024 || !sent.includes('Extended')) return false
   const rpc = parseJson(sent.toString('utf8')) as { method?: unknown } | undefined
   return typeof rpc?.method === 'string' && EXTENDED_CARD_METHODS.has(rpc.method)
 }
 
-/** Copies `from` into `to` as it comes (`change` may alter a chunk on its way), with backpressure; `copy` sees what came. */
-function flow(from: Readable, to: Writable, copy: (chunk: Buffer) => void, change: (chunk: Buffer) => Buffer = (c) => c): void {
+/**
+ * Copies `from` into `to` as it comes (`change` may alter a chunk on its way), with backpressure; `copy`
+ * sees what came. When `to` fails, `from` is destroyed unless `failed` says what to do instead.
+ */
+function flow(
+  from: Readable,
+  to: Writable,
+  copy: (chunk: Buffer) => void,
+  change: (chunk: Buffer) => Buffer = (c) => c,
+  failed: () => void = () => from.destroy(),
+): void {
   from.on('data', (chunk: Buffer) => {
     const out = change(chunk)
     if (out.length && !to.write(out)) {
@@ -280,7 +303,7 @@ function flow(from: Readable, to: Writable, copy: (chunk: Buffer) => void, chang
     }
     copy(chunk)
   })
-  to.on('error', () => from.destroy())
+  to.on('error', failed)
 }
 
 /** Headers to pass on: all but the hop-by-hop ones (and those the `Connection` header names). */

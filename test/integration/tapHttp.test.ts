@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,8 +20,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { startMediaSalesAgent, textPart } from '../../shared/demo/a2aAgent'
+import { MediaSalesExecutor, startMediaSalesAgent, textPart } from '../../shared/demo/a2aAgent'
 import { startSseServer, startStreamableServer, type RunningServer } from '../../shared/demo/httpServers'
+import { startExtendedCardAgent } from '../fixtures/a2aAgents'
+import { startV03Agent } from '../fixtures/a2aV03Agent'
 import { CLI } from '../fixtures/cli'
 
 const SECRET = `Bearer tap-secret-${randomUUID()}`
@@ -129,6 +133,7 @@ async function mcpHost(url: string, legacy = false) {
   const echoed = await client.callTool({ name: 'echo', arguments: { text: 'hello through the tap' } })
   const announced = await client.callTool({ name: 'announce', arguments: {} })
   await changed
+  if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession()
   await client.close()
   return { tools, echoed, announced }
 }
@@ -168,6 +173,7 @@ describe('parallax tap --listen: MCP over HTTP', () => {
     const asked = frames.find((f) => f.direction === 'out' && f.method === 'tools/list')!
     expect(asked.http!.headers!.authorization).toBe('[redacted]')
 
+    expect(events.some((e) => e.type === 'log' && String(e.text).startsWith('the host ended its MCP session (DELETE /mcp)'))).toBe(true)
     const handshake = events.find((e) => e.type === 'handshake') as { observed?: boolean; clientInfo: { name: string }; transport: string }
     expect(handshake).toMatchObject({
       observed: true,
@@ -248,7 +254,7 @@ describe('parallax tap --listen: MCP over HTTP', () => {
 })
 
 /** A host's A2A session through a card at `base`: a message sent, one streamed, the task got again. */
-async function a2aHost(base: string, binding: 'JSONRPC' | 'HTTP+JSON') {
+async function a2aHost(base: string, binding: 'JSONRPC' | 'HTTP+JSON', texts = ['search sports video', 'search news display']) {
   const fetchImpl: typeof fetch = (input, init) => fetch(input, { ...init, headers: withSecret(init?.headers) })
   const legacyCompat = { enabled: true }
   const factory = new ClientFactory(
@@ -271,9 +277,9 @@ async function a2aHost(base: string, binding: 'JSONRPC' | 'HTTP+JSON') {
     referenceTaskIds: [],
   })
   const request = (text: string) => ({ tenant: '', message: message(text), configuration: undefined, metadata: undefined })
-  const sent = await client.sendMessage(request('search sports video'))
+  const sent = await client.sendMessage(request(texts[0]))
   const streamed = []
-  for await (const event of client.sendMessageStream(request('search news display'))) streamed.push(event)
+  for await (const event of client.sendMessageStream(request(texts[1]))) streamed.push(event)
   const taskId = 'id' in sent ? sent.id : ''
   const task = taskId ? await client.getTask({ tenant: '', id: taskId, historyLength: undefined }) : undefined
   return { card, sent, streamed, task }
@@ -340,4 +346,146 @@ describe('parallax tap --listen: A2A', () => {
       expect(findings).toEqual([])
       expect(everything(data)).not.toContain(SECRET.split(' ')[1])
     })
+
+  it('relays a v0.3 agent (message/send, message/stream, tasks/get) through its card, its url moved to the proxy', async () => {
+    const agent = await startV03Agent()
+    stops.push(() => agent.close())
+    const data = tempDir()
+    const tap = await startTap(data, agent.url)
+    const texts = ['hello there', 'and again']
+    const direct = await a2aHost(agent.url, 'JSONRPC', texts)
+    const tapped = await a2aHost(tap.origin, 'JSONRPC', texts)
+    expect(withoutIds(tapped)).toEqual(withoutIds(direct))
+    const served = (await (await fetch(`${tap.origin}/.well-known/agent-card.json`)).json()) as { url: string }
+    expect(served.url).toBe(`${tap.origin}/a2a`)
+    expect(await tap.stop()).toBe(0)
+
+    const events = sessionEvents(data)
+    expect(events.find((e) => e.type === 'handshake')).toMatchObject({
+      protocol: 'a2a',
+      generation: '0.3',
+      observed: true,
+      transport: 'jsonrpc',
+    })
+    const sent = (events.filter((e) => e.type === 'frame' && e.direction === 'out') as { method: string }[]).map((f) => f.method)
+    expect(sent).toEqual(expect.arrayContaining(['agent-card', 'message/send', 'message/stream', 'tasks/get']))
+    const turns = events.filter((e) => e.type === 'conversation').map((e) => e.message as { role: string; content: string })
+    expect(turns.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(texts)
+    expect(turns.some((m) => m.role === 'agent' && m.content.includes('echo: hello there'))).toBe(true)
+    expect(events.filter((e) => e.type === 'log' && e.about === 'host')).toEqual([])
+  })
+
+  it('serves the authenticated extended card with its interfaces on the proxy; the bearer token reaches the agent and nothing Parallax writes', async () => {
+    const token = `extended-${randomUUID()}`
+    const agent = await startExtendedCardAgent(token, new MediaSalesExecutor())
+    stops.push(() => agent.close())
+    const data = tempDir()
+    const tap = await startTap(data, agent.url)
+    const ask = (base: string) =>
+      fetch(`${base}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetExtendedAgentCard', params: {} }),
+      }).then((r) => r.json() as Promise<{ result: { skills: { id: string }[]; supportedInterfaces: { url: string }[] } }>)
+    await fetch(`${tap.origin}/.well-known/agent-card.json`)
+    const direct = await ask(agent.url)
+    const tapped = await ask(tap.origin)
+    expect(tapped.result.skills).toEqual(direct.result.skills)
+    expect(tapped.result.skills.map((s) => s.id)).toContain('premium_inventory')
+    expect(tapped.result.supportedInterfaces.map((i) => i.url)).toEqual(
+      direct.result.supportedInterfaces.map((i) => i.url.replace(agent.url, tap.origin)),
+    )
+    // The same card over HTTP+JSON.
+    const rest = (await (
+      await fetch(`${tap.origin}/a2a/rest/extendedAgentCard`, { headers: { 'a2a-version': '1.0', authorization: `Bearer ${token}` } })
+    ).json()) as { skills: unknown[]; supportedInterfaces: { url: string }[] }
+    expect(rest.skills).toEqual(direct.result.skills)
+    expect(rest.supportedInterfaces.every((i) => i.url.startsWith(`${tap.origin}/`))).toBe(true)
+    expect(await tap.stop()).toBe(0)
+    const events = sessionEvents(data)
+    const extended = events.find((e) => e.type === 'discovery' && e.method === 'extended-agent-card') as { status: string; count: number }
+    expect(extended).toMatchObject({ status: 'called', count: direct.result.skills.length })
+    expect(everything(data)).not.toContain(token)
+  })
+
+  it('says what the host did that the card does not allow: a binding it does not offer, an A2A-Version that does not match the method', async () => {
+    const agent = await startMediaSalesAgent()
+    stops.push(() => agent.close())
+    const data = tempDir()
+    const tap = await startTap(data, agent.url)
+    await fetch(`${tap.origin}/.well-known/agent-card.json`)
+    const send = (path: string, version: string) =>
+      fetch(`${tap.origin}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': version },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'search sports video' }] } },
+        }),
+      }).then((r) => r.status)
+    expect(await send('/a2a/jsonrpc', '0.3')).toBe(200)
+    await send('/a2a/elsewhere', '1.0')
+    expect(await tap.stop()).toBe(0)
+    const findings = (sessionEvents(data).filter((e) => e.type === 'log' && e.about === 'host') as { text: string }[]).map((f) => f.text)
+    expect(findings).toEqual([
+      'the host sent A2A-Version 0.3 with the v1.0 method SendMessage',
+      expect.stringMatching(/^the host called SendMessage over JSONRPC at \/a2a\/elsewhere, which the agent's card does not offer/),
+    ])
+  })
+})
+
+describe('parallax tap --listen: the stream as it comes', () => {
+  it('hands each event on as the upstream sends it, passes Last-Event-ID and sets Host, and keeps each event id on its frame', async () => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const seen: { host?: string; lastEventId?: string } = {}
+    const upstream = createServer((req, res) => {
+      seen.host = req.headers.host
+      seen.lastEventId = req.headers['last-event-id'] as string | undefined
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 's-1' })
+      const note = (id: number) =>
+        `id: ${id}\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `event ${id}` } })}\n\n`
+      res.write(note(4))
+      void released.then(() => res.end(note(5)))
+    })
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    stops.push(() => new Promise((resolve) => (upstream.closeAllConnections(), upstream.close(resolve))))
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`
+    const data = tempDir()
+    const tap = await startTap(data, upstreamUrl)
+    const response = await fetch(tap.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': 's-1', 'last-event-id': '3' } })
+    const reader = response.body!.getReader()
+    let text = ''
+    while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value)
+    // The first event is here while the upstream still holds the second.
+    expect(text).toContain('event 4')
+    expect(text).not.toContain('event 5')
+    release()
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value)
+    expect(text).toContain('event 5')
+    expect(seen).toEqual({ host: new URL(upstreamUrl).host, lastEventId: '3' })
+    expect(await tap.stop()).toBe(0)
+    const frames = sessionEvents(data).filter((e) => e.type === 'frame') as { http: { eventId?: string; method: string } }[]
+    expect(frames.map((f) => f.http.eventId)).toEqual(['4', '5'])
+  })
+
+  it("moves a legacy SSE endpoint event that names the upstream's absolute URL to the proxy, and leaves the rest of the stream as it was", async () => {
+    const upstream = createServer((_req, res) => {
+      const origin = `http://${_req.headers.host}`
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.end(
+        `event: endpoint\ndata: ${origin}/messages?sessionId=abc\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: origin } })}\n\n`,
+      )
+    })
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    stops.push(() => new Promise((resolve) => (upstream.closeAllConnections(), upstream.close(resolve))))
+    const origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
+    const tap = await startTap(tempDir(), `${origin}/sse`)
+    const text = await (await fetch(tap.url, { headers: { accept: 'text/event-stream' } })).text()
+    expect(text).toBe(
+      `event: endpoint\ndata: ${tap.origin}/messages?sessionId=abc\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: origin } })}\n\n`,
+    )
+  })
 })
