@@ -135,7 +135,13 @@ export class HttpProxy {
     const upstream = send(target, { method: exchange.method, headers })
     const bodyChunks: Buffer[] = []
     // An upstream that fails while the host is still sending: the rest of the body is read and dropped, so the 502 can be sent.
-    flow(req, upstream, (chunk) => bodyChunks.push(chunk), undefined, () => void req.removeAllListeners('data').resume())
+    flow(
+      req,
+      upstream,
+      (chunk) => bodyChunks.push(chunk),
+      undefined,
+      () => void req.removeAllListeners('data').resume(),
+    )
     req.on('end', () => {
       upstream.end()
       exchange.body = Buffer.concat(bodyChunks)
