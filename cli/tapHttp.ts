@@ -83,10 +83,12 @@ export async function tapHttp(argv: string[]): Promise<number> {
   say(`listening on ${origin}: point the host at ${hostUrl} (relayed to ${to.href})`)
   if (values.json) printJson({ format: TAP_FORMAT, listening: origin, url: hostUrl, to: values.to })
 
+  const handlers: [NodeJS.Signals, () => void][] = []
   const signal = await new Promise<NodeJS.Signals>((done) => {
-    for (const s of STOP_SIGNALS) process.once(s, () => done(s))
+    for (const s of STOP_SIGNALS) handlers.push([s, () => done(s)])
+    for (const [s, handler] of handlers) process.on(s, handler)
   })
-  for (const s of STOP_SIGNALS) process.removeAllListeners(s)
+  for (const [s, handler] of handlers) process.off(s, handler)
   await proxy.close()
   session.end(now(), { reason: `the tap was stopped (${signal})` })
   log.close()

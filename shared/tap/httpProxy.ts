@@ -20,7 +20,9 @@ export interface Exchange {
   /** Where it went: the upstream's origin and the path the host asked for. */
   url: string
   headers: IncomingHttpHeaders
+  /** The request's body (empty when it was over the limit the tap reads: `unread` then says so). */
   body: Buffer
+  unread?: string
   ts: number
 }
 
@@ -37,8 +39,8 @@ export interface ExchangeResponse {
 export interface ProxyWatcher {
   request(exchange: Exchange): void
   response(exchange: Exchange, response: ExchangeResponse): void
-  /** A whole body (the answer was not an event stream). */
-  body(exchange: Exchange, body: Buffer, ts: number): void
+  /** A whole body (the answer was not an event stream); `unread` when it was over the limit the tap reads. */
+  body(exchange: Exchange, body: Buffer, ts: number, unread?: string): void
   /** A chunk of an event stream. */
   chunk(exchange: Exchange, chunk: Buffer, ts: number): void
   /** An event stream ended (`why` when it was cut off). */
@@ -67,6 +69,9 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
 ])
+
+/** Largest body the tap reads (a larger one is relayed whole, and said to be unread). */
+const MAX_READ_BODY = 64 * 1024 * 1024
 
 /** Largest card the proxy reads whole to rewrite (a larger answer is relayed as it is). */
 const MAX_CARD = 4 * 1024 * 1024
@@ -133,18 +138,19 @@ export class HttpProxy {
     headers.host = target.host
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
     const upstream = send(target, { method: exchange.method, headers })
-    const bodyChunks: Buffer[] = []
+    const sent = new BodyCopy()
     // An upstream that fails while the host is still sending: the rest of the body is read and dropped, so the 502 can be sent.
     flow(
       req,
       upstream,
-      (chunk) => bodyChunks.push(chunk),
+      (chunk) => sent.push(chunk),
       undefined,
       () => void req.removeAllListeners('data').resume(),
     )
     req.on('end', () => {
       upstream.end()
-      exchange.body = Buffer.concat(bodyChunks)
+      exchange.body = sent.whole()
+      if (sent.unread) exchange.unread = sent.unread
       this.later(() => this.watcher.request(exchange))
     })
     // The host gave up (closed its stream, went away): the upstream exchange ends too.
@@ -165,7 +171,7 @@ export class HttpProxy {
         else req.once('end', () => this.later(() => this.watcher.failed(exchange, why, ts)))
       } else res.destroy()
     })
-    upstream.on('response', (answer) => this.answer(exchange, path, Buffer.concat(bodyChunks), answer, res, host))
+    upstream.on('response', (answer) => this.answer(exchange, path, sent.whole(), answer, res, host))
   }
 
   private answer(
@@ -192,13 +198,13 @@ export class HttpProxy {
       return this.rewritten(exchange, answer, res, headers, response)
     res.writeHead(response.status, response.statusText, headers)
     if (stream) res.flushHeaders()
-    const chunks: Buffer[] = []
+    const body = new BodyCopy()
     let first: FirstEvent | undefined = stream ? new FirstEvent(this.options.upstream, this.origin) : undefined
     flow(
       answer,
       res,
       (chunk) => {
-        if (!stream) return void chunks.push(chunk)
+        if (!stream) return body.push(chunk)
         const ts = now()
         this.later(() => watcher.chunk(exchange, chunk, ts))
       },
@@ -212,7 +218,7 @@ export class HttpProxy {
     answer.on('end', () => {
       const ts = now()
       res.end(first ? first.rest() : undefined)
-      this.later(() => (stream ? watcher.end(exchange, ts) : watcher.body(exchange, Buffer.concat(chunks), ts)))
+      this.later(() => (stream ? watcher.end(exchange, ts) : watcher.body(exchange, body.whole(), ts, body.unread)))
     })
     answer.on('error', () => res.destroy())
     answer.on('aborted', () => {
@@ -355,6 +361,25 @@ class FirstEvent {
   rest(): Buffer {
     this.done = true
     return this.held
+  }
+}
+
+/** A copy of a body for reading, up to the limit (past it, nothing is kept and `unread` says why). */
+class BodyCopy {
+  private chunks: Buffer[] = []
+  private size = 0
+  unread: string | undefined
+
+  push(chunk: Buffer): void {
+    if (this.unread) return
+    this.size += chunk.length
+    if (this.size <= MAX_READ_BODY) return void this.chunks.push(chunk)
+    this.chunks = []
+    this.unread = `a body over ${MAX_READ_BODY / 1024 / 1024} MB (relayed whole, not read)`
+  }
+
+  whole(): Buffer {
+    return Buffer.concat(this.chunks)
   }
 }
 

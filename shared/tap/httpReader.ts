@@ -45,6 +45,7 @@ export class HttpReader implements ProxyWatcher {
   }
 
   request(exchange: Exchange): void {
+    if (exchange.unread) this.session.note(`${exchange.method} ${pathOf(exchange)}: the host sent ${exchange.unread}`, exchange.ts, 'warn')
     const text = bodyText(exchange.body, exchange.headers)
     const parsed = parseJson(text)
     const reading = this.readingOf(exchange, parsed)
@@ -68,12 +69,13 @@ export class HttpReader implements ProxyWatcher {
     if (response.stream && open.reading !== 'other') open.sse = new SseReader((event) => this.event(exchange, open, event))
   }
 
-  body(exchange: Exchange, body: Buffer, ts: number): void {
+  body(exchange: Exchange, body: Buffer, ts: number, unread?: string): void {
     const open = this.open.get(exchange.n)
     this.open.delete(exchange.n)
     if (!open?.response) return
     const response = open.response
     if (open.reading === 'other') return this.other(exchange, response, ts)
+    if (unread) return this.session.note(`${exchange.method} ${pathOf(exchange)}: the answer was ${unread}`, ts, 'warn')
     const text = bodyText(body, response.headers)
     if (open.reading === 'mcp') this.mcp.body(exchange, response, text, parseJson(text), ts)
     else this.a2a.body(exchange, response, text, parseJson(text), ts)

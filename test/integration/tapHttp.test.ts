@@ -133,9 +133,11 @@ async function mcpHost(url: string, legacy = false) {
   const echoed = await client.callTool({ name: 'echo', arguments: { text: 'hello through the tap' } })
   const announced = await client.callTool({ name: 'announce', arguments: {} })
   await changed
+  // A careful host lists the tools again when told they changed.
+  const relisted = await client.listTools()
   if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession()
   await client.close()
-  return { tools, echoed, announced }
+  return { tools, echoed, announced, relisted }
 }
 
 describe('parallax tap --listen: MCP over HTTP', () => {
@@ -174,6 +176,7 @@ describe('parallax tap --listen: MCP over HTTP', () => {
     expect(asked.http!.headers!.authorization).toBe('[redacted]')
 
     expect(events.some((e) => e.type === 'log' && String(e.text).startsWith('the host ended its MCP session (DELETE /mcp)'))).toBe(true)
+    expect(events.filter((e) => e.type === 'log' && e.about === 'host')).toEqual([])
     const handshake = events.find((e) => e.type === 'handshake') as { observed?: boolean; clientInfo: { name: string }; transport: string }
     expect(handshake).toMatchObject({
       observed: true,
@@ -221,7 +224,43 @@ describe('parallax tap --listen: MCP over HTTP', () => {
     const posted = frames.find((f) => f.direction === 'out' && f.method === 'tools/call')!
     expect(new URL(posted.http!.url).pathname).toBe('/messages')
     expect(events.find((e) => e.type === 'handshake')).toMatchObject({ transport: 'sse', observed: true })
+    expect(events.filter((e) => e.type === 'log' && e.about === 'host')).toEqual([])
     expect(everything(data)).not.toContain(SECRET.split(' ')[1])
+  })
+
+  it('says when the host leaves out the session id the server gave it, or the protocol version it agreed', async () => {
+    const server = await startStreamableServer(mcpServer)
+    stops.push(() => server.close())
+    const data = tempDir()
+    const tap = await startTap(data, server.url)
+    const post = (body: object, headers: Record<string, string> = {}) =>
+      fetch(tap.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      })
+    const initialized = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'careless-host', version: '0.1' } },
+    })
+    const sessionId = initialized.headers.get('mcp-session-id')!
+    await initialized.text()
+    await (
+      await post(
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      )
+    ).text()
+    await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': sessionId })).text()
+    await (await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' })).text()
+    expect(await tap.stop()).toBe(0)
+    const findings = (sessionEvents(data).filter((e) => e.type === 'log' && e.about === 'host') as { text: string }[]).map((f) => f.text)
+    expect(findings).toEqual([
+      'the host sent POST /mcp without an MCP-Protocol-Version header (required over HTTP since 2025-06-18; 2025-06-18 was agreed)',
+      'the host sent POST /mcp without the Mcp-Session-Id the server gave it',
+    ])
   })
 
   it('answers 502 with a JSON body saying why when the upstream cannot be reached, and the session says it too', async () => {
