@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +24,7 @@ import { MediaSalesExecutor, startMediaSalesAgent, textPart } from '../../shared
 import { startSseServer, startStreamableServer, type RunningServer } from '../../shared/demo/httpServers'
 import { startExtendedCardAgent } from '../fixtures/a2aAgents'
 import { startV03Agent } from '../fixtures/a2aV03Agent'
+import { startOAuthMcpServer } from '../fixtures/oauthServers'
 import { CLI } from '../fixtures/cli'
 
 const SECRET = `Bearer tap-secret-${randomUUID()}`
@@ -261,6 +262,86 @@ describe('parallax tap --listen: MCP over HTTP', () => {
       'the host sent POST /mcp without an MCP-Protocol-Version header (required over HTTP since 2025-06-18; 2025-06-18 was agreed)',
       'the host sent POST /mcp without the Mcp-Session-Id the server gave it',
     ])
+  })
+
+  it('passes OAuth through untouched (the challenge, metadata, registration, authorization, token) and keeps none of its secrets', async () => {
+    const server = await startOAuthMcpServer()
+    stops.push(() => server.stop())
+    const data = tempDir()
+    const tap = await startTap(data, server.url)
+    const via = (url: string) => url.replace(server.base, tap.origin)
+    const initialize = (token?: string) => ({
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(token && { authorization: `Bearer ${token}` }),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'oauth-host', version: '1' } },
+      }),
+    })
+    const [direct, tapped] = await Promise.all([fetch(server.url, initialize()), fetch(tap.url, initialize())])
+    expect(tapped.status).toBe(401)
+    expect(tapped.headers.get('www-authenticate')).toBe(direct.headers.get('www-authenticate'))
+    expect(await tapped.text()).toBe(await direct.text())
+    const metadataUrl = `${server.base}/.well-known/oauth-protected-resource/mcp`
+    expect(await (await fetch(via(metadataUrl))).text()).toBe(await (await fetch(metadataUrl)).text())
+
+    const redirect = 'http://127.0.0.1:1/callback'
+    const registered = (await (
+      await fetch(`${tap.origin}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [redirect], client_name: 'oauth-host', token_endpoint_auth_method: 'client_secret_post' }),
+      })
+    ).json()) as { client_id: string; client_secret: string }
+    const verifier = randomBytes(32).toString('base64url')
+    const challenge = createHash('sha256').update(verifier).digest('base64url')
+    const authorize = new URL(`${tap.origin}/authorize`)
+    for (const [name, value] of Object.entries({
+      response_type: 'code',
+      client_id: registered.client_id,
+      redirect_uri: redirect,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      scope: 'mcp:read',
+    }))
+      authorize.searchParams.set(name, value)
+    const back = await fetch(authorize, { redirect: 'manual' })
+    const code = new URL(back.headers.get('location')!).searchParams.get('code')!
+    const tokens = (await (
+      await fetch(`${tap.origin}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          redirect_uri: redirect,
+          client_id: registered.client_id,
+          client_secret: registered.client_secret,
+        }),
+      })
+    ).json()) as { access_token: string }
+    const signedIn = await fetch(tap.url, initialize(tokens.access_token))
+    expect(signedIn.status).toBe(200)
+    expect(await signedIn.text()).toContain('oauth-protected')
+    expect(await tap.stop()).toBe(0)
+
+    const events = sessionEvents(data)
+    expect(events.find((e) => e.type === 'handshake')).toMatchObject({
+      protocol: 'mcp',
+      observed: true,
+      clientInfo: { name: 'oauth-host' },
+    })
+    const lines = events.filter((e) => e.type === 'log').map((e) => String(e.text))
+    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^the host POST \/token → HTTP 200/)]))
+    const kept = everything(data)
+    for (const secret of [...server.provider.issued, code, verifier, registered.client_secret]) expect(kept).not.toContain(secret)
   })
 
   it('answers 502 with a JSON body saying why when the upstream cannot be reached, and the session says it too', async () => {
