@@ -8,6 +8,7 @@ import { Holds, MAX_HOLD_MS, NO_BREAKPOINTS } from '../shared/tap/holds'
 import { StdioRelay } from '../shared/tap/stdioRelay'
 import { TapControl } from '../shared/tap/tapControl'
 import { TapReader } from '../shared/tap/tapReader'
+import { tapHttp } from './tapHttp'
 import { tapInstall } from './tapInstall'
 import { UsageError } from './usage'
 import { dataDir } from './web'
@@ -25,6 +26,8 @@ const PASSED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 export async function tap(argv: string[]): Promise<number> {
   if (argv[0] === 'install' || argv[0] === 'uninstall') return tapInstall(argv.slice(1), argv[0])
   const end = argv.indexOf('--')
+  const flags = end === -1 ? argv : argv.slice(0, end)
+  if (flags.some((flag) => flag === '--listen' || flag.startsWith('--listen='))) return tapHttp(argv)
   if (end === -1) throw new UsageError("give the server's command after --: parallax tap [--name NAME] -- COMMAND [ARGS…]")
   const { values } = parseArgs({
     args: argv.slice(0, end),

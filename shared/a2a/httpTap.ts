@@ -314,7 +314,8 @@ function refusedEvent(parsed: unknown, message: string): SseEvent {
   return { type: 'error', data: JSON.stringify({ code: 502, message, error: { code: 502, status: 'UNAVAILABLE', message } }) }
 }
 
-function restOperation(httpMethod: string, path: string): string {
+/** The operation a REST path names (`SendMessage`, `GetTask`, …), else `METHOD /path`. */
+export function restOperation(httpMethod: string, path: string): string {
   for (const [pattern, name] of REST_OPERATIONS) if (pattern.test(path)) return name
   return `${httpMethod} ${path}`
 }

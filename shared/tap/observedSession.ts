@@ -2,8 +2,9 @@ import type { ConnectionOwner, EngineEvent, EventInput, FrameEvent, ObservedBy, 
 import { acpSubject } from '../acp/frames'
 import { SchemaValidator } from '../hooks/validator'
 import { DEFAULT_PROTOCOL_FIELDS } from '../hooks/lint'
-import { JsonRpcTap } from '../runtime/jsonRpcTap'
+import { JsonRpcTap, type TappedFrame } from '../runtime/jsonRpcTap'
 import type { FrameSpill } from '../runtime/frameSpill'
+import { ObservedA2a } from './observedA2a'
 import { ObservedAcp } from './observedAcp'
 import type { RelayWatcher } from './chunkReader'
 import type { AnalysisContext, Message, ProtocolAnalysis } from './messages'
@@ -43,21 +44,33 @@ export class ObservedSession {
   private early: EventInput[] = []
   private lastFrame: FrameEvent | undefined
   private readonly validator = new SchemaValidator()
+  private transport: TransportKind
+  /** The HTTP exchange the message being recorded belongs to (an HTTP tap's), put on its frame. */
+  private http: FrameEvent['http'] | undefined
 
   constructor(private readonly options: ObservedOptions) {
     this.owner = { purpose: 'tap', startedAt: Date.now(), observed: { ...options.observed } }
     this.protocol = options.protocol
+    this.transport = options.transport
   }
 
   get connectionId(): string {
     return this.options.connectionId
   }
 
-  /** One message as it crossed (`out`: from the host, `in`: from the server), `wire` its exact text. */
-  message(direction: 'out' | 'in', message: unknown, ts: number, wire?: string): void {
+  /**
+   * One message as it crossed (`out`: from the host, `in`: from the server), `wire` its exact text; over
+   * HTTP, `http` the exchange it belongs to (secrets already taken out of its headers).
+   */
+  message(direction: 'out' | 'in', message: unknown, ts: number, wire?: string, http?: FrameEvent['http']): void {
     if (this.ended) return
     if (!this.started) this.begin(message as Message, ts)
-    this.tap!.record(direction, message, ts, undefined, wire)
+    this.http = http
+    try {
+      this.tap!.record(direction, message, ts, undefined, wire)
+    } finally {
+      this.http = undefined
+    }
     if (message && typeof message === 'object') this.analysis!.seen(direction, message as Message, this.lastFrame!)
   }
 
@@ -68,6 +81,27 @@ export class ObservedSession {
       garbage: (way, text, ts) => this.garbage(way, text, ts),
       stderr: (line, ts) => this.stderr(line, ts),
     }
+  }
+
+  /**
+   * A frame the reader built itself, where a message is not one JSON-RPC message (an A2A card, a REST
+   * exchange, a stream event): recorded as it is, then read by the analysis. Returns it as recorded.
+   */
+  frame(frame: TappedFrame): FrameEvent | undefined {
+    if (this.ended) return undefined
+    if (!this.started) this.begin(undefined, frame.ts)
+    const recorded = this.emit(frame as EventInput) as FrameEvent
+    this.lastFrame = recorded
+    const payload = recorded.payload
+    this.analysis!.seen(recorded.direction, (payload && typeof payload === 'object' ? payload : {}) as Message, recorded)
+    return recorded
+  }
+
+  /** What an HTTP tap recognised before the session's first message: the protocol and its transport (later, nothing changes). */
+  recognised(protocol: Protocol, transport: TransportKind): void {
+    if (this.started) return
+    this.protocol = protocol
+    this.transport = transport
   }
 
   /** A line on the pipe that is not JSON-RPC: kept, and said to be what it is. */
@@ -110,7 +144,7 @@ export class ObservedSession {
     this.emit({
       ...this.connectionEvent(how.failed ? 'failed' : 'closed', ts),
       ...((how.failed ?? how.reason) && { reason: how.failed ?? how.reason }),
-      ...(how.exit && { cause: { transport: this.options.transport, exit: how.exit, command: this.options.observed.command } }),
+      ...(how.exit && { cause: { transport: this.transport, exit: how.exit, command: this.options.observed.command } }),
     })
   }
 
@@ -120,12 +154,13 @@ export class ObservedSession {
     const protocol = this.protocol
     // The frame itself is the event (stamped in place), so an answer's `requestSeq` finds its request's number.
     const sink = (frame: object) => {
-      this.lastFrame = this.options.emit(Object.assign(frame, { connectionId: this.connectionId }) as EventInput) as FrameEvent
+      const http = this.http && { http: this.http }
+      this.lastFrame = this.options.emit(Object.assign(frame, { connectionId: this.connectionId }, http) as EventInput) as FrameEvent
     }
-    this.tap = new JsonRpcTap(protocol, this.options.transport, sink, this.options.spill, protocol === 'acp' ? acpSubject : undefined)
+    this.tap = new JsonRpcTap(protocol, this.transport, sink, this.options.spill, protocol === 'acp' ? acpSubject : undefined)
     const context: AnalysisContext = {
       connectionId: this.connectionId,
-      transport: this.options.transport,
+      transport: this.transport,
       emit: (event) => this.emit(event),
       validator: this.validator,
       protocolFields: this.options.protocolFields ?? DEFAULT_PROTOCOL_FIELDS,
@@ -136,7 +171,7 @@ export class ObservedSession {
       finding: (about, text, at) =>
         this.emit({ type: 'log', connectionId: this.connectionId, source: 'engine', level: 'warn', oddity: true, about, text, ts: at }),
     }
-    this.analysis = protocol === 'acp' ? new ObservedAcp(context) : new ObservedMcp(context)
+    this.analysis = protocol === 'acp' ? new ObservedAcp(context) : protocol === 'a2a' ? new ObservedA2a(context) : new ObservedMcp(context)
     this.emit(this.connectionEvent('connecting', ts))
     for (const event of this.early) this.emit(event)
     this.early = []
@@ -150,7 +185,7 @@ export class ObservedSession {
       targetId: `tap:${this.options.name}`,
       targetName: this.options.name,
       protocol: this.protocol ?? 'mcp',
-      transport: this.options.transport,
+      transport: this.transport,
       owner: this.owner,
       ...(this.options.observed.pid !== undefined && { pid: this.options.observed.pid }),
       ts,
