@@ -1,14 +1,14 @@
 import { basename, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { describeSpec, redactArgs, type Protocol, type TapBreakpoints } from '../shared/contract'
+import { describeSpec, redactArgs, type Protocol } from '../shared/contract'
 import { now } from '../shared/runtime/clock'
 import { guardProcess } from '../shared/runtime/faultScope'
 import { ensurePrivateDir } from '../shared/runtime/privateFiles'
-import { Holds, MAX_HOLD_MS, NO_BREAKPOINTS } from '../shared/tap/holds'
+import { Holds } from '../shared/tap/holds'
 import { StdioRelay } from '../shared/tap/stdioRelay'
-import { TapControl } from '../shared/tap/tapControl'
 import { TapReader } from '../shared/tap/tapReader'
 import { tapHttp } from './tapHttp'
+import { breakpointsOf, holdInFlight, HOLD_OPTIONS } from './tapHolds'
 import { tapInstall } from './tapInstall'
 import { UsageError } from './usage'
 import { dataDir } from './web'
@@ -36,10 +36,7 @@ export async function tap(argv: string[]): Promise<number> {
       record: { type: 'string' },
       protocol: { type: 'string' },
       'secret-key': { type: 'string', multiple: true, default: [] },
-      hold: { type: 'string', multiple: true, default: [] },
-      'hold-tool': { type: 'string', multiple: true, default: [] },
-      'hold-way': { type: 'string', multiple: true, default: [] },
-      'hold-timeout': { type: 'string' },
+      ...HOLD_OPTIONS,
     },
   })
   const [command, ...args] = argv.slice(end + 1)
@@ -47,7 +44,7 @@ export async function tap(argv: string[]): Promise<number> {
   if (values.protocol !== undefined && values.protocol !== 'mcp' && values.protocol !== 'acp')
     throw new UsageError("--protocol is mcp or acp (without it, the host's first message says which)")
   const protocol = values.protocol as Protocol | undefined
-  const breakpoints = breakpointsOf(values)
+  breakpointsOf(values) // flags checked before anything starts
   const commandLine = describeSpec({ kind: 'mcp-stdio', command, args: redactArgs(args), env: {} })
 
   const say = (line: string) => process.stderr.write(`parallax tap: ${line} (relaying goes on)\n`)
@@ -84,16 +81,7 @@ export async function tap(argv: string[]): Promise<number> {
     passed: (way, chunk, ts) => reader.passed(way, chunk, ts),
     gate: holds,
   })
-  if (breakpoints.on) holds.set(breakpoints)
-  // The app's decisions (breakpoints, releases, drops) arrive in the session's control file.
-  const control = new TapControl(
-    () => reader.sessionDir,
-    (line) => {
-      if ('breakpoints' in line) holds.set(line.breakpoints)
-      else if ('release' in line) holds.release(line.release, 'user', line.message)
-      else holds.drop(line.drop)
-    },
-  )
+  const control = holdInFlight(holds, values, () => reader.sessionDir)
   const handlers = PASSED_SIGNALS.map((signal) => [signal, () => relay.signal(signal)] as const)
   for (const [signal, handler] of handlers) process.on(signal, handler)
   const finish = async (how: Parameters<TapReader['end']>[1]) => {
@@ -121,22 +109,6 @@ export async function tap(argv: string[]): Promise<number> {
     return 128 + (SIGNAL_NUMBERS[exit.signal] ?? 15)
   }
   return exit.code ?? 0
-}
-
-/** `--hold METHOD`, `--hold-tool NAME`, `--hold-way out|in`, `--hold-timeout MS`: breakpoints on from the start. */
-function breakpointsOf(values: { hold: string[]; 'hold-tool': string[]; 'hold-way': string[]; 'hold-timeout'?: string }): TapBreakpoints {
-  const ways = values['hold-way']
-  if (ways.some((w) => w !== 'out' && w !== 'in')) throw new UsageError("--hold-way is out (the host's messages) or in (the server's)")
-  const timeout = values['hold-timeout'] === undefined ? NO_BREAKPOINTS.timeoutMs : Number(values['hold-timeout'])
-  if (!Number.isFinite(timeout) || timeout < 100 || timeout > MAX_HOLD_MS)
-    throw new UsageError(`--hold-timeout is milliseconds, from 100 to ${MAX_HOLD_MS}`)
-  return {
-    on: values.hold.length > 0 || values['hold-tool'].length > 0,
-    methods: values.hold,
-    tools: values['hold-tool'],
-    directions: ways.length ? (ways as ('out' | 'in')[]) : ['out', 'in'],
-    timeoutMs: timeout,
-  }
 }
 
 const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }

@@ -4,11 +4,13 @@ import { isLoopbackHost, secretNameMatcher, type Protocol, type TargetSpec } fro
 import { now } from '../shared/runtime/clock'
 import { guardProcess } from '../shared/runtime/faultScope'
 import { ensurePrivateDir } from '../shared/runtime/privateFiles'
+import { HttpHolds } from '../shared/tap/httpHolds'
 import { HttpProxy } from '../shared/tap/httpProxy'
 import { HttpReader } from '../shared/tap/httpReader'
 import { ObservedSession } from '../shared/tap/observedSession'
 import { TapLog } from '../shared/tap/tapLog'
 import { printJson } from './failure'
+import { breakpointsOf, holdInFlight, HOLD_OPTIONS } from './tapHolds'
 import { UsageError } from './usage'
 import { dataDir } from './web'
 
@@ -35,8 +37,10 @@ export async function tapHttp(argv: string[]): Promise<number> {
       record: { type: 'string' },
       json: { type: 'boolean', default: false },
       'secret-key': { type: 'string', multiple: true, default: [] },
+      ...HOLD_OPTIONS,
     },
   })
+  breakpointsOf(values) // flags checked before anything starts
   const { host, port } = listenAddress(values.listen ?? '')
   const to = upstreamUrl(values.to)
   const upstream = to.origin
@@ -77,11 +81,14 @@ export async function tapHttp(argv: string[]): Promise<number> {
   })
   const reader = new HttpReader(session, secretNameMatcher(secretKeys), log.spill)
   proxy.watcher = reader
+  const holds = new HttpHolds((event) => session.event(event))
+  proxy.gate = holds
   proxy.onWatcherFailure = (error) => say(`reading the session failed (${(error as Error).message}); relaying goes on`)
   const hostUrl = `${origin}${to.pathname}${to.search}`
   log.emit({ type: 'log', connectionId, source: 'engine', level: 'info', text: `parallax tap: relaying ${origin} to ${upstream}` })
   say(`listening on ${origin}: point the host at ${hostUrl} (relayed to ${to.href})`)
   if (values.json) printJson({ format: TAP_FORMAT, listening: origin, url: hostUrl, to: values.to })
+  const control = holdInFlight(holds.holds, values, () => log.sessionDir())
 
   const handlers: [NodeJS.Signals, () => void][] = []
   const signal = await new Promise<NodeJS.Signals>((done) => {
@@ -89,6 +96,8 @@ export async function tapHttp(argv: string[]): Promise<number> {
     for (const [s, handler] of handlers) process.on(s, handler)
   })
   for (const [s, handler] of handlers) process.off(s, handler)
+  control.stop()
+  holds.holds.dispose()
   await proxy.close()
   session.end(now(), { reason: `the tap was stopped (${signal})` })
   log.close()

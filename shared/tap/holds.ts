@@ -27,8 +27,10 @@ export class Holds implements LineGate {
 
   constructor(
     private readonly say: (event: EventInput) => void,
-    /** Hands a line on (the relay's `send`): what was held, released now. */
-    private readonly send: (way: Way, line: string) => void,
+    /** Hands a message on (the relay's `send`): what was held, released now, as text. */
+    private readonly send: (way: Way, text: string, holdId: number) => void,
+    /** Told when a held message was dropped (an HTTP tap then cuts its exchange). */
+    private readonly dropped: (holdId: number) => void = () => {},
   ) {}
 
   set(breakpoints: TapBreakpoints): void {
@@ -42,27 +44,32 @@ export class Holds implements LineGate {
   }
 
   pass(way: Way, line: string): boolean {
+    return this.hold(way, line) === undefined
+  }
+
+  /** Holds a message (its whole text) when it matches: its hold's number, else undefined (it goes on). */
+  hold(way: Way, line: string): number | undefined {
     let message: { method?: unknown; params?: { name?: unknown } }
     try {
       message = JSON.parse(line) as typeof message
     } catch {
-      return true
+      return undefined
     }
     if (!message || typeof message !== 'object' || typeof message.method !== 'string' || !this.matches(message.method, message.params))
-      return true
+      return undefined
     const holdId = ++this.next
     const timer = setTimeout(() => this.release(holdId, 'timeout'), this.breakpoints.timeoutMs)
     timer.unref()
     this.held.set(holdId, { way, line, timer })
     this.event({ state: 'held', holdId, direction: way, method: message.method, message, releaseAt: now() + this.breakpoints.timeoutMs })
-    return false
+    return holdId
   }
 
   /** Sends a held message on: as it was, or as the user edited it. False when nothing is held by that number. */
   release(holdId: number, by: 'user' | 'timeout', edited?: unknown): boolean {
     const held = this.take(holdId)
     if (!held) return false
-    this.send(held.way, edited === undefined ? held.line : JSON.stringify(edited))
+    this.send(held.way, edited === undefined ? held.line : JSON.stringify(edited), holdId)
     this.event({ state: 'released', holdId, direction: held.way, by, ...(edited !== undefined && { edited: true }) })
     return true
   }
@@ -71,6 +78,7 @@ export class Holds implements LineGate {
     const held = this.take(holdId)
     if (!held) return false
     this.event({ state: 'dropped', holdId, direction: held.way, by: 'user' })
+    this.dropped(holdId)
     return true
   }
 

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net'
 import type { Readable, Writable } from 'node:stream'
 import { now } from '../runtime/clock'
 import { EXTENDED_CARD_METHODS, isCardPath, isExtendedCardPath, rewriteCard, rewriteCardAnswer, rewriteEndpointEvent } from './cardRewrite'
+import type { HttpGate } from './httpHolds'
 
 /** One request the host made through the proxy, as the watcher reads it. */
 export interface Exchange {
@@ -96,6 +97,8 @@ export class HttpProxy {
   watcher: ProxyWatcher = NOBODY
   /** Told the first time the watcher fails (it is asked again with what comes next). */
   onWatcherFailure: ((error: unknown) => void) | undefined
+  /** Hold in flight: asked about each POSTed body and each JSON answer while breakpoints are on. */
+  gate: HttpGate | undefined
 
   constructor(private readonly options: ProxyOptions) {}
 
@@ -123,6 +126,21 @@ export class HttpProxy {
   }
 
   private relay(req: IncomingMessage, res: ServerResponse): void {
+    const gate = this.gate
+    if (!gate?.holding('out') || req.method !== 'POST') return this.send(req, res)
+    // Held in flight: the whole body is read, and goes on (perhaps edited) when the user or the timeout says.
+    wholeBody(req).then(
+      async (body) => {
+        const decided = await gate.decide('out', body)
+        if (decided) this.send(req, res, decided)
+        else res.destroy() // dropped: an HTTP request cannot just vanish, so its exchange is cut
+      },
+      () => res.destroy(),
+    )
+  }
+
+  /** Relays one request (`body`: already read whole, e.g. released from a hold) and its answer. */
+  private send(req: IncomingMessage, res: ServerResponse, body?: Buffer): void {
     const path = req.url ?? '/'
     const url = `${this.options.upstream}${path.startsWith('/') ? path : `/${path}`}`
     const exchange: Exchange = {
@@ -136,23 +154,30 @@ export class HttpProxy {
     const target = new URL(url)
     const headers = passable(req.headers)
     headers.host = target.host
+    if (body) headers['content-length'] = String(body.length)
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
     const upstream = send(target, { method: exchange.method, headers })
     const sent = new BodyCopy()
-    // An upstream that fails while the host is still sending: the rest of the body is read and dropped, so the 502 can be sent.
-    flow(
-      req,
-      upstream,
-      (chunk) => sent.push(chunk),
-      undefined,
-      () => void req.removeAllListeners('data').resume(),
-    )
-    req.on('end', () => {
-      upstream.end()
-      exchange.body = sent.whole()
-      if (sent.unread) exchange.unread = sent.unread
+    if (body) {
+      upstream.end(body)
+      exchange.body = body
       this.later(() => this.watcher.request(exchange))
-    })
+    } else {
+      // An upstream that fails while the host is still sending: the rest of the body is read and dropped, so the 502 can be sent.
+      flow(
+        req,
+        upstream,
+        (chunk) => sent.push(chunk),
+        undefined,
+        () => void req.removeAllListeners('data').resume(),
+      )
+      req.on('end', () => {
+        upstream.end()
+        exchange.body = sent.whole()
+        if (sent.unread) exchange.unread = sent.unread
+        this.later(() => this.watcher.request(exchange))
+      })
+    }
     // The host gave up (closed its stream, went away): the upstream exchange ends too.
     const host = { gone: false }
     res.on('close', () => {
@@ -167,11 +192,11 @@ export class HttpProxy {
         res.writeHead(502, 'Bad Gateway', { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body)
         const ts = now()
         // Read after the request itself (which may still be arriving).
-        if (req.readableEnded) this.later(() => this.watcher.failed(exchange, why, ts))
+        if (body || req.readableEnded) this.later(() => this.watcher.failed(exchange, why, ts))
         else req.once('end', () => this.later(() => this.watcher.failed(exchange, why, ts)))
       } else res.destroy()
     })
-    upstream.on('response', (answer) => this.answer(exchange, path, sent.whole(), answer, res, host))
+    upstream.on('response', (answer) => this.answer(exchange, path, body ?? sent.whole(), answer, res, host))
   }
 
   private answer(
@@ -196,6 +221,8 @@ export class HttpProxy {
     this.later(() => watcher.response(exchange, response))
     if (!stream && answer.statusCode === 200 && carriesCard(exchange.method, path, sent) && !answer.headers['content-encoding'])
       return this.rewritten(exchange, answer, res, headers, response)
+    if (!stream && this.gate?.holding('in') && contentType.includes('json') && !answer.headers['content-encoding'])
+      return this.heldAnswer(exchange, answer, res, headers, response, this.gate)
     res.writeHead(response.status, response.statusText, headers)
     if (stream) res.flushHeaders()
     const body = new BodyCopy()
@@ -265,6 +292,28 @@ export class HttpProxy {
     })
   }
 
+  /** An answer read whole and held in flight when it matches the breakpoints: sent on as decided, or its exchange cut. */
+  private heldAnswer(
+    exchange: Exchange,
+    answer: IncomingMessage,
+    res: ServerResponse,
+    headers: Record<string, string | string[]>,
+    response: ExchangeResponse,
+    gate: HttpGate,
+  ): void {
+    wholeBody(answer).then(
+      async (original) => {
+        const body = await gate.decide('in', original)
+        if (!body) return void res.destroy()
+        headers['content-length'] = String(body.length)
+        res.writeHead(response.status, response.statusText, headers).end(body)
+        const ts = now()
+        this.later(() => this.watcher.body(exchange, body, ts))
+      },
+      () => res.destroy(),
+    )
+  }
+
   /** Runs `read` after this turn's bytes have gone on, in order. */
   private later(read: () => void): void {
     this.queue.push(read)
@@ -285,6 +334,16 @@ export class HttpProxy {
       }
     }
   }
+}
+
+/** A message's whole body. */
+function wholeBody(from: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    from.on('data', (chunk: Buffer) => chunks.push(chunk))
+    from.once('end', () => resolve(Buffer.concat(chunks)))
+    from.once('error', reject)
+  })
 }
 
 /** Whether an answer carries an A2A card: the card's own paths, the REST extended card, or a JSON-RPC call for it. */

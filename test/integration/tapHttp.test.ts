@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Role, type Message } from '@a2a-js/sdk'
@@ -140,6 +140,44 @@ async function mcpHost(url: string, legacy = false) {
   await client.close()
   return { tools, echoed, announced, relisted }
 }
+
+describe('parallax tap --listen: hold in flight', () => {
+  it('a held request goes on when released (edited here), a dropped one cuts its exchange, the rest pass', async () => {
+    const server: RunningServer = await startStreamableServer(mcpServer)
+    stops.push(() => server.close())
+    const data = tempDir()
+    const tap = await startTap(data, server.url, '--hold-tool', 'echo', '--hold-timeout', '60000')
+    const client = new Client({ name: 'held-host', version: '1' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(tap.url)))
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo') // not held: another method
+    const holds = () => sessionEvents(data).filter((e) => e.type === 'hold') as { state: string; holdId?: number; message?: unknown }[]
+    const control = () => {
+      const sessions = join(data, 'sessions')
+      return join(
+        sessions,
+        readdirSync(sessions).find((name) => /^\d{8}T/.test(name))!,
+        'control.jsonl',
+      )
+    }
+
+    const first = client.callTool({ name: 'echo', arguments: { text: 'as sent' } })
+    await expect.poll(() => holds().filter((h) => h.state === 'held').length, { timeout: 10_000 }).toBe(1)
+    const held = holds().find((h) => h.state === 'held')!
+    const edited = { ...(held.message as object), params: { name: 'echo', arguments: { text: 'edited on the way' } } }
+    appendFileSync(control(), `${JSON.stringify({ release: held.holdId, message: edited })}\n`)
+    expect(await first).toMatchObject({ content: [{ type: 'text', text: 'echo: edited on the way' }] })
+
+    const second = client.callTool({ name: 'echo', arguments: { text: 'dropped' } }).then(
+      () => 'answered',
+      () => 'failed',
+    )
+    await expect.poll(() => holds().filter((h) => h.state === 'held').length, { timeout: 10_000 }).toBe(2)
+    appendFileSync(control(), `${JSON.stringify({ drop: 2 })}\n`)
+    expect(await second).toBe('failed')
+    await expect.poll(() => holds().map((h) => h.state), { timeout: 5_000 }).toEqual(['breakpoints', 'held', 'released', 'held', 'dropped'])
+    await client.close()
+  })
+})
 
 describe('parallax tap --listen: MCP over HTTP', () => {
   it('relays a streamable HTTP session (POST, the GET stream) with the same results as going direct, and keeps it as an observed session', async () => {
