@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ConnectionEvent, EngineEvent, EventInput, FrameEvent, LogEvent, SessionSummary } from '../contract'
 import type { FrameSpill } from '../runtime/frameSpill'
-import { ObservedSession } from '../tap/observedSession'
+import type { ObservedOptions, ObservedSession } from '../tap/observedSession'
 
 /** How much of a tap's events file is read at one poll at most: a long backlog is caught up on over several. */
 const READ_BYTES = 4 * 1024 * 1024
@@ -18,6 +18,8 @@ export interface FollowedTapOptions {
   emit: (event: EventInput) => EngineEvent
   spill: FrameSpill
   protocolFields?: readonly string[]
+  /** Makes the session's analysis (shared/tap, loaded when a tap is first found: not on every start). */
+  observe: (options: ObservedOptions) => ObservedSession
 }
 
 /**
@@ -130,7 +132,7 @@ export class FollowedTap {
   private begin(first: ConnectionEvent): void {
     const { summary } = this.options
     this.named = first.targetName
-    this.session = new ObservedSession({
+    this.session = this.options.observe({
       connectionId: this.options.connectionId,
       name: first.targetName,
       transport: first.transport ?? summary.transport ?? 'stdio',

@@ -5,6 +5,7 @@ import { FrameSpill } from '../runtime/frameSpill'
 import { ownerRunning } from '../runtime/processLife'
 import type { SessionStore } from '../runtime/store/sessionStore'
 import { readSummary } from '../runtime/store/sessionFiles'
+import type * as ObservedModule from '../tap/observedSession'
 import { FollowedTap } from './tapFollower'
 
 /** How often the sessions folder is looked at for new taps, and followed ones for new lines. */
@@ -40,6 +41,9 @@ export class TapFollowers {
   /** Session folders already judged (not a tap's, ended, or followed), never read again. */
   private readonly judged = new Set<string>()
   private readonly timer: ReturnType<typeof setInterval>
+  /** The analysis of observed sessions, loaded when a running tap is first found. */
+  private observed: typeof ObservedModule | undefined
+  private loading = false
 
   constructor(private readonly options: TapFollowersOptions) {
     this.removeMirrors()
@@ -114,6 +118,15 @@ export class TapFollowers {
     this.judged.add(name)
     if (summary.host !== 'tap' || summary.ended || !summary.writer) return
     if (!ownerRunning(summary.writer.pid, summary.writer.start)) return
+    const observed = this.observed
+    if (!observed) {
+      this.judged.delete(name) // followed once the analysis is loaded, at the next look
+      if (!this.loading) {
+        this.loading = true
+        void import('../tap/observedSession').then((module) => (this.observed = module)).finally(() => (this.loading = false))
+      }
+      return
+    }
     const connectionId = `tap:${summary.id}`
     const store = this.options.store
     const tap = new FollowedTap({
@@ -123,6 +136,7 @@ export class TapFollowers {
       emit: this.options.emit,
       spill: new FrameSpill(MAX_FRAME_BYTES, (text) => store.keepPayload(connectionId, text)),
       protocolFields: this.options.protocolFields,
+      observe: (options) => new observed.ObservedSession(options),
     })
     this.followed.set(connectionId, tap)
   }

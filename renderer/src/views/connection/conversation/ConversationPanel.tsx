@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import { visibleName, type A2aHandshakeEvent, type Turn } from '../../../../../shared/contract'
 import { ConversationTimeline } from '../../../components/ConversationTimeline'
 import { openSideBySide } from '../../../store/actions'
-import type { ConnectionView } from '../../../store/connectionView'
+import { sendsNothing, type ConnectionView } from '../../../store/connectionView'
 import { command } from '../../../store/store'
 import { AcpComposer } from './AcpComposer'
 import { TasksDialog } from './TasksDialog'
@@ -15,14 +15,14 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
   const [tasksOpen, setTasksOpen] = useState(false)
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
-      {view.past ? null : view.protocol === 'a2a' ? (
+      {sendsNothing(view) ? null : view.protocol === 'a2a' ? (
         <A2aComposer view={view} live={live} />
       ) : view.protocol === 'acp' ? (
         <AcpComposer view={view} live={live} />
       ) : (
         <McpComposer view={view} live={live} />
       )}
-      {view.protocol === 'mcp' && !view.past && <InFlightList view={view} />}
+      {view.protocol === 'mcp' && !sendsNothing(view) && <InFlightList view={view} />}
       <ConversationTimeline
         events={view.conversation}
         empty={
@@ -36,7 +36,7 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
       <div className="toolbar" style={{ borderTop: '1px solid var(--border)', borderBottom: 0 }}>
         <span className="muted">{view.conversation.length} message(s)</span>
         <span className="spacer" />
-        {!view.past &&
+        {!sendsNothing(view) &&
           (view.protocol === 'a2a' ||
             (view.handshake && 'serverCapabilities' in view.handshake && !!view.handshake.serverCapabilities.tasks)) && (
             <button className="btn small" disabled={!live} onClick={() => setTasksOpen(true)}>

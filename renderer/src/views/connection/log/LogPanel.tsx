@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { LOG_LEVELS, visibleName, visibleText, type LogEvent, type LogLevel } from '../../../../../shared/contract'
-import type { ConnectionView } from '../../../store/connectionView'
+import { sendsNothing, type ConnectionView } from '../../../store/connectionView'
 import { setLogLevel } from '../../../store/actions'
 import { FrameLink } from '../../../components/FrameLink'
 import { AgentText } from '../../../components/Name'
@@ -89,7 +89,7 @@ export function LogPanel({ view }: { view: ConnectionView }) {
                 : `${count.toLocaleString()} lines`}
         </span>
         <span className="spacer" />
-        {!view.past && <ServerLevel view={view} />}
+        {!sendsNothing(view) && <ServerLevel view={view} />}
         <button
           className={`btn small ghost${searching ? ' active' : ''}`}
           onClick={() => setSearching(!searching)}
