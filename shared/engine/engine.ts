@@ -52,7 +52,7 @@ import { InspectedCalls } from './inspectedCalls'
 import { ProfileStore } from './profileStore'
 import { Recorders } from './recorders'
 import { Replays } from './replays'
-import { TapFollowers } from './tapFollowers'
+import { TapFollowers, type TapControl } from './tapFollowers'
 import { TargetStore } from './targetStore'
 
 export type { EngineOptions } from './engineOptions'
@@ -361,6 +361,12 @@ export class Engine implements CommandContext {
 
   clearHooks(connectionId: string): boolean {
     return this.calls.clearHooks(this.connection(connectionId))
+  }
+
+  /** Hold in flight on an observed connection: the decision goes to its tap (./tapFollowers.ts). */
+  tapControl(connectionId: string, control: TapControl): void {
+    if (!this.taps) throw new CommandError('this app does not follow taps (it has no data folder, or is the CLI)', 'failed')
+    this.taps.control(connectionId, control)
   }
 
   // ── Compare, recordings, replays ──

@@ -38,6 +38,8 @@ export class FollowedTap {
   private rest: Buffer = Buffer.alloc(0)
   private ended = false
   private named: string | undefined
+  /** The messages the tap holds now (hold in flight), by hold id. */
+  private readonly held = new Set<number>()
 
   constructor(private readonly options: FollowedTapOptions) {}
 
@@ -53,6 +55,11 @@ export class FollowedTap {
   /** The tap's process, which writes the session. */
   get writer(): { pid: number; start?: string } {
     return this.options.summary.writer!
+  }
+
+  /** Whether the tap holds the message `holdId` now, as far as its session has said. */
+  holds(holdId: number): boolean {
+    return this.held.has(holdId)
   }
 
   get isEnded(): boolean {
@@ -115,6 +122,8 @@ export class FollowedTap {
       case 'log':
         return this.log(event)
       case 'hold': {
+        if (event.holdId !== undefined && event.state === 'held') this.held.add(event.holdId)
+        else if (event.holdId !== undefined) this.held.delete(event.holdId)
         const { seq, ...hold } = event // stamped with this engine's number and connection as it is emitted
         void seq
         return this.session!.event(hold)

@@ -1,6 +1,6 @@
 import { appendFileSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { EngineEvent, EventInput, SessionSummary } from '../contract'
+import { CommandError, type EngineEvent, type EventInput, type SessionSummary, type TapBreakpoints } from '../contract'
 import { FrameSpill } from '../runtime/frameSpill'
 import { ownerRunning } from '../runtime/processLife'
 import type { SessionStore } from '../runtime/store/sessionStore'
@@ -21,6 +21,9 @@ export interface TapFollowersOptions {
   emit: (event: EventInput) => EngineEvent
   protocolFields?: readonly string[]
 }
+
+/** A line of a tap's `control.jsonl`: what to hold, or what becomes of a held message. */
+export type TapControl = { breakpoints: TapBreakpoints } | { release: number; message?: unknown } | { drop: number }
 
 /** Whether a session is an app's copy of a tap's session (the tap's own is listed; the copy never is). */
 export function isTapMirror(summary: SessionSummary): boolean {
@@ -87,11 +90,26 @@ export class TapFollowers {
     return true
   }
 
-  /** Appends one line to a followed tap's `control.jsonl`, which the tap reads (hold in flight). */
-  control(connectionId: string, line: Record<string, unknown>): void {
-    const dir = this.folderOf(connectionId)
-    if (!dir) throw new Error('this session is no longer followed')
-    appendFileSync(join(dir, 'control.jsonl'), `${JSON.stringify(line)}\n`, { mode: 0o600 })
+  /**
+   * Hands a decision to the tap of a followed session (hold in flight): one JSON line appended to its
+   * `control.jsonl` (0600), which the tap reads. A held message is decided only while the tap holds it.
+   */
+  control(connectionId: string, line: TapControl): void {
+    const tap = this.followed.get(connectionId)
+    if (!tap) {
+      const name = this.shown.get(connectionId)
+      if (name === undefined)
+        throw new CommandError(`"${connectionId}" is no session watched through parallax tap: only a tap holds messages`, 'not-found')
+      throw new CommandError(`${name} is no longer followed here (its tap ended, or the app stopped following it)`, 'failed')
+    }
+    const holdId = 'release' in line ? line.release : 'drop' in line ? line.drop : undefined
+    if (holdId !== undefined && !tap.holds(holdId))
+      throw new CommandError(`message ${holdId} is not held now: it was released, dropped or timed out`, 'not-found')
+    try {
+      appendFileSync(join(tap.dir, 'control.jsonl'), `${JSON.stringify(line)}\n`, { mode: 0o600 })
+    } catch (error) {
+      throw new CommandError(`the tap could not be told: ${(error as Error).message}`, 'failed')
+    }
   }
 
   /** Stops following every tap (the engine stops; `removeMirrors` once its store is closed removes its copies). */
