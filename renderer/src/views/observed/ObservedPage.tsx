@@ -7,6 +7,7 @@ import { TABS, useStore, type Tab } from '../../store/store'
 import { stopFollowing } from '../../store/tapActions'
 import { ConnectionTabs } from '../connection/ConnectionTabs'
 import { Findings } from './Findings'
+import { HoldBanner, HoldPanel } from './HoldPanel'
 import '../connection/connection.css'
 import './observed.css'
 
@@ -78,11 +79,13 @@ export function ObservedPage({ connectionId }: { connectionId: string }) {
           )}
         </div>
       </header>
+      <HoldBanner view={view} />
       <div className="past-note observed-note" role="note" data-testid="observed-note">
         Observed through <code>parallax tap</code>: the host drives this session, and Parallax sends nothing into it — no calls, requests or
         resends from here. What the host sent and the {peer} answered is read as it crosses.
       </div>
       {view.reason && !live && <div className={`reason ${view.state === 'failed' ? 'bad' : ''}`}>{visibleText(view.reason)}</div>}
+      <HoldPanel view={view} />
       <Findings view={view} />
       <ConnectionTabs view={view} tabs={OBSERVED_TABS} tab={shown} history={{ id: view.targetId, name: view.targetName }} />
     </section>
