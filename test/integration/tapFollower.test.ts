@@ -31,8 +31,8 @@ function appOn(dataDir: string): { engine: Engine; recorder: EventRecorder } {
   return { engine, recorder: new EventRecorder(engine) }
 }
 
-function host(dataDir: string): TapHost {
-  const started = startTapHost(dataDir)
+function host(dataDir: string, env: Record<string, string> = {}): TapHost {
+  const started = startTapHost(dataDir, undefined, undefined, env)
   hosts.push(started)
   return started
 }
@@ -182,5 +182,24 @@ describe('a tapped session in a running app', () => {
         (e) => e.type === 'connection' && e.connectionId === connectionId && e.state !== 'connected' && e.state !== 'connecting',
       ),
     ).toBe(false)
+  }, 60_000)
+
+  it('takes a large frame whole from the tap’s payloads: the app keeps it whole too, and reads it again whole', async () => {
+    const dataDir = dataFolder()
+    const { engine, recorder } = appOn(dataDir)
+    const tapped = host(dataDir, { TAP_HOST_BRIEF_BYTES: '1500000' })
+    await tapped.ready
+    const call = await recorder.waitFor(
+      (e): e is FrameEvent => e.type === 'frame' && e.connectionId.startsWith('tap:') && e.method === 'tools/call' && e.direction === 'out',
+      20_000,
+    )
+    expect(call.truncated?.file).toMatch(/^payloads\.bin#/)
+    const whole = await engine.invoke('frames.export', { connectionId: call.connectionId, seq: call.seq })
+    const sent = JSON.parse(whole.text) as { params: { arguments: { brief: string } } }
+    expect(sent.params.arguments.brief).toBe('b'.repeat(1_500_000))
+    // The analysis had the whole message too: its finding about the host's arguments.
+    await recorder.waitFor(
+      (e) => e.type === 'log' && e.connectionId === call.connectionId && e.about === 'host' && /adcp_version/.test(e.text),
+    )
   }, 60_000)
 })
