@@ -89,6 +89,16 @@ test('a tapped session shows live in the app: observed, its host, its frames and
     await page.screenshot({ path: 'test-results/tap-handshake.png' })
   })
 
+  await test.step('after a reload (the backlog), the page is as it was: the host finding, marked as the host’s in the Log', async () => {
+    await page.reload()
+    await expect(page.getByTestId('observed-badge')).toHaveText('observed · tap')
+    await expect(page.getByTestId('host-findings')).toContainText('protocol field "adcp_version" sent inside the domain arguments')
+    await page.getByRole('tab', { name: /Log/ }).click()
+    const finding = page.getByTestId('log').locator('.log-row.oddity')
+    await expect(finding.locator('.oddity-mark')).toHaveText('the host')
+    await expect(finding).toContainText('adcp_version')
+  })
+
   await test.step('History lists the tap’s own session, with its host and "tap"', async () => {
     await page.getByRole('tab', { name: /History/ }).click()
     const rows = page.getByTestId('history').locator('tbody tr')

@@ -7,14 +7,16 @@ import { useStore } from '../../store/store'
 
 /**
  * What the analysis found in an observed session, where a user looks first: about the host (a tool called that
- * was not listed, a list change ignored, protocol fields in a call's arguments) and about the server (its own
- * oddities, and what discovery found odd). Each links to the log line that says it.
+ * was not listed, a list change ignored, protocol fields in a call's arguments, a list the server did not
+ * advertise: discovery is the host's doing here) and about the server (its own oddities).
  */
 export function Findings({ view }: { view: ConnectionView }) {
   const texts = useFindingTexts(view)
   const host = view.findings.filter((f) => f.about === 'host')
   const server = view.findings.filter((f) => f.about === 'server')
-  const discovery = view.discovery.filter((d) => d.oddity)
+  // A discovery oddity the log said too (the analysis says both) is listed once.
+  const said = new Set(host.map((f) => f.text ?? texts[f.seq]))
+  const discovery = view.discovery.filter((d) => d.oddity && !said.has(d.reason))
   return (
     <div className="findings" data-testid="findings">
       <FindingList
@@ -23,6 +25,11 @@ export function Findings({ view }: { view: ConnectionView }) {
         findings={host}
         texts={texts}
         none="Nothing odd in what the host sent so far."
+        extra={discovery.map((d) => (
+          <li key={`d${d.seq}`}>
+            <span className="muted mono">{timeOfDay(d.ts)}</span> <span className="mono">{d.method}</span>: <AgentText value={d.reason} />
+          </li>
+        ))}
       />
       <FindingList
         title={view.protocol === 'acp' ? 'Agent findings' : 'Server findings'}
@@ -30,11 +37,6 @@ export function Findings({ view }: { view: ConnectionView }) {
         findings={server}
         texts={texts}
         none="Nothing odd in what it answered so far."
-        extra={discovery.map((d) => (
-          <li key={`d${d.seq}`}>
-            <span className="muted mono">{timeOfDay(d.ts)}</span> <span className="mono">{d.method}</span>: <AgentText value={d.reason} />
-          </li>
-        ))}
       />
     </div>
   )

@@ -186,7 +186,8 @@ export function LogPanel({ view }: { view: ConnectionView }) {
 
 /** A line as Copy all writes it. */
 function lineText(line: LogEvent, text: string): string {
-  return `${clock(line.ts)} ${levelOf(line)} [${line.server?.logger ?? line.source}]${line.oddity ? ' (oddity)' : ''} ${text}`
+  const oddity = line.oddity ? ` (${line.about === 'host' ? 'the host' : 'oddity'})` : ''
+  return `${clock(line.ts)} ${levelOf(line)} [${line.server?.logger ?? line.source}]${oddity} ${text}`
 }
 
 function LogRow({
@@ -225,8 +226,15 @@ function LogRow({
         {visibleName(line.server?.logger ?? line.source)}
       </span>
       {line.oddity && (
-        <span className="oddity-mark" title="The server broke a rule of the protocol">
-          oddity
+        <span
+          className="oddity-mark"
+          title={
+            line.about === 'host'
+              ? 'The host broke a rule of the protocol (observed through parallax tap)'
+              : 'The server broke a rule of the protocol'
+          }
+        >
+          {line.about === 'host' ? 'the host' : 'oddity'}
         </span>
       )}
       {text !== undefined ? <AgentText value={text} className="text" /> : <span className="text muted">…</span>}
