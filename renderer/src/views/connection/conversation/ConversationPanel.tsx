@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import { visibleName, type A2aHandshakeEvent, type Turn } from '../../../../../shared/contract'
 import { ConversationTimeline } from '../../../components/ConversationTimeline'
 import { openSideBySide } from '../../../store/actions'
-import { sendsNothing, type ConnectionView } from '../../../store/connectionView'
+import { isObserved, sendsNothing, type ConnectionView } from '../../../store/connectionView'
 import { command } from '../../../store/store'
 import { AcpComposer } from './AcpComposer'
 import { TasksDialog } from './TasksDialog'
@@ -26,11 +26,13 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
       <ConversationTimeline
         events={view.conversation}
         empty={
-          view.protocol === 'a2a'
-            ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
-            : view.protocol === 'acp'
-              ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
-              : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
+          isObserved(view)
+            ? `No turns yet: each ${view.protocol === 'acp' ? 'prompt' : 'tool call'} the host makes is a turn, shown as it crosses.`
+            : view.protocol === 'a2a'
+              ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
+              : view.protocol === 'acp'
+                ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
+                : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
         }
       />
       <div className="toolbar" style={{ borderTop: '1px solid var(--border)', borderBottom: 0 }}>
