@@ -13,7 +13,6 @@ import { record, RECORD_FORMAT } from './record'
 import { replay, REPLAY_FORMAT } from './replay'
 import { request, REQUEST_FORMAT } from './request'
 import { sessions, SESSIONS_FORMAT } from './sessions'
-import { tap } from './tap'
 import { USAGE } from './usage'
 import { web } from './web'
 
@@ -26,7 +25,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   record,
   replay,
   sessions,
-  tap,
+  // Loaded when asked for: the tap's relays and readers are no part of any other command's start.
+  tap: async (argv) => (await import('./tap')).tap(argv),
   web,
 }
 /** The `format` of each command's --json object: on every exit path, failures included, stdout holds one. */

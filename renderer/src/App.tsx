@@ -16,6 +16,7 @@ import { SideBySide } from './views/sideBySide/SideBySide'
 import { FramesDrawer } from './views/connection/frames/FramesDrawer'
 import { HistorySettingsDialog } from './views/connection/history/SessionDialogs'
 import { PastSessionPage } from './views/past/PastSessionPage'
+import { ObservedPage } from './views/observed/ObservedPage'
 
 export function App() {
   useEngineEvents()
@@ -41,6 +42,8 @@ export function App() {
           <SideBySide left={mainView.left} right={mainView.right} />
         ) : mainView.kind === 'past' ? (
           <PastSessionPage key={mainView.sessionId} sessionId={mainView.sessionId} />
+        ) : mainView.kind === 'observed' ? (
+          <ObservedPage key={mainView.connectionId} connectionId={mainView.connectionId} />
         ) : target ? (
           <ConnectionPage key={target.id} target={target} />
         ) : (

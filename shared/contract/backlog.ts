@@ -73,7 +73,9 @@ export interface FrameRows {
   rest: (FrameRest | 0)[]
 }
 
-export type LogShape = Pick<LogEvent, 'connectionId' | 'source' | 'level' | 'oddity' | 'about'> & { server?: { level: string; logger?: string } }
+export type LogShape = Pick<LogEvent, 'connectionId' | 'source' | 'level' | 'oddity' | 'about'> & {
+  server?: { level: string; logger?: string }
+}
 
 /** Log lines as columns, without their text: row i is `seq[i]`, `ts[i]`, the shape `shapes[shape[i]]` and, for a server's message, `frameSeq[i]`. */
 export interface LogRows {
@@ -227,5 +229,6 @@ export function logOfRow(rows: LogRows, row: number, text: string): LogEvent {
     text,
     server: server && { level: server.level, logger: server.logger, frameSeq: frameSeq ?? undefined },
     oddity: shape.oddity,
+    ...(shape.about && { about: shape.about }),
   }
 }

@@ -52,6 +52,7 @@ import { InspectedCalls } from './inspectedCalls'
 import { ProfileStore } from './profileStore'
 import { Recorders } from './recorders'
 import { Replays } from './replays'
+import { TapFollowers, type TapControl } from './tapFollowers'
 import { TargetStore } from './targetStore'
 
 export type { EngineOptions } from './engineOptions'
@@ -85,6 +86,8 @@ export class Engine implements CommandContext {
   private nextCompare = 0
   /** The webhook receiver for A2A push notifications (127.0.0.1), started when a connection first asks for a webhook. */
   private readonly pushReceiver = new PushReceiver()
+  /** Sessions of running taps in the data folder, shown live as observed connections (UI hosts with a data folder). */
+  readonly taps: TapFollowers | undefined
 
   constructor(private readonly options: EngineOptions) {
     // What a Parallax that crashed left in the temporary folder goes now (its own goes with dispose).
@@ -94,9 +97,14 @@ export class Engine implements CommandContext {
     // Where each store keeps its file in the data folder (an engine without one keeps everything in memory,
     // but its sessions: in a temporary folder, removed with it).
     const inDataDir = (name: string) => options.dataDir && join(options.dataDir, name)
-    this.events = new EventLog(
-      new SessionStore({ dir: options.sessionsDir ?? inDataDir('sessions'), host: options.host, secretKeys: options.secretKeys }),
-    )
+    const sessionsDir = options.sessionsDir ?? inDataDir('sessions')
+    this.events = new EventLog(new SessionStore({ dir: sessionsDir, host: options.host, secretKeys: options.secretKeys }))
+    if (sessionsDir && (options.followTaps ?? options.host !== 'cli'))
+      this.taps = new TapFollowers({
+        store: this.events.store,
+        emit: (event) => this.events.emit(event),
+        protocolFields: options.protocolFields,
+      })
     this.auth = new AuthManager({
       store: options.secrets ?? (options.dataDir ? new FileSecretStore(join(options.dataDir, 'secrets.json')) : new MemorySecretStore()),
       emit: (event) => this.events.emit(event),
@@ -280,10 +288,14 @@ export class Engine implements CommandContext {
     })
   }
 
+  /** A connection Parallax drives; an observed one (a tap's) is refused: nothing is sent into it, nothing of its is changed. */
   connection(connectionId: string): SupervisedConnection {
     const connection = this.connections.get(connectionId)
-    if (!connection) throw new CommandError(`no connection with id "${connectionId}"`, 'not-found')
-    return connection
+    if (connection) return connection
+    const observed = this.taps?.observedName(connectionId)
+    if (observed !== undefined)
+      throw new CommandError(`${observed} is observed through parallax tap: Parallax sends nothing into it`, 'invalid-input')
+    throw new CommandError(`no connection with id "${connectionId}"`, 'not-found')
   }
 
   hasConnection(connectionId: string): boolean {
@@ -294,7 +306,9 @@ export class Engine implements CommandContext {
     return [...this.connections.values()].filter((c) => c.target.id === targetId)
   }
 
+  /** Closes a connection; an observed one is no longer followed here (the host's session goes on). */
   async closeConnection(connectionId: string): Promise<boolean> {
+    if (this.taps?.isFollowed(connectionId)) return this.taps.stop(connectionId)
     const connection = this.connections.get(connectionId)
     if (!connection) return false
     await connection.close()
@@ -349,6 +363,12 @@ export class Engine implements CommandContext {
     return this.calls.clearHooks(this.connection(connectionId))
   }
 
+  /** Hold in flight on an observed connection: the decision goes to its tap (./tapFollowers.ts). */
+  tapControl(connectionId: string, control: TapControl): void {
+    if (!this.taps) throw new CommandError('this app does not follow taps (it has no data folder, or is the CLI)', 'failed')
+    this.taps.control(connectionId, control)
+  }
+
   // ── Compare, recordings, replays ──
 
   /** Connects two sides, each under its profile, and diffs what they exposed (shared/compare/compareRun.ts). */
@@ -388,10 +408,12 @@ export class Engine implements CommandContext {
     this.recorders.stopAll()
     this.apps.dispose()
     this.replays.stopAll()
+    this.taps?.dispose()
     await Promise.all([...this.connections.values()].map((c) => c.close()))
     await this.pushReceiver.close()
     await this.builtIns.dispose()
     this.events.store.dispose()
+    this.taps?.removeMirrors()
   }
 }
 

@@ -20,6 +20,11 @@ export interface EngineOptions {
    * temporary folder removed with the engine.
    */
   sessionsDir?: string
+  /**
+   * Whether sessions `parallax tap` writes into the sessions folder show live as observed connections: by
+   * default, a UI host's engine with a data folder (never the CLI's).
+   */
+  followTaps?: boolean
   /** Where recordings live; defaults to `<dataDir>/recordings`. */
   recordingsDir?: string
   /** Extra key names redacted from recordings, besides authorization, cookies, tokens and keys. */

@@ -237,11 +237,12 @@ describe('opening on a backlog', () => {
 
   /** What the views show of a connection, its frames and log lines as events (a backlog's without the payloads and texts left in the engine). */
   const shown = (id: string) => {
-    const { frames, logs, rev: _rev, ...rest } = state().connections[id]
+    const { frames, logs, findings, rev: _rev, ...rest } = state().connections[id]
     return {
       ...rest,
       frames: frames.all().map(({ payload: _payload, deferred: _deferred, ...frame }) => frame),
       logs: logs.all().map(({ text: _text, ...line }) => line),
+      findings: findings.map(({ text: _text, ...finding }) => finding),
     }
   }
 

@@ -15,6 +15,7 @@ import { statusTone } from '../store/connectionView'
 import { useStore } from '../store/store'
 import { chooseConfigFile, configFileInput, ImportDialog, previewConfigFile, type ImportPreview } from './ImportDialog'
 import { PALETTE_KEYS } from './CommandPalette'
+import { WatchedSessions } from './WatchedSessions'
 import './sidebar.css'
 
 /** The targets (demos, then the user's own) with their state, the other pages, the link to the engine and the theme. */
@@ -83,6 +84,7 @@ export function Sidebar() {
         {own.map((t) => (
           <TargetRow key={t.id} target={t} />
         ))}
+        <WatchedSessions />
       </nav>
       <div className="sidebar-foot">
         <span title={link === 'open' ? 'Connected to the Parallax engine' : 'Engine link lost; retrying'}>

@@ -50,8 +50,9 @@ export function useKeyboardShortcuts(): void {
       if (e.ctrlKey || e.metaKey) return
       if (s.editing || s.approval || s.shortcutsOpen || s.paletteOpen || s.framesDrawer) return
       const target = s.targets.find((t) => t.id === s.selectedTargetId)
-      // A past session shows (History): the target's live session is not what the keys would act on.
-      const view = target && s.mainView.kind !== 'past' ? s.connections[s.latestByTarget[target.id]] : undefined
+      // A past session or an observed one shows: the target's live session is not what the keys would act on.
+      const elsewhere = s.mainView.kind === 'past' || s.mainView.kind === 'observed'
+      const view = target && !elsewhere ? s.connections[s.latestByTarget[target.id]] : undefined
       const live = view && (view.state === 'connected' || view.state === 'degraded')
       if (e.altKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
         const i = s.targets.findIndex((t) => t.id === s.selectedTargetId)
@@ -71,7 +72,7 @@ export function useKeyboardShortcuts(): void {
       else if (e.key === 'y') openReplay()
       else if (e.key === 'd') openCompare()
       else if (e.key === 'e' && target && target.origin !== 'demo') startEditing(target)
-      else if (e.key === 'c' && target && s.mainView.kind !== 'past') {
+      else if (e.key === 'c' && target && !elsewhere) {
         if (live || view?.state === 'reconnecting' || view?.state === 'connecting') disconnect(view!.id)
         else void connect(target)
       } else if (e.key === 'p' && live) probe(view.id)

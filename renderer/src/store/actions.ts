@@ -131,12 +131,17 @@ export function rememberView(): void {
       main?: MainView['kind']
       tab?: Tab
       sessionId?: string
+      connectionId?: string
     } | null
     if (saved)
       useStore.setState({
         selectedTargetId: saved.targetId,
-        ...(saved.main && saved.main !== 'side-by-side' && saved.main !== 'past' && { mainView: { kind: saved.main } }),
+        ...(saved.main &&
+          saved.main !== 'side-by-side' &&
+          saved.main !== 'past' &&
+          saved.main !== 'observed' && { mainView: { kind: saved.main } }),
         ...(saved.main === 'past' && saved.sessionId && { mainView: { kind: 'past', sessionId: saved.sessionId } }),
+        ...(saved.main === 'observed' && saved.connectionId && { mainView: { kind: 'observed', connectionId: saved.connectionId } }),
         ...(saved.tab && { tab: saved.tab }),
       })
   } catch {
@@ -145,7 +150,11 @@ export function rememberView(): void {
   useStore.subscribe((s, prev) => {
     if (s.selectedTargetId === prev.selectedTargetId && s.mainView === prev.mainView && s.tab === prev.tab) return
     const sessionId = s.mainView.kind === 'past' ? s.mainView.sessionId : undefined
-    sessionStorage.setItem(VIEW_KEY, JSON.stringify({ targetId: s.selectedTargetId, main: s.mainView.kind, tab: s.tab, sessionId }))
+    const connectionId = s.mainView.kind === 'observed' ? s.mainView.connectionId : undefined
+    sessionStorage.setItem(
+      VIEW_KEY,
+      JSON.stringify({ targetId: s.selectedTargetId, main: s.mainView.kind, tab: s.tab, sessionId, connectionId }),
+    )
   })
 }
 

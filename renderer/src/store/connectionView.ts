@@ -14,11 +14,13 @@ import type {
   FrameRows,
   HandshakeEvent,
   Health,
+  HoldEvent,
   KeepaliveEvent,
   LogLevel,
   LogRows,
   Protocol,
   ServerRequestEvent,
+  TapBreakpoints,
   TransportKind,
 } from '../../../shared/contract'
 import { foldRequestFrame, foldRequestMessage, newRequestsView, type RequestsView } from './requests'
@@ -76,8 +78,23 @@ export interface ConnectionView {
   appFrames: Record<string, number>
   /** A session read back from disk (History), under the id `session:<its id>`: read-only, nothing is sent from it. */
   past?: true
+  /** The protocol oddities the log flagged, newest last (at most MAX_FINDINGS): on an observed connection, whose they are. */
+  findings: Finding[]
+  /** An observed connection's hold in flight: what the tap holds now, and the messages held (by hold id) until decided. */
+  hold: { breakpoints?: TapBreakpoints; held: Record<number, HoldEvent>; decided: number }
   rev: number
 }
+
+/** A log line flagged as an oddity: a finding about the host or the server (the text comes later for a backlog's row). */
+export interface Finding {
+  seq: number
+  ts: number
+  about: 'host' | 'server'
+  text?: string
+}
+
+/** Findings a view keeps: the newest. */
+const MAX_FINDINGS = 500
 
 export function newConnectionView(event: EngineEvent): ConnectionView {
   const c = event.type === 'connection' ? event : undefined
@@ -103,6 +120,8 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     logOddities: 0,
     requests: newRequestsView(),
     appFrames: {},
+    findings: [],
+    hold: { held: {}, decided: 0 },
     rev: 0,
   }
 }
@@ -117,7 +136,10 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       break
     case 'log':
       view.logs.push(event)
-      if (event.oddity) countLogOddity(view)
+      if (event.oddity) noteFinding(view, { seq: event.seq, ts: event.ts, about: event.about ?? 'server', text: event.text })
+      break
+    case 'hold':
+      foldHold(view, event)
       break
     case 'conversation':
       view.conversation.push(event)
@@ -200,16 +222,30 @@ export function applyLogRow(view: ConnectionView, position: number, rows: LogRow
   view.logs.putRow(position, rows, row)
   if (!fresh) return
   countRecorded(view)
-  if (rows.shapes[rows.shape[row]].oddity) countLogOddity(view)
+  const shape = rows.shapes[rows.shape[row]]
+  if (shape.oddity) noteFinding(view, { seq: rows.seq[row], ts: rows.ts[row], about: shape.about ?? 'server' })
 }
 
 function countRecorded(view: ConnectionView): void {
   if (view.recording && !view.recording.error) view.recording.events++
 }
 
-function countLogOddity(view: ConnectionView): void {
+function noteFinding(view: ConnectionView, finding: Finding): void {
   view.oddities++
   view.logOddities++
+  view.findings.push(finding)
+  if (view.findings.length > MAX_FINDINGS) view.findings.splice(0, view.findings.length - MAX_FINDINGS)
+}
+
+/** What a tap holds: its breakpoints as it says them, each held message until it is released or dropped. */
+function foldHold(view: ConnectionView, event: HoldEvent): void {
+  if (event.state === 'breakpoints') view.hold.breakpoints = event.breakpoints
+  else if (event.holdId === undefined) return
+  else if (event.state === 'held') view.hold.held[event.holdId] = event
+  else if (view.hold.held[event.holdId]) {
+    delete view.hold.held[event.holdId]
+    view.hold.decided++
+  }
 }
 
 /** What a frame tells the views beyond Frames: an App view's message, the log level agreed, a request's progress, a subscription. */
@@ -222,6 +258,16 @@ function foldFrame(view: ConnectionView, frame: FrameEvent): void {
 /** Whether a connection is the user's own session (what a target's page and the sidebar show). */
 export function isSession(view: Pick<ConnectionView, 'owner'>): boolean {
   return view.owner.purpose === 'session'
+}
+
+/** Watched through `parallax tap`: the host drives it, Parallax only reads it. */
+export function isObserved(view: Pick<ConnectionView, 'owner'>): boolean {
+  return view.owner.purpose === 'tap'
+}
+
+/** Nothing is sent from this view: a past session's, or an observed one's (the host's session, not Parallax's). */
+export function sendsNothing(view: Pick<ConnectionView, 'owner' | 'past'>): boolean {
+  return view.past === true || isObserved(view)
 }
 
 /**

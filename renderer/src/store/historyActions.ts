@@ -13,9 +13,9 @@ const KEEP_OPENED = 2
 /** Items per page of a past session as it is opened (its events, and its latest frames and log lines). */
 const PAGE = 50_000
 
-/** A target's kept sessions, newest first. */
-export async function listSessions(targetId: string): Promise<ListedSession[] | undefined> {
-  return command((api) => api.invoke('sessions.list', { targetId }))
+/** A target's kept sessions (or every one, without a target), newest first. */
+export async function listSessions(targetId: string | undefined): Promise<ListedSession[] | undefined> {
+  return command((api) => api.invoke('sessions.list', targetId === undefined ? {} : { targetId }))
 }
 
 /**

@@ -47,6 +47,8 @@ export type MainView =
   | { kind: 'compare' }
   /** A past session of the selected target, read-only (History). */
   | { kind: 'past'; sessionId: string }
+  /** A session a host runs through `parallax tap`, watched live (read-only). */
+  | { kind: 'observed'; connectionId: string }
 
 /** One replay as its events tell it: sides, turns compared so far, the summary once finished. */
 export interface ReplayState {

@@ -13,6 +13,7 @@ import { recordingInputs, type RecordingOutputs } from './recordings'
 import { requestInputs, type RequestOutputs } from './requests'
 import { serverRequestInputs, type ServerRequestOutputs } from './serverRequests'
 import { sessionInputs, type SessionOutputs } from './sessions'
+import { tapInputs, type TapOutputs } from './tap'
 import { targetInputs, type TargetOutputs } from './targets'
 
 export type { AppInfo } from './app'
@@ -24,6 +25,7 @@ export type { RecordingHeader, RecordingInfo } from './recordings'
 export { TargetRef, UnsavedTarget } from './refs'
 export type { ResendResult } from './requests'
 export type { SessionSearchHit } from './sessions'
+export { MAX_HOLD_MS, TapBreakpointsSchema } from './tap'
 export type { ImportEntry, ImportResult } from './targets'
 
 /**
@@ -47,6 +49,7 @@ export const CommandInputs = {
   ...authInputs,
   ...appViewInputs,
   ...sessionInputs,
+  ...tapInputs,
 } as const
 
 /** Every command's output type. */
@@ -66,7 +69,8 @@ export interface CommandOutputs
     CompareOutputs,
     AuthOutputs,
     AppViewOutputs,
-    SessionOutputs {}
+    SessionOutputs,
+    TapOutputs {}
 
 // Every command has an input schema and an output type, and nothing else has either: a command missing from
 // one side stops this compiling.

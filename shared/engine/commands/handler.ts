@@ -24,6 +24,7 @@ import type { ApprovalStore } from '../approvals'
 import type { AppViews } from '../appViews'
 import type { HooksFileChoices } from '../hooksFiles'
 import type { ProfileStore } from '../profileStore'
+import type { TapControl } from '../tapFollowers'
 import type { TargetStore } from '../targetStore'
 import type { OperationPairing } from '../../compare/compare'
 
@@ -81,6 +82,9 @@ export interface CommandContext {
   answerServerRequest(connectionId: string, id: string | number, answer: ServerRequestAnswer): void
   /** A target's roots changed: its live connections answer with the new ones and tell their servers. */
   rootsChanged(target: SavedTarget): Promise<void>
+
+  /** Tells the tap of an observed connection what to hold, or what becomes of a held message (refused for any other connection). */
+  tapControl(connectionId: string, control: TapControl): void
 
   startRecording(connectionId: string, path: string, name?: string): string
   stopRecording(connectionId: string): CommandOutput<'recordings.stop'>

@@ -13,6 +13,7 @@ import { recordingCommands } from './recordings'
 import { requestCommands } from './requests'
 import { serverRequestCommands } from './serverRequests'
 import { sessionCommands } from './sessions'
+import { tapCommands } from './tap'
 import { targetCommands } from './targets'
 
 export type { CommandContext, Handler, Handlers } from './handler'
@@ -39,4 +40,5 @@ export const handlers: Handlers = {
   ...authCommands,
   ...appViewCommands,
   ...sessionCommands,
+  ...tapCommands,
 }

@@ -3,12 +3,16 @@ import { backlogPage } from '../../runtime/store/backlogPages'
 import { SESSION_VIEW } from '../../runtime/store/sessionStore'
 import { contextBefore, lastSeqOf, searchSession, walkSession } from '../../runtime/store/sessionReads'
 import { RecordingWriter } from '../../session/recording'
+import { isTapMirror } from '../tapFollowers'
 import type { CommandContext, DomainHandlers } from './handler'
 
 /** Sessions kept on disk (runtime/store): listed, read back as `session:<id>`, saved as recordings, searched, deleted, bounded. */
 export const sessionCommands: DomainHandlers<'sessions'> = {
+  // An app's copy of a tap's session is not listed: the tap's own is.
   'sessions.list': ({ targetId }, engine) =>
-    engine.events.store.list().filter((s) => s.owner !== undefined && (targetId === undefined || s.targetId === targetId)),
+    engine.events.store
+      .list()
+      .filter((s) => s.owner !== undefined && !isTapMirror(s) && (targetId === undefined || s.targetId === targetId)),
   'sessions.backlog': ({ sessionId, afterSeq, limit }, engine) => {
     const viewId = `${SESSION_VIEW}${sessionId}`
     const files = filesOf(engine, viewId)

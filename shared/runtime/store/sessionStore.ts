@@ -209,17 +209,20 @@ export class SessionStore {
     for (const name of this.names()) {
       const live = [...this.live.values()].find((l) => l.writer.summary.id === name)
       const summary = live ? { ...live.writer.summary } : readSummary(join(this.dir, name))
-      if (summary) out.push({ ...summary, running: running.has(name) })
+      if (summary) out.push({ ...summary, running: running.has(name) || writtenElsewhere(summary) })
     }
     return out.sort((a, b) => b.startedAt - a.startedAt)
   }
 
-  /** Removes a finished session; a running one is refused. */
+  /** Removes a finished session; a running one is refused (this engine's, or one another process writes: a tap). */
   delete(id: string): boolean {
     if ([...this.live.values()].some((l) => l.writer.summary.id === id))
       throw new Error('this session is running: close its connection first')
     const dir = this.folder(id)
-    if (!readSummary(dir)) return false
+    const summary = readSummary(dir)
+    if (!summary) return false
+    if (writtenElsewhere(summary))
+      throw new Error('this session is being written by another Parallax process (a tap): it can go once it ends')
     this.readers.get(id)?.close()
     this.readers.delete(id)
     rmSync(dir, { recursive: true, force: true })
@@ -381,4 +384,9 @@ export class SessionStore {
     if (!/^\d{8}T\d{6}Z-\d+-\d+$/.test(id)) throw new Error(`no session "${id}"`)
     return join(this.dir, id)
   }
+}
+
+/** A session another process is writing now (another app on the same folder, a `parallax tap`): not ended, its writer alive. */
+function writtenElsewhere(summary: SessionSummary): boolean {
+  return !summary.ended && summary.writer !== undefined && ownerRunning(summary.writer.pid, summary.writer.start)
 }

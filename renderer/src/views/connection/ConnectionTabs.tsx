@@ -16,13 +16,26 @@ import { LogPanel } from './log/LogPanel'
 import { SkillsPanel } from './catalog/SkillsPanel'
 import { AcpCommandsPanel } from './catalog/AcpCommandsPanel'
 import { AuthPanel } from './auth/AuthPanel'
-import { HistoryPanel } from './history/HistoryPanel'
+import { HistoryPanel, type HistoryOf } from './history/HistoryPanel'
 
 /**
  * A connection's tabs and the one shown: a target's page shows its live session's, a past session's page
  * (History) the same views of what was kept, read-only.
  */
-export function ConnectionTabs({ view, tabs, tab, target }: { view: ConnectionView; tabs: typeof TABS; tab: Tab; target?: SavedTarget }) {
+export function ConnectionTabs({
+  view,
+  tabs,
+  tab,
+  target,
+  history = target,
+}: {
+  view: ConnectionView
+  tabs: typeof TABS
+  tab: Tab
+  target?: SavedTarget
+  /** Whose sessions the History tab lists: the target's, or an observed session's tap name. */
+  history?: HistoryOf
+}) {
   return (
     <>
       <nav className="tabs" role="tablist">
@@ -40,7 +53,7 @@ export function ConnectionTabs({ view, tabs, tab, target }: { view: ConnectionVi
           </button>
         ))}
       </nav>
-      <TabBody view={view} tab={tab} target={target} />
+      <TabBody view={view} tab={tab} target={target} history={history} />
     </>
   )
 }
@@ -76,7 +89,7 @@ function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
   return <span className={`count${warn ? ' warn' : ''}`}>{n.toLocaleString()}</span>
 }
 
-function TabBody({ view, tab, target }: { view: ConnectionView; tab: Tab; target?: SavedTarget }) {
+function TabBody({ view, tab, target, history }: { view: ConnectionView; tab: Tab; target?: SavedTarget; history?: HistoryOf }) {
   switch (tab) {
     case 'handshake':
       return view.handshake?.protocol === 'a2a' ? (
@@ -109,6 +122,6 @@ function TabBody({ view, tab, target }: { view: ConnectionView; tab: Tab; target
     case 'auth':
       return target ? <AuthPanel target={target} view={view} /> : null
     case 'history':
-      return target ? <HistoryPanel target={target} /> : null
+      return history ? <HistoryPanel target={history} /> : null
   }
 }

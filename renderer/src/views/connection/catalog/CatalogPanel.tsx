@@ -1,5 +1,5 @@
 import { appToolUi } from '../../../../../shared/contract'
-import type { ConnectionView } from '../../../store/connectionView'
+import { sendsNothing, type ConnectionView } from '../../../store/connectionView'
 import { actOn } from '../../../store/actions'
 import type { EntryKind } from '../../../store/store'
 import { CopyButton } from '../../../components/CopyButton'
@@ -16,12 +16,9 @@ export function catalogCount(view: ConnectionView): number {
 /** Tools, prompts, resources and templates as the server listed them, with their schemas; each with its action (Call, Get, Read). */
 export function CatalogPanel({ view }: { view: ConnectionView }) {
   const live = view.state === 'connected' || view.state === 'degraded'
-  const act = (kind: EntryKind, name: string, label: string, title: string) => ({
-    label,
-    title,
-    disabled: !live,
-    run: () => actOn(view.targetId, kind, name),
-  })
+  // An observed session is the host's: nothing is called from here.
+  const act = (kind: EntryKind, name: string, label: string, title: string) =>
+    sendsNothing(view) ? undefined : { label, title, disabled: !live, run: () => actOn(view.targetId, kind, name) }
   const tools = (view.catalog['tools/list'] ?? []) as Tool[]
   const prompts = (view.catalog['prompts/list'] ?? []) as Prompt[]
   const resources = (view.catalog['resources/list'] ?? []) as Resource[]

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import { visibleName, type A2aHandshakeEvent, type Turn } from '../../../../../shared/contract'
 import { ConversationTimeline } from '../../../components/ConversationTimeline'
 import { openSideBySide } from '../../../store/actions'
-import type { ConnectionView } from '../../../store/connectionView'
+import { isObserved, sendsNothing, type ConnectionView } from '../../../store/connectionView'
 import { command } from '../../../store/store'
 import { AcpComposer } from './AcpComposer'
 import { TasksDialog } from './TasksDialog'
@@ -15,28 +15,30 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
   const [tasksOpen, setTasksOpen] = useState(false)
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
-      {view.past ? null : view.protocol === 'a2a' ? (
+      {sendsNothing(view) ? null : view.protocol === 'a2a' ? (
         <A2aComposer view={view} live={live} />
       ) : view.protocol === 'acp' ? (
         <AcpComposer view={view} live={live} />
       ) : (
         <McpComposer view={view} live={live} />
       )}
-      {view.protocol === 'mcp' && !view.past && <InFlightList view={view} />}
+      {view.protocol === 'mcp' && !sendsNothing(view) && <InFlightList view={view} />}
       <ConversationTimeline
         events={view.conversation}
         empty={
-          view.protocol === 'a2a'
-            ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
-            : view.protocol === 'acp'
-              ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
-              : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
+          isObserved(view)
+            ? `No turns yet: each ${view.protocol === 'acp' ? 'prompt' : 'tool call'} the host makes is a turn, shown as it crosses.`
+            : view.protocol === 'a2a'
+              ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
+              : view.protocol === 'acp'
+                ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
+                : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
         }
       />
       <div className="toolbar" style={{ borderTop: '1px solid var(--border)', borderBottom: 0 }}>
         <span className="muted">{view.conversation.length} message(s)</span>
         <span className="spacer" />
-        {!view.past &&
+        {!sendsNothing(view) &&
           (view.protocol === 'a2a' ||
             (view.handshake && 'serverCapabilities' in view.handshake && !!view.handshake.serverCapabilities.tasks)) && (
             <button className="btn small" disabled={!live} onClick={() => setTasksOpen(true)}>

@@ -2,7 +2,7 @@ import { visibleName, type FrameEvent } from '../../../../../shared/contract'
 import { CopyButton } from '../../../components/CopyButton'
 import { bytes, ms } from '../../../components/format'
 import { JsonView } from '../../../components/JsonView'
-import { frameNumber, type ConnectionView } from '../../../store/connectionView'
+import { frameNumber, sendsNothing, type ConnectionView } from '../../../store/connectionView'
 import { framePayloads, useWholeFrame } from '../../../store/framePayloads'
 import type { Frames } from '../../../store/rowLists'
 import { command } from '../../../store/store'
@@ -78,7 +78,7 @@ export function FrameDetail({
           )}
           {frame.grpc && <GrpcExchange grpc={frame.grpc} frame={frame} />}
           {frame.truncated && <TruncatedNotice frame={frame} connectionId={view.id} />}
-          {whole.frame && !view.past && (
+          {whole.frame && !sendsNothing(view) && (
             <ResendRequest
               frame={whole.frame}
               connectionId={view.id}

@@ -38,7 +38,7 @@ export function AcpHandshakePanel({ view }: { view: ConnectionView }) {
     <div className="panel" data-testid="acp-handshake">
       <div className="cols">
         <HandshakeSide
-          title="Client offered"
+          title={h.observed ? 'Offered by the host' : 'Client offered'}
           message={() => ({
             protocolVersion: h.requestedProtocolVersion,
             clientCapabilities: h.clientCapabilities,
@@ -46,7 +46,7 @@ export function AcpHandshakePanel({ view }: { view: ConnectionView }) {
           })}
           capabilities={h.clientCapabilities}
         >
-          <ClientRows version={h.requestedProtocolVersion} client={h.clientInfo} profile={h.profile} />
+          <ClientRows version={h.requestedProtocolVersion} client={h.clientInfo} profile={h.profile} observed={h.observed} />
           <dt>Files</dt>
           <dd>
             {offered.fs?.readTextFile || offered.fs?.writeTextFile

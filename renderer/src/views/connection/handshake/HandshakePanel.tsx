@@ -27,12 +27,12 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
     <div className="panel">
       <div className="cols">
         <HandshakeSide
-          title="Client offered"
+          title={h.observed ? 'Offered by the host' : 'Client offered'}
           message={() => ({ protocolVersion: h.requestedProtocolVersion, capabilities: h.clientCapabilities, clientInfo: h.clientInfo })}
           capabilities={h.clientCapabilities}
         >
-          <ClientRows version={h.requestedProtocolVersion} client={h.clientInfo} profile={h.profile} />
-          <dt>Capabilities</dt>
+          <ClientRows version={h.requestedProtocolVersion} client={h.clientInfo} profile={h.profile} observed={h.observed} />
+          <dt>{h.observed ? "The host's capabilities" : 'Capabilities'}</dt>
           <dd>
             <Caps names={CLIENT_CAPS} caps={h.clientCapabilities} />
           </dd>

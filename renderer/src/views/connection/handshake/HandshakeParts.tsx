@@ -43,15 +43,20 @@ export function HandshakeSide({
   )
 }
 
-/** The rows every client side starts with: the version it asked for, who it is, and the profile it used. */
+/**
+ * The rows every client side starts with: the version it asked for, who it is, and the profile it used — or,
+ * observed through a tap, the host as it named itself (its offer is its own: no profile of Parallax's).
+ */
 export function ClientRows({
   version,
   client,
   profile,
+  observed,
 }: {
   version?: string | number
   client: { name: string; version: string }
   profile?: string
+  observed?: true
 }) {
   return (
     <>
@@ -59,12 +64,21 @@ export function ClientRows({
       <dd>
         <span className="version">{version ?? '—'}</span>
       </dd>
-      <dt>Client</dt>
-      <dd>
+      <dt>{observed ? 'Host' : 'Client'}</dt>
+      <dd data-testid="handshake-client">
         {client.name} {client.version}
       </dd>
-      <dt>Profile</dt>
-      <dd data-testid="handshake-profile">{profile ?? '—'}</dd>
+      {observed ? (
+        <>
+          <dt>Offered by</dt>
+          <dd data-testid="handshake-profile">the host, observed through parallax tap (not Parallax)</dd>
+        </>
+      ) : (
+        <>
+          <dt>Profile</dt>
+          <dd data-testid="handshake-profile">{profile ?? '—'}</dd>
+        </>
+      )}
     </>
   )
 }

@@ -7,6 +7,9 @@ import { DeleteSessionDialog, ExportSessionDialog } from './SessionDialogs'
 import { endOf, howItEnded, howLong, size, whenStarted, whose } from './sessionWords'
 import './history.css'
 
+/** Whose sessions a History lists: a saved target's, or those of a tap's name (`tap:<name>`). */
+export type HistoryOf = Pick<SavedTarget, 'id' | 'name'>
+
 /** How often the list is read again while a session in it runs (its counts grow). */
 const WHILE_RUNNING_MS = 3000
 
@@ -14,7 +17,7 @@ const WHILE_RUNNING_MS = 3000
  * A target's History: every session kept on disk for it, newest first — when, how long, how many events, how
  * it ended, its size, a running one marked — each to open read-only, export into the recordings, or delete.
  */
-export function HistoryPanel({ target }: { target: SavedTarget }) {
+export function HistoryPanel({ target }: { target: HistoryOf }) {
   const [sessions, setSessions] = useState<ListedSession[]>()
   const [exporting, setExporting] = useState<ListedSession>()
   const [deleting, setDeleting] = useState<ListedSession>()

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react'
 import { handshakeEra, type KeepaliveEvent } from '../../../../../shared/contract'
-import type { ConnectionView } from '../../../store/connectionView'
+import { isObserved, type ConnectionView } from '../../../store/connectionView'
 import { command, useSelectedTarget, useStore } from '../../../store/store'
 import { clock, duration, ms } from '../../../components/format'
 import './keepalive.css'
@@ -31,7 +31,8 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
   const rtts = view.probes.filter((p) => p.ok).map((p) => p.rttMs)
   const median = rtts.length ? [...rtts].sort((a, b) => a - b)[Math.floor(rtts.length / 2)] : undefined
   const attempts = view.lifecycle.filter((e) => e.state === 'reconnecting' || e.attempt !== undefined || e.state === 'failed')
-  const live = view.state === 'connected' || view.state === 'degraded'
+  const observed = isObserved(view)
+  const live = !observed && (view.state === 'connected' || view.state === 'degraded')
   // The protocol era's rule behind the probe (MCP: never ping in the 2026 era).
   const rule = last?.rule ?? (h?.protocol === 'mcp' ? h.rules?.keepalive : undefined)
 
@@ -56,7 +57,7 @@ export function KeepalivePanel({ view }: { view: ConnectionView }) {
           </span>
         </Stat>
         <Stat label="Interval">
-          <span data-testid="keepalive-interval">{duration(intervalMs)}</span>
+          <span data-testid="keepalive-interval">{observed ? "the host's own" : duration(intervalMs)}</span>
           {live && (
             <span style={{ fontSize: 12, fontWeight: 400 }}>
               <input

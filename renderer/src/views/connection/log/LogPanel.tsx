@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { LOG_LEVELS, visibleName, visibleText, type LogEvent, type LogLevel } from '../../../../../shared/contract'
-import type { ConnectionView } from '../../../store/connectionView'
+import { sendsNothing, type ConnectionView } from '../../../store/connectionView'
 import { setLogLevel } from '../../../store/actions'
 import { FrameLink } from '../../../components/FrameLink'
 import { AgentText } from '../../../components/Name'
@@ -89,7 +89,7 @@ export function LogPanel({ view }: { view: ConnectionView }) {
                 : `${count.toLocaleString()} lines`}
         </span>
         <span className="spacer" />
-        {!view.past && <ServerLevel view={view} />}
+        {!sendsNothing(view) && <ServerLevel view={view} />}
         <button
           className={`btn small ghost${searching ? ' active' : ''}`}
           onClick={() => setSearching(!searching)}
@@ -186,7 +186,8 @@ export function LogPanel({ view }: { view: ConnectionView }) {
 
 /** A line as Copy all writes it. */
 function lineText(line: LogEvent, text: string): string {
-  return `${clock(line.ts)} ${levelOf(line)} [${line.server?.logger ?? line.source}]${line.oddity ? ' (oddity)' : ''} ${text}`
+  const oddity = line.oddity ? ` (${line.about === 'host' ? 'the host' : 'oddity'})` : ''
+  return `${clock(line.ts)} ${levelOf(line)} [${line.server?.logger ?? line.source}]${oddity} ${text}`
 }
 
 function LogRow({
@@ -225,8 +226,15 @@ function LogRow({
         {visibleName(line.server?.logger ?? line.source)}
       </span>
       {line.oddity && (
-        <span className="oddity-mark" title="The server broke a rule of the protocol">
-          oddity
+        <span
+          className="oddity-mark"
+          title={
+            line.about === 'host'
+              ? 'The host broke a rule of the protocol (observed through parallax tap)'
+              : 'The server broke a rule of the protocol'
+          }
+        >
+          {line.about === 'host' ? 'the host' : 'oddity'}
         </span>
       )}
       {text !== undefined ? <AgentText value={text} className="text" /> : <span className="text muted">…</span>}
