@@ -1,20 +1,22 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ConnectionEvent, EngineEvent, HoldEvent } from '../../shared/contract'
 import { Engine } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
-import { WrittenTap } from '../fixtures/tapSession'
+import { fixtureServer, mcpHost, serverCommand, tapped } from '../fixtures/tapHosts'
 
 // Hold in flight, the engine's side: what the user decides goes to the tap of an observed session as one
-// line of its control.jsonl; the tap's holds come back as hold events, which the engine follows.
+// line of its control.jsonl; the tap holds and says so, and the engine follows. A real host (the MCP SDK's
+// client) runs a real server through a real `parallax tap`.
 
 const dirs: string[] = []
 const engines: Engine[] = []
-const taps: WrittenTap[] = []
+const hosts: { close(): Promise<void> }[] = []
 afterEach(async () => {
-  for (const tap of taps.splice(0)) tap.end()
+  await Promise.all(hosts.splice(0).map((host) => host.close().catch(() => {})))
   await Promise.all(engines.splice(0).map((engine) => engine.dispose()))
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
@@ -25,50 +27,74 @@ async function followed() {
   const engine = new Engine({ host: 'web', dataDir })
   engines.push(engine)
   const recorder = new EventRecorder(engine)
-  const tap = new WrittenTap(dataDir)
-  taps.push(tap)
-  tap.handshake()
-  tap.log.store.flush()
+  const { host } = await mcpHost(tapped(dataDir, serverCommand(fixtureServer('protocolFieldTool')), ['--name', 'held']))
+  hosts.push(host)
   const connected = await recorder.waitFor(
     (e): e is ConnectionEvent => e.type === 'connection' && e.owner.purpose === 'tap' && e.state === 'connected',
   )
-  return { engine, recorder, tap, connectionId: connected.connectionId }
+  const sessionDir = () => {
+    const sessions = join(dataDir, 'sessions')
+    const summary = (name: string) => JSON.parse(readFileSync(join(sessions, name, 'session.json'), 'utf8')) as { host: string }
+    return join(
+      sessions,
+      readdirSyncSafe(sessions).find((name) => summary(name).host === 'tap')!,
+    )
+  }
+  const controlLines = () =>
+    readFileSync(join(sessionDir(), 'control.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown)
+  return { engine, recorder, host, connectionId: connected.connectionId, sessionDir, controlLines }
 }
 
 const BREAKPOINTS = { on: true, methods: [], tools: ['get_products'], directions: ['out' as const], timeoutMs: 20_000 }
 
 describe('hold in flight on an observed connection', () => {
-  it('sends the breakpoints and each decision to the tap as a line of its control.jsonl, private to the user', async () => {
-    const { engine, recorder, tap, connectionId } = await followed()
+  it('sends the breakpoints and each decision to the tap, which holds, releases (edited) and drops as told', async () => {
+    const { engine, recorder, host, connectionId, sessionDir, controlLines } = await followed()
+    const holds = (state: HoldEvent['state']) => (e: EngineEvent) =>
+      e.type === 'hold' && e.connectionId === connectionId && e.state === state
 
     expect(await engine.execute('tap.breakpoints', { connectionId, breakpoints: BREAKPOINTS })).toEqual({ sent: true })
-    expect(tap.controlLines()).toEqual([{ breakpoints: BREAKPOINTS }])
-    expect(statSync(join(tap.log.sessionDir()!, 'control.jsonl')).mode & 0o777).toBe(0o600)
+    expect(controlLines()).toEqual([{ breakpoints: BREAKPOINTS }])
+    expect(statSync(join(sessionDir(), 'control.jsonl')).mode & 0o777).toBe(0o600)
+    await recorder.waitFor(holds('breakpoints'))
 
-    // The tap holds two calls, as it says in its session: the app follows that.
-    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_products', arguments: { brief: 'b' } } })
-    tap.hold({ state: 'breakpoints', breakpoints: BREAKPOINTS })
-    tap.hold({ state: 'held', holdId: 1, direction: 'out', method: 'tools/call', message: call(2), releaseAt: Date.now() + 20_000 })
-    tap.hold({ state: 'held', holdId: 2, direction: 'out', method: 'tools/call', message: call(3), releaseAt: Date.now() + 20_000 })
-    const held = (e: EngineEvent): e is HoldEvent => e.type === 'hold' && e.connectionId === connectionId && e.state === 'held'
-    await recorder.waitForCount(held, 2)
-    expect(recorder.of('hold', connectionId)[1]).toMatchObject({ state: 'held', holdId: 1, method: 'tools/call', message: call(2) })
+    // The host calls twice: the tap holds both, and the app follows that.
+    const call = (brief: string) =>
+      host.request({ method: 'tools/call', params: { name: 'get_products', arguments: { brief } } }, CallToolResultSchema, {
+        timeout: 20_000,
+      })
+    const first = call('as sent')
+    const second = call('to drop').then(
+      () => 'answered',
+      () => 'never answered',
+    )
+    await recorder.waitForCount(holds('held'), 2)
+    const held = recorder.of('hold', connectionId).filter((e) => e.state === 'held')
+    expect(held.map((e) => [e.holdId, e.method, e.direction])).toEqual([
+      [1, 'tools/call', 'out'],
+      [2, 'tools/call', 'out'],
+    ])
 
-    const edited = { ...call(2), params: { name: 'get_products', arguments: { brief: 'edited' } } }
+    const edited = { ...(held[0].message as object), params: { name: 'get_products', arguments: { brief: 'edited' } } }
     await engine.execute('tap.decide', { connectionId, holdId: 1, action: 'release', message: edited })
+    expect((await first).structuredContent).toMatchObject({ echo: { brief: 'edited' } })
     await engine.execute('tap.decide', { connectionId, holdId: 2, action: 'drop' })
-    expect(tap.controlLines()).toEqual([{ breakpoints: BREAKPOINTS }, { release: 1, message: edited }, { drop: 2 }])
+    expect(controlLines()).toEqual([{ breakpoints: BREAKPOINTS }, { release: 1, message: edited }, { drop: 2 }])
+    await recorder.waitFor(holds('dropped'))
+    await engine.execute('tap.breakpoints', { connectionId, breakpoints: { ...BREAKPOINTS, on: false } })
+    expect(await Promise.race([second, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000))])).toBe('still waiting')
 
     // Once the tap says it released a message, it is not held: deciding again is refused, nothing is written.
-    tap.hold({ state: 'released', holdId: 1, direction: 'out', by: 'user', edited: true })
-    await recorder.waitFor((e) => e.type === 'hold' && e.connectionId === connectionId && e.state === 'released')
     await expect(engine.execute('tap.decide', { connectionId, holdId: 1, action: 'drop' })).rejects.toMatchObject({
       code: 'not-found',
       message: 'message 1 is not held now: it was released, dropped or timed out',
     })
     await expect(engine.execute('tap.decide', { connectionId, holdId: 9, action: 'release' })).rejects.toMatchObject({ code: 'not-found' })
-    expect(tap.controlLines()).toHaveLength(3)
-  }, 30_000)
+    expect(controlLines()).toHaveLength(4)
+  }, 60_000)
 
   it('refuses what is not a decision a tap can take, and any connection that is not a followed tap', async () => {
     const { engine, connectionId } = await followed()
@@ -93,3 +119,11 @@ describe('hold in flight on an observed connection', () => {
     })
   }, 30_000)
 })
+
+function readdirSyncSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
+}
