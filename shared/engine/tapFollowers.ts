@@ -1,11 +1,12 @@
 import { appendFileSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { CommandError, type EngineEvent, type EventInput, type SessionSummary, type TapBreakpoints } from '../contract'
+import { CommandError, type EngineEvent, type EventInput, type SessionSummary } from '../contract'
 import { FrameSpill } from '../runtime/frameSpill'
 import { ownerRunning } from '../runtime/processLife'
 import type { SessionStore } from '../runtime/store/sessionStore'
 import { readSummary } from '../runtime/store/sessionFiles'
 import type * as ObservedModule from '../tap/observedSession'
+import type { ControlLine } from '../tap/tapControl'
 import { FollowedTap } from './tapFollower'
 
 /** How often the sessions folder is looked at for new taps, and followed ones for new lines. */
@@ -22,8 +23,8 @@ export interface TapFollowersOptions {
   protocolFields?: readonly string[]
 }
 
-/** A line of a tap's `control.jsonl`: what to hold, or what becomes of a held message. */
-export type TapControl = { breakpoints: TapBreakpoints } | { release: number; message?: unknown } | { drop: number }
+/** A line of a tap's `control.jsonl`: what to hold, or what becomes of a held message (the tap reads it: shared/tap/tapControl.ts). */
+export type { ControlLine as TapControl } from '../tap/tapControl'
 
 /** Whether a session is an app's copy of a tap's session (the tap's own is listed; the copy never is). */
 export function isTapMirror(summary: SessionSummary): boolean {
@@ -94,7 +95,7 @@ export class TapFollowers {
    * Hands a decision to the tap of a followed session (hold in flight): one JSON line appended to its
    * `control.jsonl` (0600), which the tap reads. A held message is decided only while the tap holds it.
    */
-  control(connectionId: string, line: TapControl): void {
+  control(connectionId: string, line: ControlLine): void {
     const tap = this.followed.get(connectionId)
     if (!tap) {
       const name = this.shown.get(connectionId)
