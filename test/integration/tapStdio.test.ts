@@ -1,10 +1,11 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CallEvent, EngineEvent, HandshakeEvent, HoldEvent, KeepaliveEvent, LogEvent } from '../../shared/contract'
 import { cliRunner, CLI } from '../fixtures/cli'
+import { isRunning } from '../fixtures/processes'
 import { acpHost, DEMO_STDIO, fixtureAgent, fixtureServer, mcpHost, serverCommand, tapped, tapSessions } from '../fixtures/tapHosts'
 
 // `parallax tap` between a real host (the SDKs' own clients) and a real server: the host gets what it gets
@@ -155,6 +156,22 @@ describe('parallax tap over stdio', () => {
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('/no/such/server')
     expect(missing.stdout).toBe('')
+  }, 30_000)
+
+  it('a tap killed outright takes its server with it: nothing is left running', async () => {
+    const data = dataFolder()
+    const pidFile = join(data, 'server.pid')
+    const server = [
+      process.execPath,
+      '-e',
+      `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`,
+    ]
+    const tap = spawn(process.execPath, [CLI, 'tap', '--', ...server], { env: { ...process.env, PARALLAX_DATA_DIR: data } })
+    await expect.poll(() => existsSync(pidFile), { timeout: 10_000 }).toBe(true)
+    const serverPid = Number(readFileSync(pidFile, 'utf8'))
+    expect(isRunning(serverPid)).toBe(true)
+    tap.kill('SIGKILL')
+    await expect.poll(() => isRunning(serverPid), { timeout: 10_000 }).toBe(false)
   }, 30_000)
 
   it('a data folder Parallax cannot write: relaying goes on, and the failure is said once on stderr', async () => {
