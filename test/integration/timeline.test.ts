@@ -9,6 +9,7 @@ import { startMediaSalesAgent } from '../../shared/demo/a2aAgent'
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine, type EngineOptions } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
+import { DEMO_STDIO, mcpHost, serverCommand, tapped, tapSessions } from '../fixtures/tapHosts'
 import { a2aTarget, approveAll, fixtureTarget } from '../fixtures/targets'
 
 // Sessions on the time axis, from real servers: an MCP task with its states, a slow tool's progress filling its
@@ -126,6 +127,32 @@ describe('a session on the time axis', () => {
     expect(spansOf(v, 'notifications').some((s) => s.label === 'notifications/progress')).toBe(false)
   })
 
+  it('a request cancelled ends its span as cancelled; one that fails is marked in errors too', async () => {
+    const { engine, recorder } = start()
+    const connectionId = await open(engine, fixtureTarget('slowTools', ['progress', 'quick-list']))
+    const asked = engine.invoke('connections.request', { connectionId, method: 'tools/call', params: { name: 'slow' }, progress: true })
+    await recorder.waitFor((e) => e.type === 'frame' && e.method === 'notifications/progress' && e.connectionId === connectionId)
+    const sent = recorder.of('frame', connectionId).findLast((f) => f.direction === 'out' && f.method === 'tools/call')!
+    expect(await engine.invoke('connections.cancel', { connectionId, requestId: sent.id! })).toEqual({ cancelled: true })
+    await asked
+    const failed = await engine.invoke('connections.request', { connectionId, method: 'no/such/method' })
+    expect(failed.outcome).toBe('error')
+
+    const v = await view(engine, connectionId)
+    const cancel = frameOf(recorder, connectionId, (f) => f.method === 'notifications/cancelled')
+    expect(spansOf(v, 'requests').find((s) => s.seq === sent.seq)).toMatchObject({
+      label: 'tools/call slow',
+      outcome: 'cancelled',
+      end: cancel.ts,
+      endSeq: cancel.seq,
+    })
+    const refusal = frameOf(recorder, connectionId, (f) => f.method === 'no/such/method' && f.direction === 'in')
+    expect(spansOf(v, 'requests').find((s) => s.label === 'no/such/method')).toMatchObject({ outcome: 'error', endSeq: refusal.seq })
+    expect(spansOf(v, 'errors')).toContainEqual(
+      expect.objectContaining({ label: 'no/such/method', outcome: 'error', start: refusal.ts, seq: refusal.seq }),
+    )
+  })
+
   it('an elicitation a person answers late: open while they think, then a span as long as they took, inside the call that asked', async () => {
     const { engine, recorder } = start()
     const connectionId = await open(engine, everything)
@@ -178,5 +205,31 @@ describe('a session on the time axis', () => {
     // The request itself is answered when its stream begins.
     const request = spansOf(v, 'requests').find((s) => s.seq === stream.seq)!
     expect(request).toMatchObject({ outcome: 'ok', endSeq: events[0].seq })
+  })
+
+  it('a tapped host’s session: the host’s requests are the requests lane, read back by the app from the session the tap wrote', async () => {
+    const tapData = mkdtempSync(join(tmpdir(), 'parallax-timeline-tap-'))
+    try {
+      const { host } = await mcpHost(tapped(tapData, serverCommand(DEMO_STDIO, 'tools'), ['--name', 'media']))
+      await host.listTools()
+      await host.callTool({ name: 'search_products', arguments: { brief: 'podcast' } })
+      await host.ping()
+      await host.close()
+      await expect.poll(() => tapSessions(tapData)[0]?.summary.ended, { timeout: 10_000 }).toBe('closed')
+      const [{ summary, events }] = tapSessions(tapData)
+      const engine = new Engine({ host: 'web', dataDir: tapData, builtIns: builtInDemos(), approver: approveAll })
+      engines.push(engine)
+      const v = await view(engine, `session:${summary.id}`)
+      const requests = spansOf(v, 'requests')
+      expect(requests.map((s) => s.label)).toEqual(['initialize', 'tools/list', 'tools/call search_products', 'ping'])
+      expect(requests.every((s) => s.outcome === 'ok' && s.end! >= s.start)).toBe(true)
+      // Each span is the host's request and the server's answer, as the tap saw them.
+      const call = events.find((e): e is FrameEvent => e.type === 'frame' && e.method === 'tools/call' && e.kind === 'request')!
+      expect(call.direction).toBe('out')
+      expect(requests[2]).toMatchObject({ seq: call.seq, start: call.ts })
+      expect(spansOf(v, 'notifications').map((s) => s.label)).toContain('notifications/initialized')
+    } finally {
+      rmSync(tapData, { recursive: true, force: true })
+    }
   })
 })
