@@ -184,6 +184,32 @@ describe('a session on the time axis', () => {
     expect(tool.end).toBeGreaterThanOrEqual(asked.end!)
   })
 
+  it('a resource subscription is a stream from its subscribing to its unsubscribing, each update marked', async () => {
+    const { engine, recorder } = start()
+    const connectionId = await open(engine, everything)
+    await recorder.waitFor(
+      (e) => e.type === 'discovery' && (e.items ?? []).some((t) => (t as { name: string }).name === 'toggle-subscriber-updates'),
+    )
+    const uri = 'demo://resource/static/document/architecture.md'
+    expect((await engine.invoke('connections.request', { connectionId, method: 'resources/subscribe', params: { uri } })).outcome).toBe(
+      'result',
+    )
+    await engine.invoke('tools.call', { connectionId, tool: 'toggle-subscriber-updates', arguments: {} })
+    const update = (await recorder.waitFor(
+      (e) => e.type === 'frame' && e.method === 'notifications/resources/updated' && e.connectionId === connectionId,
+    )) as FrameEvent
+    const running = spansOf(await view(engine, connectionId), 'streams')
+    expect(running).toEqual([expect.objectContaining({ label: `subscription ${uri}`, outcome: 'pending' })])
+    expect(running[0].end).toBeUndefined()
+    expect(running[0].marks).toEqual([{ ts: update.ts, label: 'updated', seq: update.seq }])
+
+    await engine.invoke('connections.request', { connectionId, method: 'resources/unsubscribe', params: { uri } })
+    await engine.invoke('tools.call', { connectionId, tool: 'toggle-subscriber-updates', arguments: {} })
+    const unsubscribed = recorder.of('frame', connectionId).findLast((f) => f.method === 'resources/unsubscribe' && f.direction === 'in')!
+    const [stream] = spansOf(await view(engine, connectionId), 'streams')
+    expect(stream).toMatchObject({ label: `subscription ${uri}`, outcome: 'ok', end: unsubscribed.ts, endSeq: unsubscribed.seq })
+  })
+
   it('an A2A stream is a span with its events marked; its task a span with its states', async () => {
     const agent = await startMediaSalesAgent()
     agents.push(agent)
