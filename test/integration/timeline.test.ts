@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -112,6 +112,7 @@ describe('a session on the time axis', () => {
     const { engine: third } = start()
     const rebuilt = await view(third, `session:${sessionId}`, range)
     for (const lane of ['tasks', 'requests'] as const) expect(spansOf(rebuilt, lane)).toEqual(spansOf(live, lane))
+    expect(existsSync(join(dataDir, 'sessions', sessionId, 'spans', 'complete'))).toBe(true) // kept for the next time
   })
 
   it('a slow tool that reports progress fills its span, not the notifications lane', async () => {
