@@ -9,6 +9,8 @@ import { startMediaSalesAgent } from '../../shared/demo/a2aAgent'
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine, type EngineOptions } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
+import { openApprovedTarget, openUiClient, waitConnected } from '../../web/client'
+import { startWebHostProcess } from '../../web/launch'
 import { DEMO_STDIO, mcpHost, serverCommand, tapped, tapSessions } from '../fixtures/tapHosts'
 import { a2aTarget, approveAll, fixtureTarget } from '../fixtures/targets'
 
@@ -257,6 +259,44 @@ describe('a session on the time axis', () => {
       expect(spansOf(v, 'notifications').map((s) => s.label)).toContain('notifications/initialized')
     } finally {
       rmSync(tapData, { recursive: true, force: true })
+    }
+  })
+
+  it('parallax web killed mid-session: the next start reads the cut-short session on the axis, its spans built from what reached the disk', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'parallax-timeline-killed-'))
+    const first = await startWebHostProcess({ dataDir: data })
+    try {
+      const ui = await openUiClient(first)
+      const { connectionId } = await openApprovedTarget(ui, {
+        name: 'slow',
+        spec: fixtureTarget('slowTools', ['silent', 'quick-list']).spec,
+        options: { keepaliveIntervalMs: 3_600_000 },
+      })
+      await waitConnected(ui, connectionId)
+      await ui.invoke('tools.call', { connectionId, tool: 'slow', arguments: {} })
+      void ui.invoke('tools.call', { connectionId, tool: 'slow', arguments: {} }).catch(() => {}) // never answered: the host dies first
+      await ui.waitForCount((e) => e.type === 'frame' && e.method === 'tools/call' && e.direction === 'out', 2, 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 300)) // the store writes every 50 ms
+      process.kill(first.pid, 'SIGKILL')
+      await ui.close().catch(() => {})
+    } finally {
+      await first.stop().catch(() => {})
+    }
+    const second = await startWebHostProcess({ dataDir: data })
+    try {
+      const ui = await openUiClient(second)
+      const [session] = await ui.invoke('sessions.list', {})
+      expect(session.ended).toBe('cut-short')
+      const v = await ui.invoke('timeline.view', { connectionId: `session:${session.id}`, bins: 100 })
+      const calls = v.lanes.find((l) => l.id === 'requests')!.spans!.filter((s) => s.label === 'tools/call slow')
+      expect(calls.map((s) => s.outcome)).toEqual(['ok', 'pending'])
+      expect(calls[0].end! - calls[0].start).toBeGreaterThanOrEqual(750)
+      expect(calls[1].end).toBeUndefined()
+      await ui.close()
+      expect(existsSync(join(data, 'sessions', session.id, 'spans', 'complete'))).toBe(true)
+    } finally {
+      await second.stop()
+      rmSync(data, { recursive: true, force: true })
     }
   })
 })
