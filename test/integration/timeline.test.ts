@@ -3,12 +3,21 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import type { EngineEvent, FrameEvent, SavedTarget, ServerRequestEvent, TimelineLaneId, TimelineView } from '../../shared/contract'
+import type {
+  AuthEvent,
+  EngineEvent,
+  FrameEvent,
+  SavedTarget,
+  ServerRequestEvent,
+  TimelineLaneId,
+  TimelineView,
+} from '../../shared/contract'
 import type { A2aConnection } from '../../shared/a2a/a2aConnection'
 import { startMediaSalesAgent } from '../../shared/demo/a2aAgent'
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine, type EngineOptions } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
+import { startOAuthMcpServer } from '../fixtures/oauthServers'
 import { openApprovedTarget, openUiClient, waitConnected } from '../../web/client'
 import { startWebHostProcess } from '../../web/launch'
 import { DEMO_STDIO, mcpHost, serverCommand, tapped, tapSessions } from '../fixtures/tapHosts'
@@ -298,5 +307,46 @@ describe('a session on the time axis', () => {
       await second.stop()
       rmSync(data, { recursive: true, force: true })
     }
+  })
+
+  it('an OAuth step-up in the middle of a call: the flow is a span in auth, each step marked, inside the call it held up', async () => {
+    const server = await startOAuthMcpServer()
+    agents.push({ close: () => server.stop() })
+    const { engine } = start()
+    const target: SavedTarget = {
+      id: 'orders',
+      name: 'orders server',
+      origin: 'user',
+      options: { reconnectAttempts: 0 },
+      spec: { kind: 'mcp-http', url: server.url, headers: {}, transport: 'streamable-http', oauth: {} },
+    }
+    await engine.invoke('targets.save', target)
+    const refused = await engine.invoke('connections.open', { targetId: 'orders' })
+    await engine.invoke('connections.wait', refused)
+    const first = await engine.invoke('auth.begin', refused)
+    await fetch(first.authorizationUrl!)
+    await engine.invoke('auth.wait', { flowId: first.flowId })
+    const { connectionId } = await engine.invoke('connections.reconnect', refused)
+    expect(await engine.invoke('connections.wait', { connectionId })).toMatchObject({ connected: true })
+
+    const call = engine.invoke('tools.call', { connectionId, tool: 'place_order', arguments: {} })
+    const recorder = new EventRecorder(engine)
+    const ask = (await recorder.waitFor((e) => e.type === 'auth' && e.step === 'more-access')) as AuthEvent
+    const again = await engine.invoke('auth.begin', { targetId: 'orders' })
+    await fetch(again.authorizationUrl!)
+    expect((await call).error).toBeUndefined()
+
+    const v = await view(engine, connectionId)
+    const flow = spansOf(v, 'auth').find((s) => s.marks?.some((m) => m.seq === ask.seq))!
+    expect(flow).toMatchObject({ label: 'authorization orders', outcome: 'ok' })
+    const steps = flow.marks!.map((m) => m.label.split(':')[0])
+    expect(steps).toEqual(expect.arrayContaining(['more-access', 'authorize', 'callback', 'granted']))
+    expect(steps.at(-1)).toBe('granted')
+    // The call met the step-up, the flow ran, the call went again and was answered.
+    const [met, sentAgain] = spansOf(v, 'requests').filter((s) => s.label === 'tools/call place_order')
+    expect(met.start).toBeLessThanOrEqual(flow.start)
+    expect(sentAgain.start).toBeGreaterThanOrEqual(flow.start)
+    expect(sentAgain).toMatchObject({ outcome: 'ok' })
+    expect(sentAgain.end).toBeGreaterThanOrEqual(flow.end!)
   })
 })

@@ -85,7 +85,7 @@ export class SpanBuilder {
       case 'auth': {
         let flow = this.flows.get(event.flowId)
         if (!flow) {
-          flow = { lane: 'auth', start: event.ts, seq: event.seq, label: `authorization ${event.phase}`, outcome: 'pending', marks: [] }
+          flow = { lane: 'auth', start: event.ts, seq: event.seq, label: `authorization ${event.targetId}`, outcome: 'pending', marks: [] }
           this.keep(this.flows, event.flowId, flow)
         }
         mark(flow, { ts: event.ts, label: `${event.step}: ${event.summary}`, seq: event.seq })
