@@ -103,6 +103,14 @@ describe('a session on the time axis', () => {
       endSeq: probeAnswer.seq,
     })
     expect(requests.some((s) => s.seq === probeFrame.seq)).toBe(false)
+    // Each probe once: its frames are the span, the keepalive event that follows adds none.
+    const probes = new Set(
+      recorder
+        .of('frame', connectionId)
+        .filter((f) => f.probe && f.kind === 'request')
+        .map((f) => f.seq),
+    )
+    expect(spansOf(live, 'keepalive').every((s) => probes.has(s.seq))).toBe(true)
     expect(live.extent.start).toBeLessThanOrEqual(call.ts)
 
     const { rows } = await engine.invoke('timeline.latency', { connectionId })
