@@ -145,6 +145,11 @@ describe('a session on the time axis', () => {
     expect(slow.marks!.map((m) => m.fill)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => n / 8))
     expect(slow.marks!.every((m) => m.ts >= slow.start && m.ts <= slow.end!)).toBe(true)
     expect(spansOf(v, 'notifications').some((s) => s.label === 'notifications/progress')).toBe(false)
+
+    // The connection closes: its session, ended, reads the same by the connection's id.
+    await engine.invoke('connections.close', { connectionId })
+    const ended = await view(engine, connectionId, { from: v.range.from, to: v.range.to })
+    expect(spansOf(ended, 'requests')).toEqual(spansOf(v, 'requests'))
   })
 
   it('a request cancelled ends its span as cancelled; one that fails is marked in errors too', async () => {
