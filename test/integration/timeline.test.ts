@@ -146,6 +146,8 @@ describe('a session on the time axis', () => {
     expect(slow.marks!.every((m) => m.ts >= slow.start && m.ts <= slow.end!)).toBe(true)
     expect(spansOf(v, 'notifications').some((s) => s.label === 'notifications/progress')).toBe(false)
 
+    await expect(view(engine, connectionId, { from: v.range.to, to: v.range.from })).rejects.toThrow(/ends .* before it begins/)
+
     // The connection closes: its session, ended, reads the same by the connection's id.
     await engine.invoke('connections.close', { connectionId })
     const ended = await view(engine, connectionId, { from: v.range.from, to: v.range.to })
