@@ -364,4 +364,29 @@ describe('a session on the time axis', () => {
     expect(sentAgain).toMatchObject({ outcome: 'ok' })
     expect(sentAgain.end).toBeGreaterThanOrEqual(flow.end!)
   })
+
+  it('an MCP App view’s messages are the app lane: its request to Parallax answered, a notification a tick', async () => {
+    const { engine, recorder } = start()
+    const connectionId = await open(engine, fixtureTarget('appViews'))
+    const { viewId } = await engine.invoke('apps.open', { connectionId, uri: 'ui://board/view.html' })
+    const wire = (direction: 'in' | 'out', message: unknown, ts: number) => ({ direction, text: JSON.stringify(message), ts })
+    const now = Date.now()
+    await engine.invoke('apps.frames', {
+      viewId,
+      frames: [
+        wire('in', { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'board', version: '1' } } }, now - 20),
+        wire('out', { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2026-01-26' } }, now - 5),
+        wire('in', { jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} }, now),
+      ],
+    })
+    const bridge = recorder.of('frame', connectionId).filter((f) => f.protocol === 'mcp-app')
+    const v = await view(engine, connectionId)
+    expect(spansOf(v, 'app')).toEqual([
+      { start: bridge[0].ts, end: bridge[1].ts, label: 'ui/initialize', outcome: 'ok', seq: bridge[0].seq, endSeq: bridge[1].seq },
+      { start: bridge[2].ts, end: bridge[2].ts, label: 'ui/notifications/initialized', outcome: 'ok', seq: bridge[2].seq },
+    ])
+    // Not the server's: its requests lane holds the view's resources/read, not the view's own messages.
+    expect(spansOf(v, 'requests').some((s) => s.label.startsWith('ui/'))).toBe(false)
+    expect(spansOf(v, 'server-requests')).toEqual([])
+  })
 })
