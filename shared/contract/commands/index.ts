@@ -15,6 +15,7 @@ import { serverRequestInputs, type ServerRequestOutputs } from './serverRequests
 import { sessionInputs, type SessionOutputs } from './sessions'
 import { tapInputs, type TapOutputs } from './tap'
 import { targetInputs, type TargetOutputs } from './targets'
+import { timelineInputs, type TimelineOutputs } from './timeline'
 
 export type { AppInfo } from './app'
 export type { HooksFiles } from './calls'
@@ -50,6 +51,7 @@ export const CommandInputs = {
   ...appViewInputs,
   ...sessionInputs,
   ...tapInputs,
+  ...timelineInputs,
 } as const
 
 /** Every command's output type. */
@@ -70,7 +72,8 @@ export interface CommandOutputs
     AuthOutputs,
     AppViewOutputs,
     SessionOutputs,
-    TapOutputs {}
+    TapOutputs,
+    TimelineOutputs {}
 
 // Every command has an input schema and an output type, and nothing else has either: a command missing from
 // one side stops this compiling.

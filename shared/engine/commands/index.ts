@@ -15,6 +15,7 @@ import { serverRequestCommands } from './serverRequests'
 import { sessionCommands } from './sessions'
 import { tapCommands } from './tap'
 import { targetCommands } from './targets'
+import { timelineCommands } from './timeline'
 
 export type { CommandContext, Handler, Handlers } from './handler'
 
@@ -41,4 +42,5 @@ export const handlers: Handlers = {
   ...appViewCommands,
   ...sessionCommands,
   ...tapCommands,
+  ...timelineCommands,
 }

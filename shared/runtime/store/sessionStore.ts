@@ -8,6 +8,8 @@ import { ownerRunning, startMarker } from '../processLife'
 import { REDACTION_MAX_DEPTH, Redactor } from '../redaction'
 import { jsonOf, keepText } from '../serialized'
 import { readSummary, repair, SessionReader, SessionView, SessionWriter, type SessionFiles } from './sessionFiles'
+import { openSpanIndex, type SpanIndex, type SpanIndexReader } from './spanIndex'
+import { walkSession } from './sessionReads'
 
 export interface SessionStoreOptions {
   /** The folder sessions live in (`<data folder>/sessions`); omitted: a temporary one, removed with the store. */
@@ -58,6 +60,8 @@ export class SessionStore {
   private readonly queries = new Map<string, FrameMatches>()
   /** Ended sessions of this run open for reading, least recently used first. */
   private readonly readers = new Map<string, SessionReader>()
+  /** Finished sessions' spans open for reading, by folder, least recently used first. */
+  private readonly spanReaders = new Map<string, { reader: SpanIndexReader; size: number }>()
   private readonly writerId = { pid: process.pid, start: startMarker(process.pid) }
   private readonly stamp = new Date()
     .toISOString()
@@ -152,6 +156,39 @@ export class SessionStore {
     return reader
   }
 
+  /**
+   * The spans of a connection's session (as `files` resolves it): a running session's as they are written, a
+   * finished one's as they lie (built from its events on first reading when it has none yet, then kept).
+   */
+  spans(connectionId: string): SpanIndex | undefined {
+    const found = this.files(connectionId)
+    if (!found) return undefined
+    const files = found instanceof SessionView ? found.files : found
+    if (files instanceof SessionWriter && files.spans) {
+      files.flush()
+      return files.spans
+    }
+    // A session another process writes now (a tap running): its spans as far as its events go, built again once it has more.
+    const summary = readSummary(files.dir)
+    const elsewhere = summary?.writer !== undefined && !summary.ended && ownerRunning(summary.writer.pid, summary.writer.start)
+    const size = elsewhere ? files.index('frames').count + files.index('logs').count + files.index('others').count : 0
+    let open = this.spanReaders.get(files.dir)
+    if (open && open.size !== size) {
+      this.closeSpans(files.dir)
+      open = undefined
+    }
+    if (open) this.spanReaders.delete(files.dir)
+    else open = { reader: openSpanIndex(files.dir, (each) => walkSession(files, each), elsewhere), size }
+    this.spanReaders.set(files.dir, open)
+    if (this.spanReaders.size > OPEN_READERS) this.closeSpans(this.spanReaders.keys().next().value!)
+    return open.reader
+  }
+
+  private closeSpans(dir: string): void {
+    this.spanReaders.get(dir)?.reader.close()
+    this.spanReaders.delete(dir)
+  }
+
   /** The frames of a connection's session a filter lets through (kept for the next ask with the same filter, extended as frames come). */
   frameMatches(connectionId: string, filter: FramesFilter): FrameMatches {
     const files = this.files(connectionId)
@@ -225,6 +262,7 @@ export class SessionStore {
       throw new Error('this session is being written by another Parallax process (a tap): it can go once it ends')
     this.readers.get(id)?.close()
     this.readers.delete(id)
+    this.closeSpans(dir)
     rmSync(dir, { recursive: true, force: true })
     return true
   }
@@ -274,6 +312,7 @@ export class SessionStore {
       if (session.running) continue
       this.readers.get(session.id)?.close()
       this.readers.delete(session.id)
+      this.closeSpans(this.folder(session.id))
       rmSync(this.folder(session.id), { recursive: true, force: true })
       total -= session.bytes
       removed.push(session.id)
@@ -287,6 +326,7 @@ export class SessionStore {
     for (const connectionId of [...this.live.keys()]) this.end(connectionId, 'closed')
     for (const reader of this.readers.values()) reader.close()
     this.readers.clear()
+    for (const dir of [...this.spanReaders.keys()]) this.closeSpans(dir)
     if (this.temporary) rmSync(this.dir, { recursive: true, force: true })
   }
 
