@@ -14,6 +14,7 @@ import { requestInputs, type RequestOutputs } from './requests'
 import { serverRequestInputs, type ServerRequestOutputs } from './serverRequests'
 import { sessionInputs, type SessionOutputs } from './sessions'
 import { targetInputs, type TargetOutputs } from './targets'
+import { timelineInputs, type TimelineOutputs } from './timeline'
 
 export type { AppInfo } from './app'
 export type { HooksFiles } from './calls'
@@ -47,6 +48,7 @@ export const CommandInputs = {
   ...authInputs,
   ...appViewInputs,
   ...sessionInputs,
+  ...timelineInputs,
 } as const
 
 /** Every command's output type. */
@@ -66,7 +68,8 @@ export interface CommandOutputs
     CompareOutputs,
     AuthOutputs,
     AppViewOutputs,
-    SessionOutputs {}
+    SessionOutputs,
+    TimelineOutputs {}
 
 // Every command has an input schema and an output type, and nothing else has either: a command missing from
 // one side stops this compiling.
