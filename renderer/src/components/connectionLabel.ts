@@ -7,6 +7,7 @@ const PURPOSES: Record<ConnectionOwner['purpose'], string> = {
   compare: 'compare',
   replay: 'replay',
   recording: 'recording',
+  tap: 'observed · tap',
 }
 
 /**
