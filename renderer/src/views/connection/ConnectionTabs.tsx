@@ -17,6 +17,8 @@ import { SkillsPanel } from './catalog/SkillsPanel'
 import { AcpCommandsPanel } from './catalog/AcpCommandsPanel'
 import { AuthPanel } from './auth/AuthPanel'
 import { HistoryPanel } from './history/HistoryPanel'
+import { TimelinePanel } from './timeline/TimelinePanel'
+import { TimeStrip } from './timeline/TimeStrip'
 
 /**
  * A connection's tabs and the one shown: a target's page shows its live session's, a past session's page
@@ -40,6 +42,7 @@ export function ConnectionTabs({ view, tabs, tab, target }: { view: ConnectionVi
           </button>
         ))}
       </nav>
+      <TimeStrip view={view} />
       <TabBody view={view} tab={tab} target={target} />
     </>
   )
@@ -110,5 +113,7 @@ function TabBody({ view, tab, target }: { view: ConnectionView; tab: Tab; target
       return target ? <AuthPanel target={target} view={view} /> : null
     case 'history':
       return target ? <HistoryPanel target={target} /> : null
+    case 'timeline':
+      return <TimelinePanel view={view} />
   }
 }
