@@ -14,6 +14,7 @@ import { requestCommands } from './requests'
 import { serverRequestCommands } from './serverRequests'
 import { sessionCommands } from './sessions'
 import { targetCommands } from './targets'
+import { timelineCommands } from './timeline'
 
 export type { CommandContext, Handler, Handlers } from './handler'
 
@@ -39,4 +40,5 @@ export const handlers: Handlers = {
   ...authCommands,
   ...appViewCommands,
   ...sessionCommands,
+  ...timelineCommands,
 }

@@ -1,9 +1,10 @@
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, writeFileSync, renameSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EngineEvent, SessionSummary } from '../../contract'
 import { AppendFile, readAt } from './appendFile'
 import { IndexReader, IndexWriter, KeyColumn, RECORD_BYTES, type IndexRecord, type IndexSource } from './sessionIndex'
 import { KeyTable } from './keyTable'
+import { SpanIndexWriter } from './spanIndex'
 
 /**
  * One session's folder: every event of one connection, in order, and how to find each.
@@ -15,6 +16,7 @@ import { KeyTable } from './keyTable'
  *   others.idx     the n-th other event (connection states, handshakes, conversation, calls…)
  *   keys.jsonl     the frames' and log lines' keys, numbered (keyTable.ts)
  *   payloads.bin   the whole text of each frame too large to keep inline (the frame names where it is)
+ *   spans/         the session on a time axis: its spans by lane, written as it goes (spanIndex.ts)
  *   session.json   what the session is: its target, owner, times, counts, how it ended
  *
  * Lines are written before the records that point at them, so after a crash every record points at a whole
@@ -48,6 +50,8 @@ export class SessionWriter implements SessionFiles {
   private readonly indexes: Record<EventClass, IndexWriter>
   readonly keys: KeyTable
   readonly frameKeys: KeyColumn
+  /** The spans, made as events come (absent on a session reopened after a crash: built from its events when read). */
+  readonly spans: SpanIndexWriter | undefined
 
   constructor(
     readonly dir: string,
@@ -64,6 +68,8 @@ export class SessionWriter implements SessionFiles {
     }
     this.frameKeys = new KeyColumn({ path: join(dir, 'frames.keys'), keep: kept?.frames })
     this.keys = kept ? new KeyTable(join(dir, 'keys.jsonl'), readText(join(dir, 'keys.jsonl'))) : new KeyTable(join(dir, 'keys.jsonl'))
+    if (kept) rmSync(join(dir, 'spans'), { recursive: true, force: true })
+    this.spans = kept ? undefined : new SpanIndexWriter(join(dir, 'spans'))
     this.writeSummary()
   }
 
@@ -79,6 +85,7 @@ export class SessionWriter implements SessionFiles {
       this.summary.frames++
     } else if (kind === 'logs') this.summary.logs++
     this.summary.lastEventAt = event.ts
+    this.spans?.add(event)
   }
 
   /** Keeps a frame's whole text aside; returns where it is. */
@@ -114,6 +121,7 @@ export class SessionWriter implements SessionFiles {
     this.keys.flush()
     this.frameKeys.flush()
     for (const kind of CLASSES) this.indexes[kind].flush()
+    this.spans?.flush()
     this.summary.bytes = this.events.size + this.payloads.size
   }
 
@@ -135,6 +143,7 @@ export class SessionWriter implements SessionFiles {
     this.keys.close()
     this.frameKeys.close()
     for (const kind of CLASSES) this.indexes[kind].close()
+    this.spans?.close(this.summary.endedAt ?? this.summary.lastEventAt)
   }
 }
 
@@ -289,7 +298,8 @@ function readText(path: string): string {
  */
 export class SessionView implements SessionFiles {
   constructor(
-    private readonly files: SessionFiles,
+    /** The session's own files (a running session's writer, a past one's reader). */
+    readonly files: SessionFiles,
     readonly viewId: string,
   ) {}
 

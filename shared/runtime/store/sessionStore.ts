@@ -8,6 +8,8 @@ import { ownerRunning, startMarker } from '../processLife'
 import { REDACTION_MAX_DEPTH, Redactor } from '../redaction'
 import { jsonOf, keepText } from '../serialized'
 import { readSummary, repair, SessionReader, SessionView, SessionWriter, type SessionFiles } from './sessionFiles'
+import { openSpanIndex, type SpanIndex, type SpanIndexReader } from './spanIndex'
+import { walkSession } from './sessionReads'
 
 export interface SessionStoreOptions {
   /** The folder sessions live in (`<data folder>/sessions`); omitted: a temporary one, removed with the store. */
@@ -58,6 +60,8 @@ export class SessionStore {
   private readonly queries = new Map<string, FrameMatches>()
   /** Ended sessions of this run open for reading, least recently used first. */
   private readonly readers = new Map<string, SessionReader>()
+  /** Finished sessions' spans open for reading, by folder, least recently used first. */
+  private readonly spanReaders = new Map<string, SpanIndexReader>()
   private readonly writerId = { pid: process.pid, start: startMarker(process.pid) }
   private readonly stamp = new Date()
     .toISOString()
@@ -152,6 +156,31 @@ export class SessionStore {
     return reader
   }
 
+  /**
+   * The spans of a connection's session (as `files` resolves it): a running session's as they are written, a
+   * finished one's as they lie (built from its events on first reading when it has none yet, then kept).
+   */
+  spans(connectionId: string): SpanIndex | undefined {
+    const found = this.files(connectionId)
+    if (!found) return undefined
+    const files = found instanceof SessionView ? found.files : found
+    if (files instanceof SessionWriter && files.spans) {
+      files.flush()
+      return files.spans
+    }
+    let reader = this.spanReaders.get(files.dir)
+    if (reader) this.spanReaders.delete(files.dir)
+    else reader = openSpanIndex(files.dir, (each) => walkSession(files, each))
+    this.spanReaders.set(files.dir, reader)
+    if (this.spanReaders.size > OPEN_READERS) this.closeSpans(this.spanReaders.keys().next().value!)
+    return reader
+  }
+
+  private closeSpans(dir: string): void {
+    this.spanReaders.get(dir)?.close()
+    this.spanReaders.delete(dir)
+  }
+
   /** The frames of a connection's session a filter lets through (kept for the next ask with the same filter, extended as frames come). */
   frameMatches(connectionId: string, filter: FramesFilter): FrameMatches {
     const files = this.files(connectionId)
@@ -222,6 +251,7 @@ export class SessionStore {
     if (!readSummary(dir)) return false
     this.readers.get(id)?.close()
     this.readers.delete(id)
+    this.closeSpans(dir)
     rmSync(dir, { recursive: true, force: true })
     return true
   }
@@ -271,6 +301,7 @@ export class SessionStore {
       if (session.running) continue
       this.readers.get(session.id)?.close()
       this.readers.delete(session.id)
+      this.closeSpans(this.folder(session.id))
       rmSync(this.folder(session.id), { recursive: true, force: true })
       total -= session.bytes
       removed.push(session.id)
@@ -284,6 +315,7 @@ export class SessionStore {
     for (const connectionId of [...this.live.keys()]) this.end(connectionId, 'closed')
     for (const reader of this.readers.values()) reader.close()
     this.readers.clear()
+    for (const dir of [...this.spanReaders.keys()]) this.closeSpans(dir)
     if (this.temporary) rmSync(this.dir, { recursive: true, force: true })
   }
 
