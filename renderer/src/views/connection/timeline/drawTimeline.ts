@@ -184,7 +184,7 @@ function drawSpan(
 ): DrawnSpan {
   const colour = palette.outcome[s.outcome]
   const open = s.end === undefined && s.outcome === 'pending'
-  const tick = s.end === undefined && !open
+  const tick = (s.end === undefined && !open) || s.end === s.start
   const left = x(s.start)
   const right = tick ? left : x(open ? sessionEnd : s.end!)
   const highlighted = overlays.highlight?.(lane, s)
