@@ -118,6 +118,7 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
     c.dataset.spans = String(drawn.current.length)
     c.dataset.from = String(window.from)
     c.dataset.to = String(window.to)
+    c.dataset.frameTs = frameOnAxis ? String(frameOnAxis.ts) : ""
   }, [view, window, width, height, layout, theme, brush, brushing, frameOnAxis?.ts, focused, highlight])
 
   // The wheel zooms at the pointer (a listener that may prevent the page's scroll).
