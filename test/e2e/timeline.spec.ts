@@ -1,32 +1,199 @@
-import type { Page } from '@playwright/test'
-import { expect, test } from './webHostProcess'
+import type { Locator, Page } from '@playwright/test'
+import type { TimelineSpan } from '../../shared/contract'
+import { openUiClient } from '../../web/client'
+import { expect, test, type RunningWebHost } from './webHostProcess'
 import { openDemo } from './flows'
 
-/** The Timeline's canvas: what it draws, as it says on itself (the range, how many spans). */
-async function drawnRange(page: Page): Promise<{ from: number; to: number; spans: number }> {
-  const canvas = page.getByTestId('timeline-canvas').first()
+// The Timeline on real sessions: the built-in demo servers (an MCP server over stdio, an A2A agent), what
+// the engine answers drawn on one canvas; zoom, pan, brush and click through, and the views it links to.
+
+/** What the Timeline's canvas drew, as it says on itself: the range, how many spans, the frame marked. */
+async function drawn(canvas: Locator): Promise<{ from: number; to: number; spans: number; frameTs: number | undefined }> {
   const data = await canvas.evaluate((c: HTMLCanvasElement) => ({ ...c.dataset }))
-  return { from: Number(data.from), to: Number(data.to), spans: Number(data.spans) }
+  return {
+    from: Number(data.from),
+    to: Number(data.to),
+    spans: Number(data.spans),
+    frameTs: data.frameTs ? Number(data.frameTs) : undefined,
+  }
 }
 
-test('the demo MCP server on the Timeline: spans by outcome, zoom, pan, brush filters Frames, a click opens a span’s frames', async ({ page, host }) => {
+/** The spans of a lane the engine has for the connection the Timeline shows (what a click there should find). */
+async function spansOf(host: RunningWebHost, connectionId: string, lane: string): Promise<TimelineSpan[]> {
+  const client = await openUiClient(host)
+  try {
+    const view = await client.invoke('timeline.view', { connectionId, bins: 1000 })
+    return view.lanes.find((l) => l.id === lane)?.spans ?? []
+  } finally {
+    await client.close()
+  }
+}
+
+/** The page x of a time on the canvas, from the range it drew. */
+async function xOf(canvas: Locator, ts: number): Promise<number> {
+  const box = (await canvas.boundingBox())!
+  const { from, to } = await drawn(canvas)
+  return box.x + ((ts - from) / (to - from)) * box.width
+}
+
+/** The page y of a lane's middle. */
+async function yOf(page: Page, lane: string): Promise<number> {
+  const box = (await page.getByTestId('time-axis').locator(`[data-lane="${lane}"]`).boundingBox())!
+  return box.y + box.height / 2
+}
+
+test('an MCP session on the Timeline: spans by outcome, zoom, pan, a brush that filters Frames, Log and Conversation, click-through', async ({
+  page,
+  host,
+}) => {
   test.setTimeout(120_000)
   await page.goto(host.url)
   await openDemo(page, 'Tools:')
 
-  await test.step('a few calls, one of them failing', async () => {
+  await test.step('five calls, a moment apart', async () => {
     await page.getByRole('tab', { name: /Calls/ }).click()
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       await page.getByRole('button', { name: 'Call', exact: true }).click()
       await expect(page.getByTestId('call-result')).toBeVisible()
+      await page.waitForTimeout(150)
     }
   })
 
-  await test.step('the Timeline draws the session on its lanes', async () => {
+  const canvas = page.getByTestId('timeline-canvas')
+  let connectionId = ''
+  let calls: TimelineSpan[] = []
+  await test.step('the Timeline draws the session on its lanes, with latency per method beside it', async () => {
     await page.getByRole('tab', { name: /Timeline/ }).click()
     const axis = page.getByTestId('time-axis')
-    await expect(axis.locator('[data-lane="requests"]')).toBeVisible()
-    await expect.poll(async () => (await drawnRange(page)).spans).toBeGreaterThan(3)
+    await expect(axis.locator('[data-lane="requests"]')).toContainText('Requests')
+    connectionId = (await axis.getAttribute('data-connection'))!
+    calls = (await spansOf(host, connectionId, 'requests')).filter((s) => s.label.startsWith('tools/call'))
+    expect(calls).toHaveLength(5)
+    await expect.poll(async () => (await drawn(canvas)).spans).toBeGreaterThanOrEqual(8)
+    // Fitted: the whole session in sight.
+    const { from, to } = await drawn(canvas)
+    expect(from).toBeLessThanOrEqual(calls[0].start)
+    expect(to).toBeGreaterThanOrEqual(calls[4].end!)
+    const latency = page.getByTestId('latency-panel').locator('.latency-row[data-method="tools/call"]')
+    await expect(latency).toContainText('×5')
+    await expect(latency).toContainText(/p50 \d/)
+    await page.screenshot({ path: 'test-results/timeline-mcp-light.png' })
+    await page.keyboard.press('t')
     await page.screenshot({ path: 'test-results/timeline-mcp-dark.png' })
+  })
+
+  await test.step('the wheel zooms in at the pointer, keeping the time under it in place; a drag pans', async () => {
+    const before = await drawn(canvas)
+    const at = calls[2].start
+    const x = await xOf(canvas, at)
+    const y = await yOf(page, 'requests')
+    await page.mouse.move(x, y)
+    await page.mouse.wheel(0, -600)
+    await expect.poll(async () => (await drawn(canvas)).to - (await drawn(canvas)).from).toBeLessThan((before.to - before.from) / 2)
+    const zoomed = await drawn(canvas)
+    // The time under the pointer stays under it (to within a pixel's time).
+    expect(Math.abs((await xOf(canvas, at)) - x)).toBeLessThan(2)
+    await expect(page.getByTestId('timeline-range')).not.toHaveText('')
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    await page.mouse.move(x + 100, y, { steps: 5 })
+    await page.mouse.up()
+    const panned = await drawn(canvas)
+    expect(panned.from).toBeLessThan(zoomed.from)
+    expect(panned.to - panned.from).toBeCloseTo(zoomed.to - zoomed.from, 3)
+    await page.screenshot({ path: 'test-results/timeline-mcp-zoomed.png' })
+  })
+
+  await test.step('the keyboard: 0 fits, + zooms in, ↓ steps onto a span and says what it is', async () => {
+    const lanes = page.getByTestId('time-axis').locator('.lanes')
+    await lanes.focus()
+    await page.keyboard.press('0')
+    await expect(page.getByRole('button', { name: 'Fit' })).toBeDisabled()
+    const fitted = await drawn(canvas)
+    await page.keyboard.press('+')
+    await expect.poll(async () => (await drawn(canvas)).to - (await drawn(canvas)).from).toBeLessThan((fitted.to - fitted.from) * 0.6)
+    await page.keyboard.press('0')
+    await expect.poll(async () => (await drawn(canvas)).spans).toBe(fitted.spans)
+    await page.keyboard.press('ArrowDown')
+    // The first span in time: the session's first request (server/discover, refused, before initialize).
+    const [first] = await spansOf(host, connectionId, 'requests')
+    const said = page.getByTestId('focused-span')
+    await expect(said).toContainText(
+      new RegExp(`^Requests: ${first.label}, at \\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\(\\+\\d+ ms since the start\\), took \\d`),
+    )
+    if (first.outcome === 'error') await expect(said).toContainText(/failed$/)
+    const before = await said.textContent()
+    await page.keyboard.press('ArrowDown')
+    await expect(said).not.toHaveText(before!)
+  })
+
+  await test.step('a click on a span opens its frames: the request, paired with its answer', async () => {
+    const third = calls[2]
+    await page.mouse.click(await xOf(canvas, (third.start + third.end!) / 2), await yOf(page, 'requests'))
+    const drawer = page.getByTestId('frames-drawer')
+    await expect(drawer).toBeVisible()
+    const selected = drawer.locator('.row.selected')
+    await expect(selected).toHaveAttribute('data-method', 'tools/call')
+    await expect(selected).toHaveAttribute('data-direction', 'out')
+    await expect(drawer.locator('.row.paired')).toHaveCount(1)
+    await page.screenshot({ path: 'test-results/timeline-click-through.png' })
+    await page.keyboard.press('Escape')
+    await expect(drawer).toHaveCount(0)
+  })
+
+  await test.step('shift-drag brushes the 2nd to 4th calls: Frames, Log and Conversation show only that range', async () => {
+    const y = await yOf(page, 'requests')
+    const left = await xOf(canvas, calls[1].start - 2)
+    const right = await xOf(canvas, calls[3].end! + 2)
+    await page.keyboard.down('Shift')
+    await page.mouse.move(left, y)
+    await page.mouse.down()
+    await page.mouse.move(right, y, { steps: 6 })
+    await page.mouse.up()
+    await page.keyboard.up('Shift')
+    await expect(page.getByTestId('timeline-brush')).toBeVisible()
+    await page.screenshot({ path: 'test-results/timeline-brushed.png' })
+
+    await page.getByRole('tab', { name: /Frames/ }).click()
+    await expect(page.getByTestId('time-range-chip')).toBeVisible()
+    await expect(page.getByTestId('frame-count')).toHaveText(/^\d+ of \d+ frames$/)
+    const rows = page.locator('.frames-list .row[data-method]')
+    const methods = await rows.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-direction')} ${e.getAttribute('data-method')}`))
+    expect(methods.filter((m) => m === 'out tools/call')).toHaveLength(3)
+    expect(methods).not.toContain('out initialize')
+    await page.screenshot({ path: 'test-results/timeline-frames-brushed.png' })
+
+    await page.getByRole('tab', { name: /Conversation/ }).click()
+    await expect(page.getByText(/^\d+ of \d+ message\(s\)$/)).toBeVisible()
+    await page.getByRole('tab', { name: /Log/ }).click()
+    await expect(page.getByTestId('time-range-chip')).toBeVisible()
+
+    // Cleared from any of them, every view shows everything again.
+    await page.getByRole('button', { name: 'Show every time again' }).click()
+    await page.getByRole('tab', { name: /Frames/ }).click()
+    await expect(page.getByTestId('frame-count')).toHaveText(/^\d+ frames$/)
+  })
+
+  await test.step('a frame selected in Frames is marked on the axis', async () => {
+    const row = page.locator('.frames-list .row[data-method="tools/call"][data-direction="out"]').nth(3)
+    await row.click()
+    await page.getByRole('tab', { name: /Timeline/ }).click()
+    await expect.poll(async () => (await drawn(canvas)).frameTs).toBeDefined()
+    const marked = (await drawn(canvas)).frameTs!
+    expect(marked).toBeGreaterThanOrEqual(calls[3].start - 1)
+    expect(marked).toBeLessThanOrEqual(calls[3].end! + 1)
+  })
+
+  await test.step('a latency bucket picks out its spans; the strip above every tab jumps the Timeline', async () => {
+    const bucket = page.getByTestId('latency-panel').locator('.latency-row[data-method="tools/call"] .bucket:not([disabled])').first()
+    await bucket.click()
+    await expect(bucket).toHaveAttribute('aria-pressed', 'true')
+    await page.screenshot({ path: 'test-results/timeline-latency-pick.png' })
+    await page.getByRole('tab', { name: /Frames/ }).click()
+    const strip = page.getByTestId('time-strip')
+    const box = (await strip.boundingBox())!
+    await strip.click({ position: { x: box.width / 2, y: box.height / 2 } })
+    await expect(page.getByRole('tab', { name: /Timeline/ })).toHaveAttribute('aria-selected', 'true')
+    await expect(page.getByRole('button', { name: 'Fit' })).toBeEnabled()
   })
 })

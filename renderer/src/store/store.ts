@@ -26,7 +26,8 @@ import {
 } from '../../../shared/contract'
 import { applyEvent, applyFrameRow, applyLogRow, isSession, newConnectionView, type ConnectionView } from './connectionView'
 
-export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth' | 'history' | 'timeline'
+export type Tab =
+  'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth' | 'history' | 'timeline'
 export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'handshake', label: 'Handshake', a2aLabel: 'Agent card' },
   { id: 'discovery', label: 'Discovery' },

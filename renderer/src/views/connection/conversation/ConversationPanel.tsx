@@ -37,16 +37,14 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
           brushed
             ? 'No message in the range brushed on the Timeline.'
             : view.protocol === 'a2a'
-            ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
-            : view.protocol === 'acp'
-              ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
-              : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
+              ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
+              : view.protocol === 'acp'
+                ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
+                : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
         }
       />
       <div className="toolbar" style={{ borderTop: '1px solid var(--border)', borderBottom: 0 }}>
-        <span className="muted">
-          {brushed ? `${messages.length} of ${view.conversation.length}` : view.conversation.length} message(s)
-        </span>
+        <span className="muted">{brushed ? `${messages.length} of ${view.conversation.length}` : view.conversation.length} message(s)</span>
         {brushed && <TimeRangeChip connectionId={view.id} range={brushed} />}
         <span className="spacer" />
         {!view.past &&

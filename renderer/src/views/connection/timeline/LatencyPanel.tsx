@@ -23,7 +23,9 @@ export function LatencyPanel({ connectionId, window, revision }: { connectionId:
         )}
       </div>
       {answer.error && !answer.value && <div className="muted">Latency could not be read: {answer.error}</div>}
-      {!answer.error && rows.length === 0 && <div className="muted">{answer.value ? 'No answered requests in this range.' : 'Reading…'}</div>}
+      {!answer.error && rows.length === 0 && (
+        <div className="muted">{answer.value ? 'No answered requests in this range.' : 'Reading…'}</div>
+      )}
       {rows.map((row) => (
         <LatencyRowView key={`${row.method}|${row.subject ?? ''}`} row={row} connectionId={connectionId} highlight={highlight} />
       ))}

@@ -5,7 +5,7 @@ import { useStore } from '../../../store/store'
 import { brushTimeRange } from '../../../store/timelineActions'
 import { sinceStart, spanDuration, wallClock } from './axisTicks'
 import { panBy, zoomAt } from './axisWindow'
-import { AXIS_HEIGHT, drawTimeline, laneLayout, readPalette, spanAt, type DrawnSpan } from './drawTimeline'
+import { AXIS_HEIGHT, drawTimeline, laneLayout, readPalette, spanAt, useThemePaint, type DrawnSpan } from './drawTimeline'
 import { useTimelineView, type Window } from './timelineFetch'
 
 export const LANE_LABELS: Record<TimelineLaneId, string> = {
@@ -24,7 +24,7 @@ export const LANE_LABELS: Record<TimelineLaneId, string> = {
 export function describeSpan(lane: TimelineLaneId, s: TimelineSpan, start: number): string {
   const when = `at ${wallClock(s.start, 1)} (${sinceStart(s.start - start, 1)} since the start)`
   const length =
-    s.end !== undefined ? `took ${spanDuration(s.end - s.start)}` : s.outcome === 'pending' ? 'still open' : 'an instant'
+    s.end !== undefined && s.end > s.start ? `took ${spanDuration(s.end - s.start)}` : s.outcome === 'pending' ? 'still open' : 'an instant'
   const outcome = s.outcome === 'ok' ? '' : `, ${s.outcome === 'error' ? 'failed' : s.outcome}`
   return `${LANE_LABELS[lane]}: ${s.label}, ${when}, ${length}${outcome}`
 }
@@ -56,7 +56,7 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLCanvasElement>(null)
   const [width, setWidth] = useState(0)
-  const theme = useStore((s) => s.theme)
+  const theme = useThemePaint()
   const brush = useStore((s) => s.timeRanges[connectionId])
   const frameOnAxis = useStore((s) => s.framesOnAxis[connectionId])
   const highlight = useStore((s) => (s.timelineHighlight?.connectionId === connectionId ? s.timelineHighlight : undefined))
@@ -118,7 +118,7 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
     c.dataset.spans = String(drawn.current.length)
     c.dataset.from = String(window.from)
     c.dataset.to = String(window.to)
-    c.dataset.frameTs = frameOnAxis ? String(frameOnAxis.ts) : ""
+    c.dataset.frameTs = frameOnAxis ? String(frameOnAxis.ts) : ''
   }, [view, window, width, height, layout, theme, brush, brushing, frameOnAxis?.ts, focused, highlight])
 
   // The wheel zooms at the pointer (a listener that may prevent the page's scroll).
@@ -196,7 +196,8 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
       Escape: () => (brushTimeRange(connectionId, undefined), setFocused(undefined)),
     }
     const run = act[e.key]
-    if (!run) return
+    // Escape closes the frames drawer a span opened before it clears anything here.
+    if (!run || (e.key === 'Escape' && useStore.getState().framesDrawer)) return
     e.preventDefault()
     e.stopPropagation()
     run()
@@ -217,7 +218,12 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
   const totals = new Map(view?.lanes.map((l) => [l.id, l.total]))
 
   return (
-    <div className="time-axis" style={{ '--label-width': `${labelWidth}px` } as React.CSSProperties} data-testid="time-axis" data-connection={connectionId}>
+    <div
+      className="time-axis"
+      style={{ '--label-width': `${labelWidth}px` } as React.CSSProperties}
+      data-testid="time-axis"
+      data-connection={connectionId}
+    >
       <div className="lane-labels" style={{ height }}>
         <div className="axis-title" style={{ height: AXIS_HEIGHT }} title={title}>
           {title}
@@ -264,7 +270,9 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
           data-testid="timeline-canvas"
         />
         {!view && (
-          <div className="axis-status muted">{answer.error ? `The timeline could not be read: ${answer.error}` : 'Reading the session…'}</div>
+          <div className="axis-status muted">
+            {answer.error ? `The timeline could not be read: ${answer.error}` : 'Reading the session…'}
+          </div>
         )}
         {view && view.lanes.length === 0 && <div className="axis-status muted">Nothing on the axis yet.</div>}
         <div id={`span-${connectionId}`} className="focused-span" aria-live="polite" data-testid="focused-span">

@@ -11,7 +11,12 @@ export function TimeRangeChip({ connectionId, range }: { connectionId: string; r
       <button className="btn ghost small" onClick={() => openTab('timeline')} title="Brushed on the Timeline: show it there">
         {wallClock(range.from, step)} – {wallClock(range.to, step)} ({spanDuration(range.to - range.from)})
       </button>
-      <button className="btn ghost small" onClick={() => brushTimeRange(connectionId, undefined)} aria-label="Show every time again" title="Show every time again">
+      <button
+        className="btn ghost small"
+        onClick={() => brushTimeRange(connectionId, undefined)}
+        aria-label="Show every time again"
+        title="Show every time again"
+      >
         ✕
       </button>
     </span>

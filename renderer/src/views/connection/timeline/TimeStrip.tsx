@@ -4,7 +4,7 @@ import type { ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
 import { jumpTimeline } from '../../../store/timelineActions'
 import { wallClock } from './axisTicks'
-import { readPalette } from './drawTimeline'
+import { readPalette, useThemePaint } from './drawTimeline'
 import { useTimelineView } from './timelineFetch'
 
 /**
@@ -15,7 +15,7 @@ export function TimeStrip({ view }: { view: ConnectionView }) {
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLCanvasElement>(null)
   const [width, setWidth] = useState(0)
-  const theme = useStore((s) => s.theme)
+  const theme = useThemePaint()
   const shown = useStore((s) => s.timelineWindows[view.id])
   const brush = useStore((s) => s.timeRanges[view.id])
   const answer = useTimelineView(view.id, undefined, Math.max(1, Math.min(2000, Math.round(width / 3))), view.past ? 0 : view.rev)
@@ -52,7 +52,11 @@ export function TimeStrip({ view }: { view: ConnectionView }) {
       data-testid="time-strip"
       role="button"
       tabIndex={-1}
-      title={extent ? `The whole session, ${wallClock(extent.start, 1000)} – ${wallClock(extent.end, 1000)}: click to open the Timeline there` : undefined}
+      title={
+        extent
+          ? `The whole session, ${wallClock(extent.start, 1000)} – ${wallClock(extent.end, 1000)}: click to open the Timeline there`
+          : undefined
+      }
       onClick={(e) => {
         if (!extent) return
         const rect = e.currentTarget.getBoundingClientRect()

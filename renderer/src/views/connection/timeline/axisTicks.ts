@@ -10,7 +10,35 @@ const MIN = 60 * S
 const H = 60 * MIN
 
 /** Steps above a millisecond, as a clock counts; below it, 1, 2, 5 of each power of ten. */
-const CLOCK_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, S, 2 * S, 5 * S, 10 * S, 15 * S, 30 * S, MIN, 2 * MIN, 5 * MIN, 10 * MIN, 15 * MIN, 30 * MIN, H, 2 * H, 3 * H, 6 * H, 12 * H, 24 * H]
+const CLOCK_STEPS = [
+  1,
+  2,
+  5,
+  10,
+  20,
+  50,
+  100,
+  200,
+  500,
+  S,
+  2 * S,
+  5 * S,
+  10 * S,
+  15 * S,
+  30 * S,
+  MIN,
+  2 * MIN,
+  5 * MIN,
+  10 * MIN,
+  15 * MIN,
+  30 * MIN,
+  H,
+  2 * H,
+  3 * H,
+  6 * H,
+  12 * H,
+  24 * H,
+]
 
 /** The smallest step at least `minimum` ms. */
 export function tickStep(minimum: number): number {

@@ -1,3 +1,5 @@
+import { useEffect, useState } from 'react'
+import { useStore } from '../../../store/store'
 import type { SpanOutcome, TimelineLane, TimelineLaneId, TimelineSpan, TimelineView } from '../../../../../shared/contract'
 import { axisTicks } from './axisTicks'
 import type { Window } from './timelineFetch'
@@ -19,6 +21,20 @@ export interface Palette {
   outcome: Record<SpanOutcome, string>
 }
 
+/**
+ * The theme, for a canvas to draw again when it changes: a count that moves a frame after the theme did, once the
+ * page's tokens are the new theme's (the page sets them after its children have drawn).
+ */
+export function useThemePaint(): string {
+  const theme = useStore((s) => s.theme)
+  const [painted, setPainted] = useState(theme)
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setPainted(theme))
+    return () => cancelAnimationFrame(frame)
+  }, [theme])
+  return painted
+}
+
 export function readPalette(element: Element): Palette {
   const css = getComputedStyle(element)
   const token = (name: string) => css.getPropertyValue(name).trim()
@@ -35,7 +51,10 @@ export function readPalette(element: Element): Palette {
 }
 
 /** Where each lane sits (CSS px from the canvas's top). */
-export function laneLayout(lanes: TimelineLaneId[], collapsed: ReadonlySet<TimelineLaneId>): { id: TimelineLaneId; top: number; height: number }[] {
+export function laneLayout(
+  lanes: TimelineLaneId[],
+  collapsed: ReadonlySet<TimelineLaneId>,
+): { id: TimelineLaneId; top: number; height: number }[] {
   let top = AXIS_HEIGHT
   return lanes.map((id) => {
     const height = collapsed.has(id) ? COLLAPSED_HEIGHT : LANE_HEIGHT
@@ -135,7 +154,9 @@ export function drawTimeline(
     const top = row.top + (collapsed ? 2 : 5)
     const barHeight = row.height - (collapsed ? 4 : 10)
     if (lane.density) drawDensity(ctx, lane, width, top, barHeight, palette)
-    else for (const s of lane.spans ?? []) drawn.push(drawSpan(ctx, lane.id, s, x, view.extent.end, width, top, barHeight, collapsed, palette, overlays))
+    else
+      for (const s of lane.spans ?? [])
+        drawn.push(drawSpan(ctx, lane.id, s, x, view.extent.end, width, top, barHeight, collapsed, palette, overlays))
   }
 
   // Overlays: the brushed range, the one being brushed, the frame selected in Frames.
@@ -265,7 +286,14 @@ function drawSpan(
 }
 
 /** Bars of counts per bin, scaled to the lane's fullest bin, failures in red at the bottom. */
-function drawDensity(ctx: CanvasRenderingContext2D, lane: TimelineLane, width: number, top: number, barHeight: number, palette: Palette): void {
+function drawDensity(
+  ctx: CanvasRenderingContext2D,
+  lane: TimelineLane,
+  width: number,
+  top: number,
+  barHeight: number,
+  palette: Palette,
+): void {
   const { counts, errors } = lane.density!
   const bins = counts.length
   const most = Math.max(1, ...counts)
