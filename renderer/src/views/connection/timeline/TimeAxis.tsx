@@ -58,7 +58,7 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
   const [width, setWidth] = useState(0)
   const theme = useThemePaint()
   const brush = useStore((s) => s.timeRanges[connectionId])
-  const frameOnAxis = useStore((s) => s.framesOnAxis[connectionId])
+  const frameTs = useStore((s) => s.framesOnAxis[connectionId]?.ts)
   const highlight = useStore((s) => (s.timelineHighlight?.connectionId === connectionId ? s.timelineHighlight : undefined))
   const [collapsed, setCollapsed] = useState<ReadonlySet<TimelineLaneId>>(new Set())
   const [brushing, setBrushing] = useState<Window>()
@@ -102,7 +102,7 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
     drawn.current = drawTimeline(ctx, { width, height }, view, window, layout, readPalette(c), {
       brush,
       brushing,
-      frameTs: frameOnAxis?.ts,
+      frameTs,
       focused: focused?.span,
       highlight: highlight
         ? (lane, s) =>
@@ -118,8 +118,8 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
     c.dataset.spans = String(drawn.current.length)
     c.dataset.from = String(window.from)
     c.dataset.to = String(window.to)
-    c.dataset.frameTs = frameOnAxis ? String(frameOnAxis.ts) : ''
-  }, [view, window, width, height, layout, theme, brush, brushing, frameOnAxis?.ts, focused, highlight])
+    c.dataset.frameTs = frameTs === undefined ? '' : String(frameTs)
+  }, [view, window, width, height, layout, theme, brush, brushing, frameTs, focused, highlight])
 
   // The wheel zooms at the pointer (a listener that may prevent the page's scroll).
   const latest = useRef({ window, extent, onWindow })
