@@ -11,6 +11,7 @@ import { memory } from './memory'
 import { recordings } from './recordings'
 import { startup } from './startup'
 import { tapOverhead } from './tapOverhead'
+import { timeAxis } from './timeAxis'
 import { timeline } from './timeline'
 import type { BenchOptions, Figure } from './harness'
 
@@ -26,6 +27,7 @@ const benches: [string, (o: BenchOptions) => Promise<Figure[]>][] = [
   ['long-session', longSession],
   ['long-session-ui', longSessionUi],
   ['tap-overhead', tapOverhead],
+  ['time-axis', timeAxis],
 ]
 
 const say = (line: string) => {

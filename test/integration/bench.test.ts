@@ -43,5 +43,7 @@ test('npm run bench -- --quick --json prints one well-formed figure per line for
     'long-session-open',
     'long-session-seek',
     'tap-overhead-stdio',
+    'time-axis-open',
+    'time-axis-zoom',
   ])
 }, 300_000)

@@ -47,7 +47,7 @@ export class SpanBuilder {
   /** A request's seq by the progress token it sent. */
   private readonly byProgress = new Map<string, number>()
   private readonly streams = new Map<number, BuiltSpan>()
-  private readonly tasks = new Map<string, BuiltSpan & { state?: string }>()
+  private readonly tasks = new Map<string, BuiltSpan & { state?: string; origin?: true }>()
   private readonly finishedTasks = new Set<string>()
   private readonly flows = new Map<string, BuiltSpan>()
   /** A keepalive probe's frames were drawn since the last keepalive event: the event adds nothing. */
@@ -174,7 +174,7 @@ export class SpanBuilder {
         if (request) this.answer(request, frame.ts, frame.seq, 'ok')
         const result = resultOf(frame.payload)
         const task = taskIn(result)
-        mark(stream, { ts: frame.ts, label: task?.state ?? eventName(result), seq: frame.seq })
+        mark(stream, { ts: frame.ts, label: task ? stateName(task.state) : eventName(result), seq: frame.seq })
         this.tasksIn(frame, result, request)
         if (field(frame.payload, 'error') !== undefined) {
           this.streams.delete(frame.requestSeq)
@@ -235,15 +235,15 @@ export class SpanBuilder {
     const state = stateName(rawState)
     let task = this.tasks.get(id)
     if (!task) {
-      task = {
-        lane: 'tasks',
-        start: origin?.start ?? ts,
-        seq: origin?.seq ?? seq,
-        label: `task ${id}${origin?.subject ? ` · ${origin.subject}` : ''}`,
-        outcome: 'pending',
-        marks: [],
-      }
+      task = { lane: 'tasks', start: ts, seq, label: `task ${id}`, outcome: 'pending', marks: [] }
       this.keep(this.tasks, id, task)
+    }
+    // The request that made the task (its answer may come after the task's first status): the task began with it.
+    if (origin && !task.origin && origin.start <= task.start) {
+      task.origin = true
+      task.start = origin.start
+      task.seq = origin.seq
+      if (origin.subject) task.label = `task ${id} · ${origin.subject}`
     }
     if (task.state !== state) mark(task, { ts, label: state, seq })
     task.state = state
