@@ -197,3 +197,117 @@ test('an MCP session on the Timeline: spans by outcome, zoom, pan, a brush that 
     await expect(page.getByRole('button', { name: 'Fit' })).toBeEnabled()
   })
 })
+
+/** A lane's spans as the engine has them, the lanes the Timeline shows, and that it drew them. */
+async function expectLanes(page: Page, host: RunningWebHost, lanes: string[]): Promise<string> {
+  const axis = page.getByTestId('time-axis').first()
+  const connectionId = (await axis.getAttribute('data-connection'))!
+  for (const lane of lanes) {
+    await expect(axis.locator(`[data-lane="${lane}"]`)).toBeVisible()
+    expect((await spansOf(host, connectionId, lane)).length, `spans in ${lane}`).toBeGreaterThan(0)
+  }
+  return connectionId
+}
+
+test('an A2A conversation on the Timeline (its task and stream), then beside an MCP session on one axis, aligned by turn', async ({
+  page,
+  host,
+}) => {
+  test.setTimeout(120_000)
+  await page.goto(host.url)
+  await openDemo(page, '(A2A)')
+
+  await test.step('two turns with the A2A demo agent: a task that asks for input, then completes', async () => {
+    await page.getByRole('tab', { name: /Conversation/ }).click()
+    const message = page.getByLabel('Message')
+    await message.fill('buy prod_mobile_run 2000')
+    await message.press('Enter')
+    await expect(page.locator('[data-kind="status"][data-state="input-required"]')).toContainText('Which buying mode')
+    await message.fill('auction')
+    await message.press('Enter')
+    await expect(page.locator('[data-kind="status"][data-state="completed"]')).toContainText('Created mb_0001')
+  })
+
+  await test.step('the Timeline: the requests, the task for its life with its states marked, the streams', async () => {
+    await page.getByRole('tab', { name: /Timeline/ }).click()
+    const connectionId = await expectLanes(page, host, ['requests', 'tasks', 'streams'])
+    const [task] = await spansOf(host, connectionId, 'tasks')
+    expect(task.marks?.map((m) => m.label)).toEqual(expect.arrayContaining(['input-required', 'completed']))
+    await expect.poll(async () => (await drawn(page.getByTestId('timeline-canvas'))).spans).toBeGreaterThan(2)
+    await page.screenshot({ path: 'test-results/timeline-a2a.png' })
+  })
+
+  await test.step('the same agent over MCP: two tool calls as turns', async () => {
+    await page.locator('[data-target="demo:tools"]').click()
+    await page.getByRole('button', { name: 'Connect', exact: true }).first().click()
+    await expect(page.getByTestId('connection-state')).toHaveText(/connected/, { timeout: 20_000 })
+    await page.getByRole('tab', { name: /Conversation/ }).click()
+    await page.getByLabel('Tool').selectOption('create_media_buy')
+    const args = page.getByLabel('Arguments (JSON)')
+    await args.fill('{"product_id": "prod_mobile_run", "budget": 2000, "buying_mode": "auction"}')
+    await page.getByRole('button', { name: 'Call' }).click()
+    await expect(page.locator('[data-kind="result"]')).toContainText('mb_0001')
+    await page.getByLabel('Tool').selectOption('get_delivery_report')
+    await args.fill('{"media_buy_id": "mb_0001"}')
+    await page.getByRole('button', { name: 'Call' }).click()
+    await expect(page.locator('[data-kind="result"]')).toHaveCount(2)
+  })
+
+  await test.step('Side by side, on one time axis: by time the A2A session lies earlier; aligned by turn 1, both begin it together', async () => {
+    await page
+      .getByRole('button', { name: /Side by side/ })
+      .first()
+      .click()
+    const labels = await page.getByLabel('Left connection').locator('option').allTextContents()
+    await page.getByLabel('Left connection').selectOption({ label: labels.find((l) => l.includes('· MCP ·'))! })
+    await page.getByLabel('Right connection').selectOption({ label: labels.find((l) => l.includes('· A2A ·'))! })
+    await page.getByRole('tab', { name: 'On one time axis' }).click()
+    const shared = page.getByTestId('shared-timeline')
+    const canvases = shared.getByTestId('timeline-canvas')
+    await expect(canvases).toHaveCount(2)
+    await expect.poll(async () => (await drawn(canvases.nth(1))).spans).toBeGreaterThan(2)
+    // By time: one range of the clock for both.
+    const [mcpByTime, a2aByTime] = [await drawn(canvases.nth(0)), await drawn(canvases.nth(1))]
+    expect(a2aByTime.from).toBeCloseTo(mcpByTime.from, 3)
+    await page.screenshot({ path: 'test-results/timeline-side-by-side-time.png' })
+
+    await shared.getByRole('radio', { name: 'turn' }).click()
+    await expect(shared.getByLabel('Turn to align')).toHaveValue('1')
+    // Each drawn from its own turn 1: the A2A side's range is shifted back by how much earlier its turn 1 came.
+    await expect.poll(async () => (await drawn(canvases.nth(0))).from - (await drawn(canvases.nth(1))).from).toBeGreaterThan(1000)
+    await page.screenshot({ path: 'test-results/timeline-side-by-side-turn.png' })
+  })
+})
+
+test('Compare MCP vs A2A: both sides on one time axis', async ({ page, host }) => {
+  test.setTimeout(120_000)
+  await page.goto(host.url)
+  await page
+    .getByRole('button', { name: /Compare/ })
+    .first()
+    .click()
+  await page.getByLabel('Target A').selectOption('demo:tools')
+  await page.getByLabel('Profile A').selectOption('')
+  await page.getByLabel('Target B').selectOption('demo:a2a')
+  await page.getByLabel('Profile B').selectOption('')
+  await page.getByRole('button', { name: 'Compare', exact: true }).click()
+  await expect(page.getByTestId('compare-result')).toBeVisible({ timeout: 30_000 })
+  const shared = page.getByTestId('shared-timeline')
+  const canvases = shared.getByTestId('timeline-canvas')
+  await expect(canvases).toHaveCount(2)
+  await expect(shared.getByTestId('time-axis').nth(0)).toContainText('A · Demo media-sales agent')
+  await expect(shared.getByTestId('time-axis').nth(1)).toContainText('B · Demo media-sales agent (A2A)')
+  await expect.poll(async () => (await drawn(canvases.nth(0))).spans).toBeGreaterThan(1)
+  await expect.poll(async () => (await drawn(canvases.nth(1))).spans).toBeGreaterThan(0)
+  await shared.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/timeline-compare-light.png' })
+  await page.keyboard.press('t')
+  await page.waitForTimeout(100)
+  await page.screenshot({ path: 'test-results/timeline-compare-dark.png' })
+  // Aligned by start: each side from its own beginning, so B's range is shifted by how much later it began.
+  const [aByTime, bByTime] = [await drawn(canvases.nth(0)), await drawn(canvases.nth(1))]
+  expect(bByTime.from).toBeCloseTo(aByTime.from, 3)
+  await shared.getByRole('radio', { name: 'start' }).click()
+  await expect(shared.getByRole('radio', { name: 'start' })).toHaveAttribute('aria-checked', 'true')
+  await expect.poll(async () => (await drawn(canvases.nth(1))).from).not.toBeCloseTo(aByTime.from, 3)
+})
