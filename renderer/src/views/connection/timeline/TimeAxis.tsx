@@ -5,7 +5,8 @@ import { useStore } from '../../../store/store'
 import { brushTimeRange } from '../../../store/timelineActions'
 import { sinceStart, spanDuration, wallClock } from './axisTicks'
 import { panBy, zoomAt } from './axisWindow'
-import { AXIS_HEIGHT, drawTimeline, laneLayout, readPalette, spanAt, useThemePaint, type DrawnSpan } from './drawTimeline'
+import { AXIS_HEIGHT, drawTimeline, laneLayout, readPalette, spanAt, type DrawnSpan } from './drawTimeline'
+import { useThemePaint } from './useThemePaint'
 import { useTimelineView, type Window } from './timelineFetch'
 
 export const LANE_LABELS: Record<TimelineLaneId, string> = {

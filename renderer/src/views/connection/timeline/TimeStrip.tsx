@@ -4,7 +4,8 @@ import type { ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
 import { jumpTimeline } from '../../../store/timelineActions'
 import { wallClock } from './axisTicks'
-import { readPalette, useThemePaint } from './drawTimeline'
+import { readPalette } from './drawTimeline'
+import { useThemePaint } from './useThemePaint'
 import { useTimelineView } from './timelineFetch'
 
 /**

@@ -1,5 +1,3 @@
-import { useEffect, useState } from 'react'
-import { useStore } from '../../../store/store'
 import type { SpanOutcome, TimelineLane, TimelineLaneId, TimelineSpan, TimelineView } from '../../../../../shared/contract'
 import { axisTicks } from './axisTicks'
 import type { Window } from './timelineFetch'
@@ -19,20 +17,6 @@ export interface Palette {
   accent: string
   accentBg: string
   outcome: Record<SpanOutcome, string>
-}
-
-/**
- * The theme, for a canvas to draw again when it changes: a count that moves a frame after the theme did, once the
- * page's tokens are the new theme's (the page sets them after its children have drawn).
- */
-export function useThemePaint(): string {
-  const theme = useStore((s) => s.theme)
-  const [painted, setPainted] = useState(theme)
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => setPainted(theme))
-    return () => cancelAnimationFrame(frame)
-  }, [theme])
-  return painted
 }
 
 export function readPalette(element: Element): Palette {
