@@ -18,15 +18,8 @@ import { openSideBySide, showTargetPage } from '../../store/actions'
 import { connectionLabel } from '../../components/connectionLabel'
 import { connectionNumber, isSession, type ConnectionView } from '../../store/connectionView'
 import { useStore } from '../../store/store'
-import { SharedTimeline } from '../connection/timeline/SharedTimeline'
+import { SharedTimeline, turnStarts } from '../connection/timeline/SharedTimeline'
 import './sideBySide.css'
-
-/** When each turn of a connection's conversation began: its first message's time. */
-function turnStarts(view: ConnectionView): Map<number, number> {
-  const starts = new Map<number, number>()
-  for (const [turn, events] of eventsByTurn(view.conversation)) starts.set(turn, Math.min(...events.map((e) => e.ts)))
-  return starts
-}
 
 /** Two connections' conversations next to each other, one row per turn, so the same turn lines up. */
 export function SideBySide({ left, right }: { left?: string; right?: string }) {

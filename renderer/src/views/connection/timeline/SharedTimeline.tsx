@@ -4,6 +4,8 @@ import { fitWindow, unionExtent, zoomAt } from './axisWindow'
 import { copyAxisImage } from './copyImage'
 import { TimeAxis } from './TimeAxis'
 import type { Window } from './timelineFetch'
+import { eventsByTurn } from '../../../../../shared/contract'
+import type { ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
 import './timeline.css'
 
@@ -140,4 +142,11 @@ export function SharedTimeline({ sides, name }: { sides: AxisSide[]; name: strin
       </div>
     </div>
   )
+}
+
+/** When each turn of a connection's conversation began: its first message's time. */
+export function turnStarts(view: ConnectionView): Map<number, number> {
+  const starts = new Map<number, number>()
+  for (const [turn, events] of eventsByTurn(view.conversation)) starts.set(turn, Math.min(...events.map((e) => e.ts)))
+  return starts
 }
