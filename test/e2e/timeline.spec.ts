@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import type { TimelineSpan } from '../../shared/contract'
 import { openUiClient } from '../../web/client'
@@ -6,6 +8,9 @@ import { openDemo } from './flows'
 
 // The Timeline on real sessions: the built-in demo servers (an MCP server over stdio, an A2A agent), what
 // the engine answers drawn on one canvas; zoom, pan, brush and click through, and the views it links to.
+
+const require = createRequire(import.meta.url)
+const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
 
 /** What the Timeline's canvas drew, as it says on itself: the range, how many spans, the frame marked. */
 async function drawn(canvas: Locator): Promise<{ from: number; to: number; spans: number; frameTs: number | undefined }> {
@@ -310,4 +315,74 @@ test('Compare MCP vs A2A: both sides on one time axis', async ({ page, host }) =
   await shared.getByRole('radio', { name: 'start' }).click()
   await expect(shared.getByRole('radio', { name: 'start' })).toHaveAttribute('aria-checked', 'true')
   await expect.poll(async () => (await drawn(canvases.nth(1))).from).not.toBeCloseTo(aByTime.from, 3)
+})
+
+test('server-everything on the Timeline: a task for its life, progress filling its call, an elicitation answered late', async ({
+  page,
+  host,
+}) => {
+  test.setTimeout(180_000)
+  await page.goto(host.url)
+  await page.getByRole('button', { name: '+ Add server' }).click()
+  await page.locator('#t-name').fill('everything')
+  await page.locator('#t-cmd').fill(`${process.execPath} ${EVERYTHING} stdio`)
+  await page.getByRole('button', { name: 'Save and connect' }).click()
+  await expect(page.getByTestId('connection-state')).toHaveText(/connected · healthy/, { timeout: 30_000 })
+  const panel = page.getByTestId('server-request')
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    await page.getByRole('tab', { name: /Calls/ }).click()
+    await expect(page.getByLabel('Tool to call').locator(`option[value="${tool}"]`)).toHaveCount(1, { timeout: 30_000 })
+    await page.getByLabel('Tool to call').selectOption(tool)
+    await page.getByRole('button', { name: 'JSON', exact: true }).click()
+    await page.getByLabel('Raw arguments (JSON)').fill(JSON.stringify(args))
+    await page.getByRole('button', { name: 'Call', exact: true }).click()
+  }
+
+  await test.step('a tool run as a task, and a long operation reporting progress', async () => {
+    await call('simulate-research-query', { topic: 'tide pools', ambiguous: false })
+    await expect(page.getByTestId('call-result')).toContainText('Research Report: tide pools', { timeout: 30_000 })
+    await call('trigger-long-running-operation', { duration: 2, steps: 4 })
+    await expect(page.getByTestId('call-result')).toContainText(/completed/i, { timeout: 30_000 })
+  })
+
+  let connectionId = ''
+  await test.step('an elicitation waits on the person: open on the axis while they think', async () => {
+    await call('trigger-elicitation-request', {})
+    await expect(panel).toContainText('Please provide inputs for the following fields')
+    await page.getByRole('tab', { name: /Timeline/ }).click()
+    connectionId = (await page.getByTestId('time-axis').getAttribute('data-connection'))!
+    await expect(page.getByTestId('time-axis').locator('[data-lane="server-requests"]')).toBeVisible()
+    const elicitation = async () => (await spansOf(host, connectionId, 'server-requests')).find((s) => s.label === 'elicitation/create')
+    const asked = await elicitation()
+    expect(asked).toMatchObject({ outcome: 'pending' })
+    expect(asked!.end).toBeUndefined()
+    await page.waitForTimeout(1500)
+    await page.screenshot({ path: 'test-results/timeline-elicitation-waiting.png' })
+    await page.locator('#elicit-name').fill('Ada Lovelace')
+    await panel.getByRole('button', { name: 'Accept' }).click()
+    await expect(panel).toHaveCount(0)
+  })
+
+  await test.step('the lanes: the task with its states, the call its progress filled, the elicitation as long as the person took', async () => {
+    const elicitation = async () => (await spansOf(host, connectionId, 'server-requests')).find((s) => s.label === 'elicitation/create')
+    await expect.poll(async () => (await elicitation())?.outcome, { timeout: 10_000 }).toBe('ok')
+    const asked = (await elicitation())!
+    expect(asked.end! - asked.start).toBeGreaterThan(1500)
+    const tasks = await spansOf(host, connectionId, 'tasks')
+    expect(tasks.some((t) => t.marks?.some((m) => m.label === 'completed'))).toBe(true)
+    const requests = await spansOf(host, connectionId, 'requests')
+    const slow = requests.find((s) => s.label === 'tools/call trigger-long-running-operation')!
+    expect(slow.marks?.some((m) => m.fill !== undefined)).toBe(true)
+    await expect(page.getByTestId('time-axis').locator('[data-lane="tasks"]')).toBeVisible()
+    await expect.poll(async () => (await drawn(page.getByTestId('timeline-canvas'))).spans).toBeGreaterThan(8)
+    await page.screenshot({ path: 'test-results/timeline-everything.png' })
+    // Zoomed onto the elicitation: a span of its own, said as such.
+    const lanes = page.getByTestId('time-axis').locator('.lanes')
+    await lanes.focus()
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('ArrowDown')
+      if ((await page.getByTestId('focused-span').textContent())?.startsWith('Server asks: elicitation/create')) break
+    }
+    await expect(page.getByTestId('focused-span')).toContainText(/^Server asks: elicitation\/create, at .*, took \d\.\d\d s$/)
+  })
 })
