@@ -41,13 +41,14 @@ export class FrameSpill {
 
 /**
  * The folders Parallax makes in the temporary folder: an engine's sessions when it has no data folder
- * (`parallax-sessions-<pid>-<start marker>-XXXXXX`), and the frame files of versions before sessions were kept
+ * (`parallax-sessions-<pid>-<start marker>-XXXXXX`), the spans of a session it cannot keep them beside
+ * (`parallax-spans-…`), and the frame files of versions before sessions were kept
  * (`parallax-frames-…`, the oldest without a marker).
  */
-const TEMPORARY_NAME = /^parallax-(?:frames|sessions)-(\d+)-(?:(\d+)-)?[A-Za-z0-9]{6}$/
+const TEMPORARY_NAME = /^parallax-(?:frames|sessions|spans)-(\d+)-(?:(\d+)-)?[A-Za-z0-9]{6}$/
 
 /** A folder of its own in the temporary folder for this process, named so a later start can tell when it is left over. */
-export function temporaryFolderName(kind: 'sessions'): string {
+export function temporaryFolderName(kind: 'sessions' | 'spans'): string {
   return `parallax-${kind}-${process.pid}-${startMarker(process.pid) ?? '0'}-`
 }
 

@@ -1,14 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import type { EngineEvent, FrameEvent, SavedTarget, ServerRequestEvent, TimelineLaneId, TimelineView } from '../../shared/contract'
+import type {
+  AuthEvent,
+  EngineEvent,
+  FrameEvent,
+  SavedTarget,
+  ServerRequestEvent,
+  TimelineLaneId,
+  TimelineView,
+} from '../../shared/contract'
 import type { A2aConnection } from '../../shared/a2a/a2aConnection'
 import { startMediaSalesAgent } from '../../shared/demo/a2aAgent'
 import { builtInDemos } from '../../shared/demo/builtIns'
 import { Engine, type EngineOptions } from '../../shared/engine/engine'
 import { EventRecorder } from '../fixtures/events'
+import { startOAuthMcpServer } from '../fixtures/oauthServers'
+import { openApprovedTarget, openUiClient, waitConnected } from '../../web/client'
+import { startWebHostProcess } from '../../web/launch'
+import { DEMO_STDIO, mcpHost, serverCommand, tapped, tapSessions } from '../fixtures/tapHosts'
 import { a2aTarget, approveAll, fixtureTarget } from '../fixtures/targets'
 
 // Sessions on the time axis, from real servers: an MCP task with its states, a slow tool's progress filling its
@@ -111,6 +123,7 @@ describe('a session on the time axis', () => {
     const { engine: third } = start()
     const rebuilt = await view(third, `session:${sessionId}`, range)
     for (const lane of ['tasks', 'requests'] as const) expect(spansOf(rebuilt, lane)).toEqual(spansOf(live, lane))
+    expect(existsSync(join(dataDir, 'sessions', sessionId, 'spans', 'complete'))).toBe(true) // kept for the next time
   })
 
   it('a slow tool that reports progress fills its span, not the notifications lane', async () => {
@@ -124,6 +137,32 @@ describe('a session on the time axis', () => {
     expect(slow.marks!.map((m) => m.fill)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => n / 8))
     expect(slow.marks!.every((m) => m.ts >= slow.start && m.ts <= slow.end!)).toBe(true)
     expect(spansOf(v, 'notifications').some((s) => s.label === 'notifications/progress')).toBe(false)
+  })
+
+  it('a request cancelled ends its span as cancelled; one that fails is marked in errors too', async () => {
+    const { engine, recorder } = start()
+    const connectionId = await open(engine, fixtureTarget('slowTools', ['progress', 'quick-list']))
+    const asked = engine.invoke('connections.request', { connectionId, method: 'tools/call', params: { name: 'slow' }, progress: true })
+    await recorder.waitFor((e) => e.type === 'frame' && e.method === 'notifications/progress' && e.connectionId === connectionId)
+    const sent = recorder.of('frame', connectionId).findLast((f) => f.direction === 'out' && f.method === 'tools/call')!
+    expect(await engine.invoke('connections.cancel', { connectionId, requestId: sent.id! })).toEqual({ cancelled: true })
+    await asked
+    const failed = await engine.invoke('connections.request', { connectionId, method: 'no/such/method' })
+    expect(failed.outcome).toBe('error')
+
+    const v = await view(engine, connectionId)
+    const cancel = frameOf(recorder, connectionId, (f) => f.method === 'notifications/cancelled')
+    expect(spansOf(v, 'requests').find((s) => s.seq === sent.seq)).toMatchObject({
+      label: 'tools/call slow',
+      outcome: 'cancelled',
+      end: cancel.ts,
+      endSeq: cancel.seq,
+    })
+    const refusal = frameOf(recorder, connectionId, (f) => f.method === 'no/such/method' && f.direction === 'in')
+    expect(spansOf(v, 'requests').find((s) => s.label === 'no/such/method')).toMatchObject({ outcome: 'error', endSeq: refusal.seq })
+    expect(spansOf(v, 'errors')).toContainEqual(
+      expect.objectContaining({ label: 'no/such/method', outcome: 'error', start: refusal.ts, seq: refusal.seq }),
+    )
   })
 
   it('an elicitation a person answers late: open while they think, then a span as long as they took, inside the call that asked', async () => {
@@ -157,6 +196,32 @@ describe('a session on the time axis', () => {
     expect(tool.end).toBeGreaterThanOrEqual(asked.end!)
   })
 
+  it('a resource subscription is a stream from its subscribing to its unsubscribing, each update marked', async () => {
+    const { engine, recorder } = start()
+    const connectionId = await open(engine, everything)
+    await recorder.waitFor(
+      (e) => e.type === 'discovery' && (e.items ?? []).some((t) => (t as { name: string }).name === 'toggle-subscriber-updates'),
+    )
+    const uri = 'demo://resource/static/document/architecture.md'
+    expect((await engine.invoke('connections.request', { connectionId, method: 'resources/subscribe', params: { uri } })).outcome).toBe(
+      'result',
+    )
+    await engine.invoke('tools.call', { connectionId, tool: 'toggle-subscriber-updates', arguments: {} })
+    const update = (await recorder.waitFor(
+      (e) => e.type === 'frame' && e.method === 'notifications/resources/updated' && e.connectionId === connectionId,
+    )) as FrameEvent
+    const running = spansOf(await view(engine, connectionId), 'streams')
+    expect(running).toEqual([expect.objectContaining({ label: `subscription ${uri}`, outcome: 'pending' })])
+    expect(running[0].end).toBeUndefined()
+    expect(running[0].marks).toEqual([{ ts: update.ts, label: 'updated', seq: update.seq }])
+
+    await engine.invoke('connections.request', { connectionId, method: 'resources/unsubscribe', params: { uri } })
+    await engine.invoke('tools.call', { connectionId, tool: 'toggle-subscriber-updates', arguments: {} })
+    const unsubscribed = recorder.of('frame', connectionId).findLast((f) => f.method === 'resources/unsubscribe' && f.direction === 'in')!
+    const [stream] = spansOf(await view(engine, connectionId), 'streams')
+    expect(stream).toMatchObject({ label: `subscription ${uri}`, outcome: 'ok', end: unsubscribed.ts, endSeq: unsubscribed.seq })
+  })
+
   it('an A2A stream is a span with its events marked; its task a span with its states', async () => {
     const agent = await startMediaSalesAgent()
     agents.push(agent)
@@ -178,5 +243,110 @@ describe('a session on the time axis', () => {
     // The request itself is answered when its stream begins.
     const request = spansOf(v, 'requests').find((s) => s.seq === stream.seq)!
     expect(request).toMatchObject({ outcome: 'ok', endSeq: events[0].seq })
+  })
+
+  it('a tapped host’s session: the host’s requests are the requests lane, read back by the app from the session the tap wrote', async () => {
+    const tapData = mkdtempSync(join(tmpdir(), 'parallax-timeline-tap-'))
+    try {
+      const { host } = await mcpHost(tapped(tapData, serverCommand(DEMO_STDIO, 'tools'), ['--name', 'media']))
+      await host.listTools()
+      await host.callTool({ name: 'search_products', arguments: { brief: 'podcast' } })
+      await host.ping()
+      await host.close()
+      await expect.poll(() => tapSessions(tapData)[0]?.summary.ended, { timeout: 10_000 }).toBe('closed')
+      const [{ summary, events }] = tapSessions(tapData)
+      const engine = new Engine({ host: 'web', dataDir: tapData, builtIns: builtInDemos(), approver: approveAll })
+      engines.push(engine)
+      const v = await view(engine, `session:${summary.id}`)
+      const requests = spansOf(v, 'requests')
+      expect(requests.map((s) => s.label)).toEqual(['initialize', 'tools/list', 'tools/call search_products', 'ping'])
+      expect(requests.every((s) => s.outcome === 'ok' && s.end! >= s.start)).toBe(true)
+      // Each span is the host's request and the server's answer, as the tap saw them.
+      const call = events.find((e): e is FrameEvent => e.type === 'frame' && e.method === 'tools/call' && e.kind === 'request')!
+      expect(call.direction).toBe('out')
+      expect(requests[2]).toMatchObject({ seq: call.seq, start: call.ts })
+      expect(spansOf(v, 'notifications').map((s) => s.label)).toContain('notifications/initialized')
+    } finally {
+      rmSync(tapData, { recursive: true, force: true })
+    }
+  })
+
+  it('parallax web killed mid-session: the next start reads the cut-short session on the axis, its spans built from what reached the disk', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'parallax-timeline-killed-'))
+    const first = await startWebHostProcess({ dataDir: data })
+    try {
+      const ui = await openUiClient(first)
+      const { connectionId } = await openApprovedTarget(ui, {
+        name: 'slow',
+        spec: fixtureTarget('slowTools', ['silent', 'quick-list']).spec,
+        options: { keepaliveIntervalMs: 3_600_000 },
+      })
+      await waitConnected(ui, connectionId)
+      await ui.invoke('tools.call', { connectionId, tool: 'slow', arguments: {} })
+      void ui.invoke('tools.call', { connectionId, tool: 'slow', arguments: {} }).catch(() => {}) // never answered: the host dies first
+      await ui.waitForCount((e) => e.type === 'frame' && e.method === 'tools/call' && e.direction === 'out', 2, 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 300)) // the store writes every 50 ms
+      process.kill(first.pid, 'SIGKILL')
+      await ui.close().catch(() => {})
+    } finally {
+      await first.stop().catch(() => {})
+    }
+    const second = await startWebHostProcess({ dataDir: data })
+    try {
+      const ui = await openUiClient(second)
+      const [session] = await ui.invoke('sessions.list', {})
+      expect(session.ended).toBe('cut-short')
+      const v = await ui.invoke('timeline.view', { connectionId: `session:${session.id}`, bins: 100 })
+      const calls = v.lanes.find((l) => l.id === 'requests')!.spans!.filter((s) => s.label === 'tools/call slow')
+      expect(calls.map((s) => s.outcome)).toEqual(['ok', 'pending'])
+      expect(calls[0].end! - calls[0].start).toBeGreaterThanOrEqual(750)
+      expect(calls[1].end).toBeUndefined()
+      await ui.close()
+      expect(existsSync(join(data, 'sessions', session.id, 'spans', 'complete'))).toBe(true)
+    } finally {
+      await second.stop()
+      rmSync(data, { recursive: true, force: true })
+    }
+  })
+
+  it('an OAuth step-up in the middle of a call: the flow is a span in auth, each step marked, inside the call it held up', async () => {
+    const server = await startOAuthMcpServer()
+    agents.push({ close: () => server.stop() })
+    const { engine } = start()
+    const target: SavedTarget = {
+      id: 'orders',
+      name: 'orders server',
+      origin: 'user',
+      options: { reconnectAttempts: 0 },
+      spec: { kind: 'mcp-http', url: server.url, headers: {}, transport: 'streamable-http', oauth: {} },
+    }
+    await engine.invoke('targets.save', target)
+    const refused = await engine.invoke('connections.open', { targetId: 'orders' })
+    await engine.invoke('connections.wait', refused)
+    const first = await engine.invoke('auth.begin', refused)
+    await fetch(first.authorizationUrl!)
+    await engine.invoke('auth.wait', { flowId: first.flowId })
+    const { connectionId } = await engine.invoke('connections.reconnect', refused)
+    expect(await engine.invoke('connections.wait', { connectionId })).toMatchObject({ connected: true })
+
+    const call = engine.invoke('tools.call', { connectionId, tool: 'place_order', arguments: {} })
+    const recorder = new EventRecorder(engine)
+    const ask = (await recorder.waitFor((e) => e.type === 'auth' && e.step === 'more-access')) as AuthEvent
+    const again = await engine.invoke('auth.begin', { targetId: 'orders' })
+    await fetch(again.authorizationUrl!)
+    expect((await call).error).toBeUndefined()
+
+    const v = await view(engine, connectionId)
+    const flow = spansOf(v, 'auth').find((s) => s.marks?.some((m) => m.seq === ask.seq))!
+    expect(flow).toMatchObject({ label: 'authorization orders', outcome: 'ok' })
+    const steps = flow.marks!.map((m) => m.label.split(':')[0])
+    expect(steps).toEqual(expect.arrayContaining(['more-access', 'authorize', 'callback', 'granted']))
+    expect(steps.at(-1)).toBe('granted')
+    // The call met the step-up, the flow ran, the call went again and was answered.
+    const [met, sentAgain] = spansOf(v, 'requests').filter((s) => s.label === 'tools/call place_order')
+    expect(met.start).toBeLessThanOrEqual(flow.start)
+    expect(sentAgain.start).toBeGreaterThanOrEqual(flow.start)
+    expect(sentAgain).toMatchObject({ outcome: 'ok' })
+    expect(sentAgain.end).toBeGreaterThanOrEqual(flow.end!)
   })
 })

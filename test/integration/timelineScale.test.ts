@@ -15,7 +15,10 @@ import { approveAll } from '../fixtures/targets'
 const dataDir = mkdtempSync(join(tmpdir(), 'parallax-time-axis-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-/** Writes `count` events of one connection: a request, its answer 2–40 ms later (every 50th fails), and a notification after some. */
+/**
+ * Writes `count` events of one connection: a request, its answer 2–40 ms later (every 50th fails), and a
+ * notification after some; and one long request, asked first and answered last.
+ */
 function writeSession(
   engine: Engine,
   connectionId: string,
@@ -28,7 +31,10 @@ function writeSession(
   let requests = 0
   let failed = 0
   const base = { connectionId, protocol: 'mcp' as const, transport: 'stdio' as const, bytes: 60 }
-  while (seq < count) {
+  const long = { ...base, type: 'frame' as const, method: 'tools/call', subject: 'long_report', id: 'long', payload: {} }
+  store.append({ ...long, seq: ++seq, ts, direction: 'out', kind: 'request' })
+  requests++
+  while (seq < count - 1) {
     ts += 1
     const request: EngineEvent = {
       ...base,
@@ -75,6 +81,7 @@ function writeSession(
         payload: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } },
       })
   }
+  store.append({ ...long, seq: seq + 1, ts: ++ts, direction: 'in', kind: 'response', requestSeq: 1 })
   return { end: ts, requests, failed }
 }
 
@@ -94,7 +101,7 @@ describe('the time axis at a million events', () => {
 
       const wide = await cost(() => engine.invoke('timeline.view', { connectionId: 'big', bins }))
       const view = wide.value
-      expect(view.extent.start).toBe(start + 1)
+      expect(view.extent).toEqual({ start, end: big.end })
       const requests = view.lanes.find((l) => l.id === 'requests')!
       expect(requests.spans).toBeUndefined()
       expect(requests.density!.counts).toHaveLength(bins)
@@ -107,9 +114,9 @@ describe('the time axis at a million events', () => {
       expect(errors.total).toBe(big.failed)
       expect(view.lanes.map((l) => l.id)).toEqual(['requests', 'notifications', 'errors'])
 
-      // A view of the whole session reads one block per bin edge and lane at most, whatever the session's length.
+      // A view of the whole session reads a group's block summaries and a block per bin edge and lane at most, whatever its length.
       const lanes = view.lanes.length
-      expect(wide.reads).toBeLessThanOrEqual((bins + 2) * lanes)
+      expect(wide.reads).toBeLessThanOrEqual((bins + 2) * lanes * 2)
       expect(wide.records).toBeLessThanOrEqual((bins + 2) * lanes * BLOCK)
       expect(wide.records).toBeLessThan(answered / 2)
 
@@ -117,7 +124,10 @@ describe('the time axis at a million events', () => {
       const middle = (start + big.end) / 2
       const narrow = await cost(() => engine.invoke('timeline.view', { connectionId: 'big', from: middle, to: middle + 300, bins }))
       const near = narrow.value
-      const spans = near.lanes.find((l) => l.id === 'requests')!.spans!
+      const spans = [...near.lanes.find((l) => l.id === 'requests')!.spans!]
+      // The long request runs across the whole range: it is there, from the session's first event to its last.
+      expect(spans[0]).toMatchObject({ label: 'tools/call long_report', start, end: big.end, seq: 1, outcome: 'ok' })
+      spans.shift()
       expect(spans.length).toBeGreaterThan(5)
       expect(spans.length).toBeLessThan(MAX_SPANS_PER_LANE)
       for (const span of spans) {
@@ -139,6 +149,23 @@ describe('the time axis at a million events', () => {
       expect(search.max).toBeGreaterThan(30)
       expect(search.histogram.counts.reduce((a, b) => a + b, 0)).toBeGreaterThan(1_000)
       expect(latency.records).toBeLessThan(25_000)
+
+      // The app closes: the session, read back as a past one, answers the same from its span index as it lies.
+      const sessionId = engine.events.store.sessionOf('big')!
+      await engine.dispose()
+      const again = new Engine({ host: 'web', dataDir, builtIns: builtInDemos(), approver: approveAll })
+      try {
+        const pastWide = await cost(() => again.invoke('timeline.view', { connectionId: `session:${sessionId}`, bins }))
+        expect(pastWide.value).toEqual(view)
+        expect(pastWide.reads).toBeLessThanOrEqual((bins + 2) * lanes * 2 + big.requests / (BLOCK * 64) + 100)
+        const pastNarrow = await cost(() =>
+          again.invoke('timeline.view', { connectionId: `session:${sessionId}`, from: middle, to: middle + 300, bins }),
+        )
+        expect(pastNarrow.value).toEqual(near)
+        expect(pastNarrow.records).toBeLessThan(2_000)
+      } finally {
+        await again.dispose()
+      }
     } finally {
       await engine.dispose()
     }

@@ -61,7 +61,7 @@ export class SessionStore {
   /** Ended sessions of this run open for reading, least recently used first. */
   private readonly readers = new Map<string, SessionReader>()
   /** Finished sessions' spans open for reading, by folder, least recently used first. */
-  private readonly spanReaders = new Map<string, SpanIndexReader>()
+  private readonly spanReaders = new Map<string, { reader: SpanIndexReader; size: number }>()
   private readonly writerId = { pid: process.pid, start: startMarker(process.pid) }
   private readonly stamp = new Date()
     .toISOString()
@@ -168,16 +168,24 @@ export class SessionStore {
       files.flush()
       return files.spans
     }
-    let reader = this.spanReaders.get(files.dir)
-    if (reader) this.spanReaders.delete(files.dir)
-    else reader = openSpanIndex(files.dir, (each) => walkSession(files, each))
-    this.spanReaders.set(files.dir, reader)
+    // A session another process writes now (a tap running): its spans as far as its events go, built again once it has more.
+    const summary = readSummary(files.dir)
+    const elsewhere = summary?.writer !== undefined && !summary.ended && ownerRunning(summary.writer.pid, summary.writer.start)
+    const size = elsewhere ? files.index('frames').count + files.index('logs').count + files.index('others').count : 0
+    let open = this.spanReaders.get(files.dir)
+    if (open && open.size !== size) {
+      this.closeSpans(files.dir)
+      open = undefined
+    }
+    if (open) this.spanReaders.delete(files.dir)
+    else open = { reader: openSpanIndex(files.dir, (each) => walkSession(files, each), elsewhere), size }
+    this.spanReaders.set(files.dir, open)
     if (this.spanReaders.size > OPEN_READERS) this.closeSpans(this.spanReaders.keys().next().value!)
-    return reader
+    return open.reader
   }
 
   private closeSpans(dir: string): void {
-    this.spanReaders.get(dir)?.close()
+    this.spanReaders.get(dir)?.reader.close()
     this.spanReaders.delete(dir)
   }
 

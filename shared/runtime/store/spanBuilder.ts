@@ -25,6 +25,9 @@ export interface BuiltSpan {
   writtenAt?: number
 }
 
+/** An open request: its span, and how it can be named (its progress token, its id, its subject). */
+type Request = BuiltSpan & { progress?: string; idKey?: string; subject?: string; uri?: string; subscribes?: boolean }
+
 /** Marks kept per span: a stream of a million events keeps its first ones and says how many more there were. */
 export const MAX_MARKS = 500
 /** Spans kept open at once (requests never answered, tasks never finished): past it, the oldest is written as still open. */
@@ -41,12 +44,14 @@ const PAUSED = new Set(['input-required', 'auth-required'])
  * closes (so spans come in the order they end); `close` hands the ones still open, without an end.
  */
 export class SpanBuilder {
-  private readonly requests = new Map<number, BuiltSpan & { progress?: string; subject?: string }>()
+  private readonly requests = new Map<number, Request>()
   /** A request's seq by the way it went and its JSON-RPC id (a cancellation names the id). */
   private readonly byId = new Map<string, number>()
   /** A request's seq by the progress token it sent. */
   private readonly byProgress = new Map<string, number>()
   private readonly streams = new Map<number, BuiltSpan>()
+  /** Resource subscriptions open, by URI. */
+  private readonly subscriptions = new Map<string, BuiltSpan>()
   private readonly tasks = new Map<string, BuiltSpan & { state?: string; origin?: true }>()
   private readonly finishedTasks = new Set<string>()
   private readonly flows = new Map<string, BuiltSpan>()
@@ -80,7 +85,7 @@ export class SpanBuilder {
       case 'auth': {
         let flow = this.flows.get(event.flowId)
         if (!flow) {
-          flow = { lane: 'auth', start: event.ts, seq: event.seq, label: `authorization ${event.phase}`, outcome: 'pending', marks: [] }
+          flow = { lane: 'auth', start: event.ts, seq: event.seq, label: `authorization ${event.targetId}`, outcome: 'pending', marks: [] }
           this.keep(this.flows, event.flowId, flow)
         }
         mark(flow, { ts: event.ts, label: `${event.step}: ${event.summary}`, seq: event.seq })
@@ -106,7 +111,13 @@ export class SpanBuilder {
 
   /** The spans open now (a live session's unanswered requests, running tasks and streams), without an end. */
   open(): BuiltSpan[] {
-    return [...this.requests.values(), ...this.streams.values(), ...this.tasks.values(), ...this.flows.values()]
+    return [
+      ...this.requests.values(),
+      ...this.streams.values(),
+      ...this.subscriptions.values(),
+      ...this.tasks.values(),
+      ...this.flows.values(),
+    ]
   }
 
   /** The session ended (at `at`): what is still open is handed on as it is (no end). */
@@ -114,6 +125,7 @@ export class SpanBuilder {
     for (const span of this.open()) this.emit({ ...span, writtenAt: at })
     this.requests.clear()
     this.streams.clear()
+    this.subscriptions.clear()
     this.tasks.clear()
     this.flows.clear()
   }
@@ -122,7 +134,7 @@ export class SpanBuilder {
     const own = frame.protocol === 'mcp-app' ? 'app' : frame.probe ? 'keepalive' : undefined
     switch (frame.kind) {
       case 'request': {
-        const span: BuiltSpan & { progress?: string; subject?: string } = {
+        const span: Request = {
           lane: own ?? (frame.direction === 'out' ? 'requests' : 'server-requests'),
           start: frame.ts,
           seq: frame.seq,
@@ -135,7 +147,14 @@ export class SpanBuilder {
           span.progress = String(token)
           this.keep(this.byProgress, span.progress, frame.seq)
         }
-        if (frame.id !== undefined) this.keep(this.byId, `${frame.direction}:${frame.id}`, frame.seq)
+        if (frame.id !== undefined) {
+          span.idKey = `${frame.direction}:${frame.id}`
+          this.keep(this.byId, span.idKey, frame.seq)
+        }
+        if (frame.method === 'resources/subscribe' || frame.method === 'resources/unsubscribe') {
+          const uri = field(field(frame.payload, 'params'), 'uri')
+          if (typeof uri === 'string') Object.assign(span, { uri, subscribes: frame.method === 'resources/subscribe' })
+        }
         this.keep(this.requests, frame.seq, span)
         return
       }
@@ -204,6 +223,11 @@ export class SpanBuilder {
             return
           }
         }
+        if (frame.method === 'notifications/resources/updated') {
+          const uri = field(params, 'uri')
+          const subscription = typeof uri === 'string' ? this.subscriptions.get(uri) : undefined
+          if (subscription) return mark(subscription, { ts: frame.ts, label: 'updated', seq: frame.seq })
+        }
         if (frame.method === 'notifications/cancelled') {
           const id = field(params, 'requestId')
           const seq = this.byId.get(`${frame.direction}:${String(id)}`)
@@ -217,10 +241,32 @@ export class SpanBuilder {
   }
 
   /** A request answered (or given up): its span ends, and a failure is marked in `errors` too. */
-  private answer(request: BuiltSpan & { progress?: string }, ts: number, seq: number, outcome: Outcome): void {
+  private answer(request: Request, ts: number, seq: number, outcome: Outcome): void {
     this.requests.delete(request.seq)
     if (request.progress !== undefined) this.byProgress.delete(request.progress)
+    if (request.idKey !== undefined && this.byId.get(request.idKey) === request.seq) this.byId.delete(request.idKey)
     this.finish(request, ts, seq, outcome)
+    if (request.uri !== undefined && outcome === 'ok') this.subscription(request, ts, seq)
+  }
+
+  /** A resource subscribed to is a stream from the subscription's answer to its unsubscription's, its updates marked. */
+  private subscription(request: Request, ts: number, seq: number): void {
+    const uri = request.uri!
+    const open = this.subscriptions.get(uri)
+    if (request.subscribes) {
+      if (open) return
+      this.keep(this.subscriptions, uri, {
+        lane: 'streams',
+        start: request.start,
+        seq: request.seq,
+        label: `subscription ${uri}`,
+        outcome: 'pending',
+        marks: [],
+      })
+    } else if (open) {
+      this.subscriptions.delete(uri)
+      this.finish(open, ts, seq, 'ok')
+    }
   }
 
   /** The tasks an answer, a stream event or a notification speaks of: each one's state marked on its span. */

@@ -1,6 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TIMELINE_LANES, type EngineEvent, type TimelineLaneId } from '../../contract'
+import { temporaryFolderName } from '../frameSpill'
 import { AppendFile, readAt } from './appendFile'
 import { SpanBuilder, type BuiltSpan, type SpanMark } from './spanBuilder'
 import { SpanLaneReader, SpanLaneWriter, type SpanLane, type SpanRecord } from './spanLanes'
@@ -126,7 +128,11 @@ export class SpanIndexReader implements SpanIndex {
   private readonly labelList: string[]
   private readonly extrasFd: number | undefined
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    /** A temporary folder the index was built into, removed when it is closed. */
+    private readonly temporary?: string,
+  ) {
     for (const id of TIMELINE_LANES) if (existsSync(join(dir, `${id}.idx`))) this.lanes.set(id, new SpanLaneReader(join(dir, id)))
     this.labelList = readLines(join(dir, 'labels.jsonl')).map((line) => JSON.parse(line) as string)
     try {
@@ -156,25 +162,50 @@ export class SpanIndexReader implements SpanIndex {
   close(): void {
     for (const lane of this.lanes.values()) lane.close()
     if (this.extrasFd !== undefined) closeSync(this.extrasFd)
+    if (this.temporary) rmSync(this.temporary, { recursive: true, force: true })
   }
 }
 
 /**
  * A finished session's spans: read as they lie when its index is whole, else built from its events first (a
  * session from before spans were kept, or one a crash cut short) into a folder of their own, then put in place.
+ * A session another process is still writing (a tap running now), or one whose folder refuses the index, has
+ * its spans built into a temporary folder instead, removed when they are closed: its own folder is never touched.
  */
-export function openSpanIndex(sessionDir: string, walk: (each: (event: EngineEvent) => void) => void): SpanIndexReader {
+export function openSpanIndex(
+  sessionDir: string,
+  walk: (each: (event: EngineEvent) => void) => void,
+  writtenElsewhere = false,
+): SpanIndexReader {
   const dir = join(sessionDir, 'spans')
-  if (!existsSync(join(dir, 'complete'))) {
+  if (!writtenElsewhere && existsSync(join(dir, 'complete'))) return new SpanIndexReader(dir)
+  if (!writtenElsewhere) {
     const building = join(sessionDir, `spans.building-${process.pid}`)
-    rmSync(building, { recursive: true, force: true })
-    const writer = new SpanIndexWriter(building)
-    walk((event) => writer.add(event))
-    writer.close()
-    rmSync(dir, { recursive: true, force: true })
-    renameSync(building, dir)
+    try {
+      rmSync(building, { recursive: true, force: true })
+      build(building, walk)
+      rmSync(dir, { recursive: true, force: true })
+      renameSync(building, dir)
+      return new SpanIndexReader(dir)
+    } catch {
+      rmSync(building, { recursive: true, force: true })
+    }
   }
-  return new SpanIndexReader(dir)
+  const temporary = mkdtempSync(join(tmpdir(), temporaryFolderName('spans')))
+  try {
+    build(join(temporary, 'spans'), walk)
+  } catch (error) {
+    rmSync(temporary, { recursive: true, force: true })
+    throw error
+  }
+  return new SpanIndexReader(join(temporary, 'spans'), temporary)
+}
+
+function build(dir: string, walk: (each: (event: EngineEvent) => void) => void): void {
+  const writer = new SpanIndexWriter(dir)
+  walk((event) => writer.add(event))
+  writer.close()
+  if (!existsSync(join(dir, 'complete'))) throw new Error(`the spans of ${dir} could not be written`)
 }
 
 function readLines(path: string): string[] {

@@ -8,14 +8,14 @@ import {
 } from '../../contract'
 import type { BuiltSpan } from './spanBuilder'
 import { LABEL_IN_EXTRA, type SpanIndex } from './spanIndex'
-import { BLOCK, positionOf, type SpanLane, type SpanRecord } from './spanLanes'
+import { BLOCK, GROUP, newPositionCache, positionOf, type SpanLane, type SpanRecord } from './spanLanes'
 
 /**
  * Each lane of a session's spans in `[from, to]` (the spans, or their density in `bins` bins where there are
  * more than MAX_SPANS_PER_LANE). A lane's records lie in the order they ended, so the spans that ended in the
  * range are the records between two positions (two binary searches); those still running at its right edge
- * are in the blocks after it whose earliest start is within the range. Density is a position per bin edge:
- * bins × lanes block reads at most, whatever the session's length. Lanes the session never had are left out.
+ * are in the groups and blocks after it whose earliest start is within the range. Density is a position per
+ * bin edge: two reads per bin and lane at most, whatever the session's length. Lanes the session never had are left out.
  */
 export function laneViews(index: SpanIndex, from: number, to: number, bins: number): TimelineLane[] {
   const open = index.open()
@@ -40,7 +40,7 @@ function laneView(
 ): TimelineLane {
   const live = running.filter((s) => s.start <= to)
   if (!lane?.count) return { id, spans: live.map(spanOfBuilt), total: live.length }
-  const cache = { block: -1, records: [] as SpanRecord[] }
+  const cache = newPositionCache()
   const first = positionOf(lane, from, false, cache)
   const last = positionOf(lane, to, true, cache)
   const ended = last.position - first.position
@@ -66,13 +66,19 @@ function laneView(
   return { id, spans, total: spans.length }
 }
 
-/** Records after `position` that began by `to` (still running at the range's right edge), at most `limit`. */
+/** Records after `position` that began by `to` (still running at the range's right edge), at most `limit`: only the groups and blocks whose earliest start is by `to` are read. */
 function spansAcross(lane: SpanLane, position: number, to: number, limit: number): SpanRecord[] {
   const out: SpanRecord[] = []
-  for (let block = Math.floor(position / BLOCK); block < lane.blocks && out.length < limit; block++) {
-    if (lane.minStart[block] > to) continue
-    for (const [i, r] of lane.records(block * BLOCK, BLOCK).entries())
-      if (block * BLOCK + i >= position && r.start <= to && out.length < limit) out.push(r)
+  const firstBlock = Math.floor(position / BLOCK)
+  for (let group = Math.floor(firstBlock / GROUP); group < lane.groups && out.length < limit; group++) {
+    if (lane.groupMinStart[group] > to) continue
+    const { minStart } = lane.blocksOf(group)
+    for (let b = 0; b < minStart.length && out.length < limit; b++) {
+      const block = group * GROUP + b
+      if (block < firstBlock || minStart[b] > to) continue
+      for (const [i, r] of lane.records(block * BLOCK, BLOCK).entries())
+        if (block * BLOCK + i >= position && r.start <= to && out.length < limit) out.push(r)
+    }
   }
   return out
 }
