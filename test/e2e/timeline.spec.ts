@@ -189,6 +189,23 @@ test('an MCP session on the Timeline: spans by outcome, zoom, pan, a brush that 
     expect(marked).toBeLessThanOrEqual(calls[3].end! + 1)
   })
 
+  await test.step('Copy as image: the range shown, lane labels and all, as a PNG on the clipboard', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url })
+    await page.getByRole('button', { name: 'Copy as image' }).click()
+    await expect(page.getByText('Copied the timeline as an image.')).toBeVisible()
+    const image = await page.evaluate(async () => {
+      const [item] = await navigator.clipboard.read()
+      const blob = await item.getType('image/png')
+      const bitmap = await createImageBitmap(blob)
+      return { type: blob.type, width: bitmap.width, height: bitmap.height }
+    })
+    const axis = (await page.getByTestId('time-axis').boundingBox())!
+    expect(image.type).toBe('image/png')
+    // The labels' column and the canvas, at the screen's pixel ratio.
+    expect(image.width).toBeGreaterThanOrEqual(Math.floor(axis.width) - 4)
+    expect(image.height).toBeGreaterThanOrEqual(Math.floor(axis.height) - 4)
+  })
+
   await test.step('a latency bucket picks out its spans; the strip above every tab jumps the Timeline', async () => {
     const bucket = page.getByTestId('latency-panel').locator('.latency-row[data-method="tools/call"] .bucket:not([disabled])').first()
     await bucket.click()
