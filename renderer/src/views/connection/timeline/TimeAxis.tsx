@@ -9,6 +9,9 @@ import { AXIS_HEIGHT, drawTimeline, laneLayout, readPalette, spanAt, type DrawnS
 import { useThemePaint } from './useThemePaint'
 import { useTimelineView, type Window } from './timelineFetch'
 
+/** A lane's count in its label: 950, 12K, 1.2M (the tooltip has it whole). */
+const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 })
+
 export const LANE_LABELS: Record<TimelineLaneId, string> = {
   requests: 'Requests',
   'server-requests': 'Server asks',
@@ -53,7 +56,7 @@ export interface TimeAxisProps {
  * (which Frames, Log and Conversation then show), a click on a span opens its frames; the keyboard does it all
  * (+ − ← → 0, ↑ ↓ to step through spans, Enter to open one, Escape to clear the brush).
  */
-export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revision, extent, labelWidth = 132 }: TimeAxisProps) {
+export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revision, extent, labelWidth = 144 }: TimeAxisProps) {
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLCanvasElement>(null)
   const [width, setWidth] = useState(0)
@@ -248,7 +251,7 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
             {!collapsed.has(row.id) && (
               <>
                 <span className="lane-name">{LANE_LABELS[row.id]}</span>
-                <span className="lane-total">{(totals.get(row.id) ?? 0).toLocaleString()}</span>
+                <span className="lane-total">{compact.format(totals.get(row.id) ?? 0)}</span>
               </>
             )}
           </button>
