@@ -88,6 +88,15 @@ test('an MCP session on the Timeline: spans by outcome, zoom, pan, a brush that 
   })
 
   await test.step('the wheel zooms in at the pointer, keeping the time under it in place; a drag pans', async () => {
+    // The session's last events (a keepalive's, the calls' log lines) may still widen the fitted range: wait until it holds.
+    await expect
+      .poll(async () => {
+        const first = await drawn(canvas)
+        await page.waitForTimeout(300)
+        const second = await drawn(canvas)
+        return first.from === second.from && first.to === second.to
+      })
+      .toBe(true)
     const before = await drawn(canvas)
     const at = calls[2].start
     const x = await xOf(canvas, at)

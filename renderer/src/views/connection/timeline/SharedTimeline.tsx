@@ -131,6 +131,7 @@ export function SharedTimeline({ sides, name }: { sides: AxisSide[]; name: strin
               connectionId={side.connectionId}
               title={side.title}
               window={window && { from: window.from + shift, to: window.to + shift }}
+              asked={chosen && { from: chosen.from + shift, to: chosen.to + shift }}
               onWindow={(w) => setChosen(w && { from: w.from - shift, to: w.to - shift })}
               onExtent={(e) => setExtents((all) => ({ ...all, [side.connectionId]: e }))}
               revision={revisions[i]}

@@ -39,6 +39,8 @@ export interface TimeAxisProps {
   title?: string
   /** The range shown; undefined until the session's extent is known. */
   window: Window | undefined
+  /** The range asked for; none (the default): the whole session, which follows a live one without asking for each new extent. */
+  asked?: Window
   onWindow(window: Window | undefined): void
   /** The session's extent as the engine answered (the panel fits and zooms to it). */
   onExtent(extent: { start: number; end: number }): void
@@ -56,7 +58,7 @@ export interface TimeAxisProps {
  * (which Frames, Log and Conversation then show), a click on a span opens its frames; the keyboard does it all
  * (+ − ← → 0, ↑ ↓ to step through spans, Enter to open one, Escape to clear the brush).
  */
-export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revision, extent, labelWidth = 144 }: TimeAxisProps) {
+export function TimeAxis({ connectionId, title, window, asked, onWindow, onExtent, revision, extent, labelWidth = 144 }: TimeAxisProps) {
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLCanvasElement>(null)
   const [width, setWidth] = useState(0)
@@ -68,7 +70,7 @@ export function TimeAxis({ connectionId, title, window, onWindow, onExtent, revi
   const [brushing, setBrushing] = useState<Window>()
   const [focused, setFocused] = useState<{ lane: TimelineLaneId; span: TimelineSpan }>()
   const drawn = useRef<DrawnSpan[]>([])
-  const answer = useTimelineView(connectionId, window, Math.max(1, Math.min(8000, Math.round(width / 2))), revision)
+  const answer = useTimelineView(connectionId, asked, Math.max(1, Math.min(8000, Math.round(width / 2))), revision)
   const view: TimelineView | undefined = answer.value
 
   useEffect(() => {

@@ -70,6 +70,7 @@ export function TimelinePanel({ view }: { view: ConnectionView }) {
           <TimeAxis
             connectionId={view.id}
             window={window}
+            asked={stored}
             onWindow={setWindow}
             onExtent={setExtent}
             revision={view.past ? 0 : view.rev}

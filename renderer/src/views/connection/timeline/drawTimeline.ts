@@ -137,7 +137,7 @@ export function drawTimeline(
     const collapsed = row.height < LANE_HEIGHT
     const top = row.top + (collapsed ? 2 : 5)
     const barHeight = row.height - (collapsed ? 4 : 10)
-    if (lane.density) drawDensity(ctx, lane, width, top, barHeight, palette)
+    if (lane.density) drawDensity(ctx, lane, view.range, x, top, barHeight, palette)
     else
       for (const s of lane.spans ?? [])
         drawn.push(drawSpan(ctx, lane.id, s, x, view.extent.end, width, top, barHeight, collapsed, palette, overlays))
@@ -269,11 +269,16 @@ function drawSpan(
   return { lane, span: s, x: tick ? left - 4 : left, width: tick ? 8 : Math.max(right - left, 4), top, height: barHeight }
 }
 
-/** Bars of counts per bin, scaled to the lane's fullest bin, failures in red at the bottom. */
+/**
+ * Bars of counts per bin, scaled to the lane's fullest bin, failures in red at the bottom. The bins cut the range
+ * the engine answered for, which is not the range drawn while a newer answer is on its way (or when it answered
+ * for the whole session): each bin is placed by its time.
+ */
 function drawDensity(
   ctx: CanvasRenderingContext2D,
   lane: TimelineLane,
-  width: number,
+  range: { from: number; to: number },
+  x: (ts: number) => number,
   top: number,
   barHeight: number,
   palette: Palette,
@@ -281,19 +286,21 @@ function drawDensity(
   const { counts, errors } = lane.density!
   const bins = counts.length
   const most = Math.max(1, ...counts)
-  const binWidth = width / bins
+  const binSpan = (range.to - range.from) / bins
+  const binWidth = x(range.from + binSpan) - x(range.from)
   for (let i = 0; i < bins; i++) {
     if (!counts[i]) continue
+    const left = x(range.from + i * binSpan)
     // A square root: a bin of one still shows beside a bin of thousands.
     const h = Math.max(1, Math.sqrt(counts[i] / most) * barHeight)
     ctx.fillStyle = palette.outcome.ok
     ctx.globalAlpha = 0.75
-    ctx.fillRect(i * binWidth, top + barHeight - h, Math.max(binWidth - 0.5, 1), h)
+    ctx.fillRect(left, top + barHeight - h, Math.max(binWidth - 0.5, 1), h)
     if (errors[i]) {
       const eh = Math.max(1, (errors[i] / counts[i]) * h)
       ctx.fillStyle = palette.outcome.error
       ctx.globalAlpha = 1
-      ctx.fillRect(i * binWidth, top + barHeight - eh, Math.max(binWidth - 0.5, 1), eh)
+      ctx.fillRect(left, top + barHeight - eh, Math.max(binWidth - 0.5, 1), eh)
     }
   }
   ctx.globalAlpha = 1
