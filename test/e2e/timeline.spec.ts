@@ -2,8 +2,8 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import type { TimelineSpan } from '../../shared/contract'
-import { openUiClient } from '../../web/client'
-import { expect, test, type RunningWebHost } from './webHostProcess'
+import { openApprovedTarget, openUiClient } from '../../web/client'
+import { expect, ROOT, test, type RunningWebHost } from './webHostProcess'
 import { openDemo } from './flows'
 
 // The Timeline on real sessions: the built-in demo servers (an MCP server over stdio, an A2A agent), what
@@ -411,4 +411,69 @@ test('server-everything on the Timeline: a task for its life, progress filling i
     }
     await expect(page.getByTestId('focused-span')).toContainText(/^Server asks: elicitation\/create, at .*, took \d\.\d\d s$/)
   })
+})
+
+test('a long session (100,000 notifications): density on the axis, and a brush Frames filters in the engine over every frame', async ({
+  page,
+  host,
+}) => {
+  test.setTimeout(180_000)
+  const notifications = 100_000
+  const frames = notifications + 7
+  let ui = await openUiClient(host)
+  const { targetId, connectionId } = await openApprovedTarget(ui, {
+    name: 'flood',
+    spec: {
+      kind: 'mcp-stdio',
+      command: process.execPath,
+      args: ['--import', 'tsx', join(ROOT, 'bench', 'floodServer.ts'), String(notifications)],
+      env: {},
+    },
+    options: { keepaliveIntervalMs: 3_600_000 },
+  })
+  await ui.close() // the test's own client keeps every event it gets: it leaves before the flood
+  ui = await openUiClient(host)
+  try {
+    await expect
+      .poll(async () => (await ui.invoke('sessions.list', {})).find((s) => s.connectionId === connectionId)?.frames ?? 0, {
+        timeout: 90_000,
+        intervals: [500],
+      })
+      .toBeGreaterThanOrEqual(frames)
+    await page.goto(host.url)
+    await page.locator(`[data-target="${targetId}"]`).click()
+    await page.getByRole('tab', { name: /Timeline/ }).click()
+    const canvas = page.getByTestId('timeline-canvas')
+    await expect(page.getByTestId('time-axis').locator('[data-lane="notifications"]')).toContainText('100K')
+    // Too many to draw one by one: counted per bin.
+    const whole = await ui.invoke('timeline.view', { connectionId, bins: 500 })
+    expect(whole.lanes.find((l) => l.id === 'notifications')?.density).toBeDefined()
+    await expect.poll(async () => (await drawn(canvas)).from).toBeGreaterThan(0)
+    await page.screenshot({ path: 'test-results/timeline-long-session.png' })
+
+    const box = (await canvas.boundingBox())!
+    const y = await yOf(page, 'notifications')
+    await page.keyboard.down('Shift')
+    await page.mouse.move(box.x + box.width * 0.4, y)
+    await page.mouse.down()
+    await page.mouse.move(box.x + box.width * 0.6, y, { steps: 5 })
+    await page.mouse.up()
+    await page.keyboard.up('Shift')
+    await page.getByRole('tab', { name: /Frames/ }).click()
+    const chip = page.getByTestId('time-range-chip')
+    const range = { from: Number(await chip.getAttribute('data-from')), to: Number(await chip.getAttribute('data-to')) }
+    const filter = { text: '', direction: '' as const, kind: '', hideProbes: false, wire: '' as const, ...range }
+    const { total } = await ui.invoke('frames.find', { connectionId, filter, from: 0, count: 1 })
+    expect(total).toBeGreaterThan(0)
+    expect(total).toBeLessThan(frames)
+    await expect(page.getByTestId('frame-count')).toHaveText(
+      `${total.toLocaleString('en-US')} of ${frames.toLocaleString('en-US')} frames`,
+      {
+        timeout: 30_000,
+      },
+    )
+    await page.screenshot({ path: 'test-results/timeline-long-session-frames.png' })
+  } finally {
+    await ui.close()
+  }
 })

@@ -7,7 +7,7 @@ import { spanDuration, wallClock } from './axisTicks'
 export function TimeRangeChip({ connectionId, range }: { connectionId: string; range: TimeRange }) {
   const step = Math.max((range.to - range.from) / 10, 1e-6)
   return (
-    <span className="brush-chip" data-testid="time-range-chip">
+    <span className="brush-chip" data-testid="time-range-chip" data-from={range.from} data-to={range.to}>
       <button className="btn ghost small" onClick={() => openTab('timeline')} title="Brushed on the Timeline: show it there">
         {wallClock(range.from, step)} – {wallClock(range.to, step)} ({spanDuration(range.to - range.from)})
       </button>
