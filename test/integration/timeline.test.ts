@@ -103,6 +103,14 @@ describe('a session on the time axis', () => {
       endSeq: probeAnswer.seq,
     })
     expect(requests.some((s) => s.seq === probeFrame.seq)).toBe(false)
+    // Each probe once: its frames are the span, the keepalive event that follows adds none.
+    const probes = new Set(
+      recorder
+        .of('frame', connectionId)
+        .filter((f) => f.probe && f.kind === 'request')
+        .map((f) => f.seq),
+    )
+    expect(spansOf(live, 'keepalive').every((s) => probes.has(s.seq))).toBe(true)
     expect(live.extent.start).toBeLessThanOrEqual(call.ts)
 
     const { rows } = await engine.invoke('timeline.latency', { connectionId })
@@ -137,6 +145,13 @@ describe('a session on the time axis', () => {
     expect(slow.marks!.map((m) => m.fill)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => n / 8))
     expect(slow.marks!.every((m) => m.ts >= slow.start && m.ts <= slow.end!)).toBe(true)
     expect(spansOf(v, 'notifications').some((s) => s.label === 'notifications/progress')).toBe(false)
+
+    await expect(view(engine, connectionId, { from: v.range.to, to: v.range.from })).rejects.toThrow(/ends .* before it begins/)
+
+    // The connection closes: its session, ended, reads the same by the connection's id.
+    await engine.invoke('connections.close', { connectionId })
+    const ended = await view(engine, connectionId, { from: v.range.from, to: v.range.to })
+    expect(spansOf(ended, 'requests')).toEqual(spansOf(v, 'requests'))
   })
 
   it('a request cancelled ends its span as cancelled; one that fails is marked in errors too', async () => {
@@ -348,5 +363,30 @@ describe('a session on the time axis', () => {
     expect(sentAgain.start).toBeGreaterThanOrEqual(flow.start)
     expect(sentAgain).toMatchObject({ outcome: 'ok' })
     expect(sentAgain.end).toBeGreaterThanOrEqual(flow.end!)
+  })
+
+  it('an MCP App view’s messages are the app lane: its request to Parallax answered, a notification a tick', async () => {
+    const { engine, recorder } = start()
+    const connectionId = await open(engine, fixtureTarget('appViews'))
+    const { viewId } = await engine.invoke('apps.open', { connectionId, uri: 'ui://board/view.html' })
+    const wire = (direction: 'in' | 'out', message: unknown, ts: number) => ({ direction, text: JSON.stringify(message), ts })
+    const now = Date.now()
+    await engine.invoke('apps.frames', {
+      viewId,
+      frames: [
+        wire('in', { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'board', version: '1' } } }, now - 20),
+        wire('out', { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2026-01-26' } }, now - 5),
+        wire('in', { jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} }, now),
+      ],
+    })
+    const bridge = recorder.of('frame', connectionId).filter((f) => f.protocol === 'mcp-app')
+    const v = await view(engine, connectionId)
+    expect(spansOf(v, 'app')).toEqual([
+      { start: bridge[0].ts, end: bridge[1].ts, label: 'ui/initialize', outcome: 'ok', seq: bridge[0].seq, endSeq: bridge[1].seq },
+      { start: bridge[2].ts, end: bridge[2].ts, label: 'ui/notifications/initialized', outcome: 'ok', seq: bridge[2].seq },
+    ])
+    // Not the server's: its requests lane holds the view's resources/read, not the view's own messages.
+    expect(spansOf(v, 'requests').some((s) => s.label.startsWith('ui/'))).toBe(false)
+    expect(spansOf(v, 'server-requests')).toEqual([])
   })
 })

@@ -26,7 +26,13 @@ export const timelineCommands: DomainHandlers<'timeline'> = {
 function sessionOf(engine: CommandContext, connectionId: string): { files: SessionFiles; spans: SpanIndex } {
   const store = engine.events.store
   const files = store.files(connectionId)
-  const spans = files && store.spans(connectionId)
+  let spans: SpanIndex | undefined
+  try {
+    spans = files && store.spans(connectionId)
+  } catch (error) {
+    // A session's spans are built from its events when it has none: events it cannot read are said, not thrown raw.
+    throw new CommandError(`the spans of this session could not be read: ${(error as Error).message}`, 'failed')
+  }
   if (!files || !spans) throw new CommandError(`no session of connection "${connectionId}"`, 'not-found')
   return { files, spans }
 }

@@ -80,7 +80,9 @@ export class SpanBuilder {
           label: `keepalive ${event.probe}${event.ok ? '' : `: ${event.error ?? 'failed'}`}`,
           outcome: event.ok ? 'ok' : 'error',
         }
-        return this.done(span)
+        this.done(span)
+        this.probeDrawn = false // drawn from the event itself: the next event is not the probe frames' echo
+        return
       }
       case 'auth': {
         let flow = this.flows.get(event.flowId)

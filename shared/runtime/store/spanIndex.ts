@@ -26,6 +26,8 @@ const MAX_LABELS = 0xffff
 /** A label number that says "the label is in the extras". */
 export const LABEL_IN_EXTRA = 0xffff
 
+const NO_EXTRA = { offset: 0, length: 0 }
+
 /** A live session's spans: made from its events as they are appended (O(1) each), written with its batches. */
 export class SpanIndexWriter implements SpanIndex {
   private readonly lanes = new Map<TimelineLaneId, SpanLaneWriter>()
@@ -102,12 +104,17 @@ export class SpanIndexWriter implements SpanIndex {
       this.labels.set(span.label, label)
       this.labelFile.append(Buffer.from(`${JSON.stringify(span.label)}\n`))
     }
-    const extra = {
-      ...(label === undefined && { label: span.label }),
-      ...(span.marks?.length && { marks: span.marks }),
-      ...(span.marksDropped && { more: span.marksDropped }),
-    }
-    const where = Object.keys(extra).length ? this.extras.appendLine(JSON.stringify(extra)) : { offset: 0, length: 0 }
+    // Most spans are a label alone: only those with more say it in a line of the extras.
+    const where =
+      label === undefined || span.marks?.length
+        ? this.extras.appendLine(
+            JSON.stringify({
+              ...(label === undefined && { label: span.label }),
+              ...(span.marks?.length && { marks: span.marks }),
+              ...(span.marksDropped && { more: span.marksDropped }),
+            }),
+          )
+        : NO_EXTRA
     lane.add({
       at: span.end ?? span.writtenAt ?? span.start,
       start: span.start,

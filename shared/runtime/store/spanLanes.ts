@@ -35,7 +35,7 @@ export interface SpanRecord {
   outcome: Outcome
 }
 
-/** Reads made of span lanes, and records they decoded: what a view costs, counted (for tests and the bench). */
+/** Reads made of span lanes, and the records they read: what a view costs, counted (for tests and the bench). */
 export const spanReads = { reads: 0, records: 0 }
 
 /** A block summary: each block's first `at` and earliest `start`. */
@@ -50,6 +50,8 @@ export interface SpanLane {
   /** Failed spans in the whole lane. */
   readonly errors: number
   records(from: number, count: number): SpanRecord[]
+  /** Records `from` … as they lie (64 bytes each), for reading a field or two without decoding the rest. */
+  raw(from: number, count: number): Buffer
   readonly groups: number
   readonly groupFirstAt: Float64Array
   readonly groupMinStart: Float64Array
@@ -156,11 +158,15 @@ export class SpanLaneWriter implements SpanLane {
   }
 
   records(from: number, count: number): SpanRecord[] {
+    return decode(this.raw(from, count))
+  }
+
+  raw(from: number, count: number): Buffer {
     const n = Math.min(count, this.count - from)
-    if (n <= 0) return []
+    if (n <= 0) return Buffer.alloc(0)
     this.seal()
-    spanReads.reads++
-    return decode(this.file.read(from * SPAN_BYTES, n * SPAN_BYTES))
+    counted(n)
+    return this.file.read(from * SPAN_BYTES, n * SPAN_BYTES)
   }
 
   blocksOf(group: number): BlockSummaries {
@@ -257,10 +263,14 @@ export class SpanLaneReader implements SpanLane {
   }
 
   records(from: number, count: number): SpanRecord[] {
+    return decode(this.raw(from, count))
+  }
+
+  raw(from: number, count: number): Buffer {
     const n = Math.min(count, this.count - from)
-    if (n <= 0 || this.fd === undefined) return []
-    spanReads.reads++
-    return decode(readAt(this.fd, from * SPAN_BYTES, n * SPAN_BYTES))
+    if (n <= 0 || this.fd === undefined) return Buffer.alloc(0)
+    counted(n)
+    return readAt(this.fd, from * SPAN_BYTES, n * SPAN_BYTES)
   }
 
   blocksOf(group: number): BlockSummaries {
@@ -301,8 +311,12 @@ function decode(bytes: Buffer): SpanRecord[] {
       label: bytes.readUInt16LE(o + 60),
       outcome: OUTCOMES[bytes.readUInt8(o + 62)] ?? 'ok',
     })
-  spanReads.records += out.length
   return out
+}
+
+function counted(records: number): void {
+  spanReads.reads++
+  spanReads.records += records
 }
 
 /** Where a time falls in a lane: how many records lie before it, and how many of those failed. */
@@ -322,12 +336,16 @@ export function positionOf(lane: SpanLane, t: number, after = false, cache: Posi
   if (group < 0) return { position: 0, errorsBefore: 0 }
   if (cache.group !== group) Object.assign(cache, { group, summaries: lane.blocksOf(group), block: -1 })
   const block = group * GROUP + lastBefore(cache.summaries.firstAt.length, (b) => before(cache.summaries.firstAt[b]))
-  if (cache.block !== block) Object.assign(cache, { block, records: lane.records(block * BLOCK, BLOCK) })
-  const records = cache.records
+  if (cache.block !== block) Object.assign(cache, { block, bytes: lane.raw(block * BLOCK, BLOCK) })
+  const bytes = cache.bytes
+  const n = bytes.length / SPAN_BYTES
   let at = 0
-  while (at < records.length && before(records[at].at)) at++
+  while (at < n && before(bytes.readDoubleLE(at * SPAN_BYTES))) at++
+  const last = (at - 1) * SPAN_BYTES
   const errorsBefore =
-    at < records.length ? records[at].errorsBefore : records[at - 1].errorsBefore + (records[at - 1].outcome === 'error' ? 1 : 0)
+    at < n
+      ? bytes.readDoubleLE(at * SPAN_BYTES + 40)
+      : bytes.readDoubleLE(last + 40) + (OUTCOMES[bytes.readUInt8(last + 62)] === 'error' ? 1 : 0)
   return { position: block * BLOCK + at, errorsBefore }
 }
 
@@ -336,11 +354,11 @@ export interface PositionCache {
   group: number
   summaries: BlockSummaries
   block: number
-  records: SpanRecord[]
+  bytes: Buffer
 }
 
 export function newPositionCache(): PositionCache {
-  return { group: -1, summaries: { firstAt: [], minStart: [] }, block: -1, records: [] }
+  return { group: -1, summaries: { firstAt: [], minStart: [] }, block: -1, bytes: Buffer.alloc(0) }
 }
 
 /** The last of `0 … n - 1` for which `test` holds, where it holds for a prefix (-1 when for none). */
