@@ -138,6 +138,7 @@ test('the palette and the number keys offer Auth only where there is one: an HTT
         'tab:frames',
         'tab:log',
         'tab:history',
+        'tab:timeline',
       ])
       await page.getByRole('tab', { name: /Frames/ }).click()
       await page.keyboard.press('9')

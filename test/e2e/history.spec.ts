@@ -72,7 +72,16 @@ test('a session kept before a restart is listed, opens read-only with every view
     await history(page).getByRole('button', { name: 'Open' }).click()
     await expect(page.getByTestId('past-session')).toHaveText(/^Past session · ended \d\d:\d\d:\d\d · [\d,]+ events$/)
     await expect(page.getByRole('note')).toContainText('Read-only')
-    await expect(page.getByRole('tab')).toHaveText([/Handshake/, /Discovery/, /Catalog/, /Conversation/, /Keepalive/, /Frames/, /Log/])
+    await expect(page.getByRole('tab')).toHaveText([
+      /Handshake/,
+      /Discovery/,
+      /Catalog/,
+      /Conversation/,
+      /Keepalive/,
+      /Frames/,
+      /Log/,
+      /Timeline/,
+    ])
 
     await page.getByRole('tab', { name: /Frames/ }).click()
     const calls = page.getByRole('listbox', { name: 'Frames' }).locator('[data-method="tools/call"][data-direction="out"]')
@@ -89,6 +98,14 @@ test('a session kept before a restart is listed, opens read-only with every view
     await expect(page.locator('[data-kind="result"]')).toHaveCount(5)
     await expect(page.getByRole('button', { name: 'Call' })).toHaveCount(0)
     await page.screenshot({ path: 'test-results/history-past-session.png' })
+
+    // Its Timeline: the five calls on the axis, read from what was kept.
+    await page.getByRole('tab', { name: /Timeline/ }).click()
+    await expect(page.getByTestId('latency-panel').locator('.latency-row[data-method="tools/call"]')).toContainText('×5')
+    await expect
+      .poll(() => page.getByTestId('timeline-canvas').evaluate((c: HTMLCanvasElement) => Number(c.dataset.spans)))
+      .toBeGreaterThan(5)
+    await page.screenshot({ path: 'test-results/history-past-timeline.png' })
   })
 
   await test.step('Export a time range: only what happened in it goes into the recording, which Replay then shows', async () => {

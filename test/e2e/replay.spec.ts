@@ -37,4 +37,17 @@ test('record a connection, then replay the demo session MCP vs A2A with the diff
     await expect(page.getByTestId('turn-diff')).toContainText('/data/report/currency')
     await page.screenshot({ path: 'test-results/replay-side-by-side.png' })
   })
+
+  await test.step('both sides on one time axis; aligned by turn 4, the turn that differs begins together on both', async () => {
+    const shared = page.getByTestId('shared-timeline')
+    await shared.scrollIntoViewIfNeeded()
+    const canvases = shared.getByTestId('timeline-canvas')
+    await expect(canvases).toHaveCount(2)
+    const from = (i: number) => canvases.nth(i).evaluate((c: HTMLCanvasElement) => Number(c.dataset.from))
+    await expect.poll(() => canvases.nth(1).evaluate((c: HTMLCanvasElement) => Number(c.dataset.spans))).toBeGreaterThan(0)
+    await shared.getByRole('radio', { name: 'turn' }).click()
+    await shared.getByLabel('Turn to align').selectOption('4')
+    await expect.poll(async () => (await from(0)) !== (await from(1))).toBe(true)
+    await page.screenshot({ path: 'test-results/replay-timeline.png' })
+  })
 })

@@ -80,6 +80,41 @@ describe('sessions kept on disk', () => {
     expect(text.trim().split('\n')).toHaveLength(saved.events + 1)
   })
 
+  it('finds the frames of a range of time (a range brushed on the Timeline), with the rest of the filter', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parallax-store-'))
+    dirs.push(dataDir)
+    const engine = engineIn(dataDir)
+    const connectionId = await session(engine, 10)
+    const all = decodeBacklog({
+      frames: (await engine.invoke('frames.rows', { connectionId, from: 0, count: 5000 })).rows,
+      logs: { shapes: [], seq: [], ts: [], shape: [], frameSeq: [] },
+      events: [],
+      lastSeq: 0,
+      more: false,
+    }).frames
+    const frames = Array.from({ length: all.seq.length }, (_, i) => frameOfRow(all, i))
+    const calls = frames.filter((f) => f.method === 'tools/call' && f.direction === 'out')
+    // From the 4th call's frame to the 7th's, both included.
+    const range = { from: calls[3].ts, to: calls[6].ts }
+    const filter = { text: '', direction: '' as const, kind: '', hideProbes: false, wire: '' as const }
+    const inRange = await engine.invoke('frames.find', { connectionId, filter: { ...filter, ...range }, from: 0, count: 1000 })
+    const expected = frames.map((f, i) => [f, i] as const).filter(([f]) => f.ts >= range.from && f.ts <= range.to)
+    expect(inRange.total).toBe(expected.length)
+    expect(inRange.positions).toEqual(expected.map(([, i]) => i))
+    expect(inRange.total).toBeLessThan(frames.length)
+
+    const callsInRange = await engine.invoke('frames.find', {
+      connectionId,
+      filter: { ...filter, text: 'tools/call', direction: 'out', ...range },
+      from: 0,
+      count: 1000,
+    })
+    expect(callsInRange.total).toBe(4)
+    // Only a start: every frame from then on.
+    const after = await engine.invoke('frames.find', { connectionId, filter: { ...filter, from: calls[8].ts }, from: 0, count: 1000 })
+    expect(after.total).toBe(frames.filter((f) => f.ts >= calls[8].ts).length)
+  })
+
   it('outlives the engine: reopened read-only after a restart, said closed', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'parallax-store-'))
     dirs.push(dataDir)

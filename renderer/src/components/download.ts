@@ -1,5 +1,5 @@
-/** Saves text as a file the user downloads (a recording, a report): the browser's download, or Electron's save. */
-export function download(fileName: string, text: string, type: string): void {
+/** Saves text (or an image) as a file the user downloads (a recording, a report, a picture of the Timeline): the browser's download, or Electron's save. */
+export function download(fileName: string, text: string | Blob, type: string): void {
   const link = document.createElement('a')
   link.href = URL.createObjectURL(new Blob([text], { type }))
   link.download = fileName

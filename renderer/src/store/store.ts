@@ -26,7 +26,8 @@ import {
 } from '../../../shared/contract'
 import { applyEvent, applyFrameRow, applyLogRow, isSession, newConnectionView, type ConnectionView } from './connectionView'
 
-export type Tab = 'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth' | 'history'
+export type Tab =
+  'handshake' | 'discovery' | 'catalog' | 'conversation' | 'calls' | 'keepalive' | 'frames' | 'log' | 'auth' | 'history' | 'timeline'
 export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'handshake', label: 'Handshake', a2aLabel: 'Agent card' },
   { id: 'discovery', label: 'Discovery' },
@@ -38,6 +39,7 @@ export const TABS: { id: Tab; label: string; a2aLabel?: string }[] = [
   { id: 'log', label: 'Log' },
   { id: 'auth', label: 'Auth' },
   { id: 'history', label: 'History' },
+  { id: 'timeline', label: 'Timeline' },
 ]
 
 export type MainView =
@@ -229,6 +231,20 @@ interface UiSlice {
   appViews: Record<string, AppViewRequest>
   /** The session history's settings (how much the sessions folder may hold) are open. */
   historySettingsOpen: boolean
+  /** Per connection, the range of time brushed on its Timeline: Frames, Log and Conversation show only what falls in it. */
+  timeRanges: Record<string, TimeRange>
+  /** Per connection, the range its Timeline shows (none: the whole session, following a live one). */
+  timelineWindows: Record<string, TimeRange>
+  /** Per connection, the frame selected in Frames, which the Timeline marks on its axis. */
+  framesOnAxis: Record<string, { seq: number; ts: number }>
+  /** Spans a latency bucket picked out on a connection's Timeline: a method's (and subject's) with latency in [min, max). */
+  timelineHighlight: { connectionId: string; method: string; subject?: string; min: number; max: number } | undefined
+}
+
+/** A range of time, epoch ms, both ends included. */
+export interface TimeRange {
+  from: number
+  to: number
 }
 
 export type Store = EngineSlice & UiSlice
@@ -284,6 +300,10 @@ export const useStore = create<Store>()((set, get) => ({
   framesFilters: {},
   appViews: {},
   historySettingsOpen: false,
+  timeRanges: {},
+  timelineWindows: {},
+  framesOnAxis: {},
+  timelineHighlight: undefined,
 }))
 
 /** A backlog's log line as an event: its text comes when the Log view asks for it. */

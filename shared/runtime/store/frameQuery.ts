@@ -1,5 +1,6 @@
 import { framesFilterTest, type FrameEvent, type FramesFilter } from '../../contract'
 import { UNKEYED, type FrameKey } from './keyTable'
+import { firstRecordAbove, type IndexSource } from './sessionIndex'
 import type { SessionFiles } from './sessionFiles'
 
 /** Positions in a block: the matches before each block are counted, so the k-th match is a binary search and a short scan away. */
@@ -22,24 +23,32 @@ export class FrameMatches {
   total = 0
   private readonly test: (frame: Parameters<ReturnType<typeof framesFilterTest>>[0]) => boolean
   private readonly byKey = new Map<number, boolean>()
+  /** The filter's range of time, if it has one: judged by position, a frame's key says nothing of its time. */
+  private readonly time: { from: number; to: number } | undefined
 
   constructor(
     readonly files: SessionFiles,
     readonly filter: FramesFilter,
   ) {
-    this.test = framesFilterTest(filter)
+    const { from, to, ...rest } = filter
+    this.test = framesFilterTest(rest)
+    this.time = from === undefined && to === undefined ? undefined : { from: from ?? -Infinity, to: to ?? Infinity }
   }
 
   /** Scans the frames that came since the last scan. */
   update(): void {
     const count = this.files.frameKeys.count
+    // Frames are kept in the order they came, so those in the range are one run of positions: two binary searches.
+    const index = this.time && this.files.index('frames')
+    const first = index ? firstRecordAtOrAbove(index, this.time!.from) : 0
+    const end = index ? firstRecordAbove(index, 'ts', this.time!.to) : Infinity
     while (this.scanned < count) {
       const keys = this.files.frameKeys.read(this.scanned, Math.min(SCAN, count - this.scanned))
       this.grow(this.scanned + keys.length)
       for (let i = 0; i < keys.length; i++) {
         const position = this.scanned + i
         if (position % BLOCK === 0) this.before[position / BLOCK] = this.total
-        if (this.matches(keys[i], position)) {
+        if (position >= first && position < end && this.matches(keys[i], position)) {
           this.bits[position >> 3] |= 1 << (position & 7)
           this.total++
         }
@@ -99,4 +108,16 @@ export class FrameMatches {
       this.before = before
     }
   }
+}
+
+/** The position of the first frame at or after `ts` (the count when none is). */
+function firstRecordAtOrAbove(index: IndexSource, ts: number): number {
+  let lo = 0
+  let hi = index.count
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (index.records(mid, 1)[0].ts < ts) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }

@@ -15,6 +15,7 @@ import { PageHeader } from '../../components/PageHeader'
 import { setCompareResult, setCompareSide, showTargetPage } from '../../store/actions'
 import { command, useStore, type CompareSide } from '../../store/store'
 import { ProfilesDialog } from './ProfilesDialog'
+import { SharedTimeline } from '../connection/timeline/SharedTimeline'
 import '../../components/diffList.css'
 import './compare.css'
 
@@ -184,6 +185,14 @@ function CompareResultView({ result }: { result: CompareResult }) {
         </div>
       </div>
       {none && <div className="verdict ok">No difference: both sides negotiated and exposed the same.</div>}
+      <div className="section-title">On one time axis</div>
+      <SharedTimeline
+        name={`compare-${result.a.targetName}-vs-${result.b.targetName}`}
+        sides={[
+          { connectionId: result.a.connectionId, title: `A · ${name(result.a)}` },
+          { connectionId: result.b.connectionId, title: `B · ${name(result.b)}` },
+        ]}
+      />
       <div className="section-title">Handshake</div>
       {handshake.length === 0 ? (
         <div className="muted">The same.</div>

@@ -17,6 +17,8 @@ import { SkillsPanel } from './catalog/SkillsPanel'
 import { AcpCommandsPanel } from './catalog/AcpCommandsPanel'
 import { AuthPanel } from './auth/AuthPanel'
 import { HistoryPanel, type HistoryOf } from './history/HistoryPanel'
+import { TimelinePanel } from './timeline/TimelinePanel'
+import { TimeStrip } from './timeline/TimeStrip'
 
 /**
  * A connection's tabs and the one shown: a target's page shows its live session's, a past session's page
@@ -53,6 +55,7 @@ export function ConnectionTabs({
           </button>
         ))}
       </nav>
+      <TimeStrip view={view} />
       <TabBody view={view} tab={tab} target={target} history={history} />
     </>
   )
@@ -123,5 +126,7 @@ function TabBody({ view, tab, target, history }: { view: ConnectionView; tab: Ta
       return target ? <AuthPanel target={target} view={view} /> : null
     case 'history':
       return history ? <HistoryPanel target={history} /> : null
+    case 'timeline':
+      return <TimelinePanel view={view} />
   }
 }

@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/PageHeader'
 import { forgetReplayRecording, openRecording, setReplayOptions, showTargetPage } from '../../store/actions'
 import { command, showToast, useStore, type ReplayState } from '../../store/store'
 import { ParitySummary, TurnTable } from './TurnResults'
+import { SharedTimeline, turnStarts } from '../connection/timeline/SharedTimeline'
 import './replay.css'
 
 /**
@@ -247,11 +248,31 @@ export function ReplayView() {
               )}
               {replay && <ParitySummary replay={replay} />}
               <TurnTable turns={loaded.turns} replay={replay} />
+              {replay && <ReplayAxis replay={replay} />}
             </>
           )}
         </div>
       </div>
     </section>
+  )
+}
+
+/** The replay's live sides (a recording has no connection to draw) on one time axis, alignable by turn. */
+function ReplayAxis({ replay }: { replay: ReplayState }) {
+  const connections = useStore((s) => s.connections)
+  const sides = (['a', 'b'] as const).flatMap((key) => {
+    const side = replay.sides?.[key]
+    const view = side?.connectionId ? connections[side.connectionId] : undefined
+    return side?.connectionId && view
+      ? [{ connectionId: side.connectionId, title: `${key.toUpperCase()} · ${side.label}`, turns: turnStarts(view) }]
+      : []
+  })
+  if (sides.length === 0) return null
+  return (
+    <>
+      <div className="section-title">On one time axis</div>
+      <SharedTimeline name={`replay-${replay.recording ?? replay.id}`} sides={sides} />
+    </>
   )
 }
 

@@ -18,6 +18,7 @@ import { openSideBySide, showTargetPage } from '../../store/actions'
 import { connectionLabel } from '../../components/connectionLabel'
 import { connectionNumber, isSession, type ConnectionView } from '../../store/connectionView'
 import { useStore } from '../../store/store'
+import { SharedTimeline, turnStarts } from '../connection/timeline/SharedTimeline'
 import './sideBySide.css'
 
 /** Two connections' conversations next to each other, one row per turn, so the same turn lines up. */
@@ -28,11 +29,12 @@ export function SideBySide({ left, right }: { left?: string; right?: string }) {
   const a = left ? connections[left] : undefined
   const b = right ? connections[right] : undefined
   const choose = (side: 'left' | 'right', id: string) => openSideBySide({ left, right, [side]: id || undefined })
+  const [mode, setMode] = useState<'turns' | 'timeline'>('turns')
   return (
     <section className="main" aria-label="Side by side">
       <PageHeader
         title="Side by side"
-        sub="Two conversations aligned by turn, e.g. the same agent over MCP and over A2A."
+        sub="Two conversations aligned by turn, e.g. the same agent over MCP and over A2A, or both sessions on one time axis."
         onClose={showTargetPage}
       />
       <div className="sbs-pickers">
@@ -40,7 +42,35 @@ export function SideBySide({ left, right }: { left?: string; right?: string }) {
         <Picker label="Right" value={right} views={views} onChange={(id) => choose('right', id)} />
       </div>
       {a && b ? (
-        <AlignedTurns a={a} b={b} />
+        <>
+          <div className="tabs sbs-mode" role="tablist" aria-label="Show">
+            {(['turns', 'timeline'] as const).map((m) => (
+              <button
+                key={m}
+                role="tab"
+                aria-selected={mode === m}
+                className={`tab${mode === m ? ' active' : ''}`}
+                onClick={() => setMode(m)}
+              >
+                {m === 'turns' ? 'Turns' : 'On one time axis'}
+              </button>
+            ))}
+          </div>
+          {mode === 'turns' ? (
+            <AlignedTurns a={a} b={b} />
+          ) : (
+            <div className="panel fill">
+              <SharedTimeline
+                name={`${connectionLabel(a)}-vs-${connectionLabel(b)}`}
+                sides={[a, b].map((v, i) => ({
+                  connectionId: v.id,
+                  title: `${i === 0 ? 'Left' : 'Right'} · ${visibleName(connectionLabel(v))}`,
+                  turns: turnStarts(v),
+                }))}
+              />
+            </div>
+          )}
+        </>
       ) : (
         <div className="panel">
           <div className="empty">

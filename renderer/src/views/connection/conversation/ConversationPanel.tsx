@@ -3,16 +3,24 @@ import { visibleName, type A2aHandshakeEvent, type Turn } from '../../../../../s
 import { ConversationTimeline } from '../../../components/ConversationTimeline'
 import { openSideBySide } from '../../../store/actions'
 import { isObserved, sendsNothing, type ConnectionView } from '../../../store/connectionView'
-import { command } from '../../../store/store'
+import { command, useStore } from '../../../store/store'
 import { AcpComposer } from './AcpComposer'
 import { TasksDialog } from './TasksDialog'
 import { InFlightList } from '../calls/InFlight'
+import { TimeRangeChip } from '../timeline/TimeRangeChip'
 import './conversation.css'
 
 /** The conversation of one connection: a composer for the next turn, and the timeline. */
 export function ConversationPanel({ view }: { view: ConnectionView }) {
   const live = view.state === 'connected' || view.state === 'degraded'
   const [tasksOpen, setTasksOpen] = useState(false)
+  // A range brushed on the Timeline: only the messages in it.
+  const brushed = useStore((s) => s.timeRanges[view.id])
+  const messages = useMemo(
+    () => (brushed ? view.conversation.filter((m) => m.ts >= brushed.from && m.ts <= brushed.to) : view.conversation),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the list grows in place: its length says it changed
+    [brushed, view.conversation, view.conversation.length],
+  )
   return (
     <div className="panel fill" style={{ flexDirection: 'column' }}>
       {sendsNothing(view) ? null : view.protocol === 'a2a' ? (
@@ -24,19 +32,22 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
       )}
       {view.protocol === 'mcp' && !sendsNothing(view) && <InFlightList view={view} />}
       <ConversationTimeline
-        events={view.conversation}
+        events={messages}
         empty={
-          isObserved(view)
-            ? `No turns yet: each ${view.protocol === 'acp' ? 'prompt' : 'tool call'} the host makes is a turn, shown as it crosses.`
-            : view.protocol === 'a2a'
-              ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
-              : view.protocol === 'acp'
-                ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
-                : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
+          brushed
+            ? 'No message in the range brushed on the Timeline.'
+            : isObserved(view)
+              ? `No turns yet: each ${view.protocol === 'acp' ? 'prompt' : 'tool call'} the host makes is a turn, shown as it crosses.`
+              : view.protocol === 'a2a'
+                ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
+                : view.protocol === 'acp'
+                  ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
+                  : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
         }
       />
       <div className="toolbar" style={{ borderTop: '1px solid var(--border)', borderBottom: 0 }}>
-        <span className="muted">{view.conversation.length} message(s)</span>
+        <span className="muted">{brushed ? `${messages.length} of ${view.conversation.length}` : view.conversation.length} message(s)</span>
+        {brushed && <TimeRangeChip connectionId={view.id} range={brushed} />}
         <span className="spacer" />
         {!sendsNothing(view) &&
           (view.protocol === 'a2a' ||

@@ -10,6 +10,8 @@ import { locateFrame } from '../../../store/frameLocate'
 import { hasSessionSearch } from '../../../store/sessionSearch'
 import { NO_FRAMES_FILTER, showToast, useStore, type FramesFilter } from '../../../store/store'
 import { SessionSearchBar } from '../search/SessionSearchBar'
+import { TimeRangeChip } from '../timeline/TimeRangeChip'
+import { noteFrameOnAxis } from '../../../store/timelineActions'
 import { FrameDetail, pairOf } from './FrameDetail'
 import { useShownFrames, type ShownFrames } from './useShownFrames'
 import { framePayloads } from '../../../store/framePayloads'
@@ -31,9 +33,12 @@ const COPY_LIMIT = 10_000
 export function FramesPanel({ view, frames = view.frames, filterKey }: { view: ConnectionView; frames?: Frames; filterKey?: string }) {
   const kept = useStore((s) => (filterKey === undefined ? undefined : s.framesFilters[filterKey]))
   const [own, setOwn] = useState<FramesFilter>(NO_FRAMES_FILTER)
-  const filter = filterKey === undefined ? own : (kept ?? NO_FRAMES_FILTER)
+  const chosen = filterKey === undefined ? own : (kept ?? NO_FRAMES_FILTER)
   const change = (next: Partial<FramesFilter>) =>
-    filterKey === undefined ? setOwn({ ...filter, ...next }) : keepFramesFilter(filterKey, { ...filter, ...next })
+    filterKey === undefined ? setOwn({ ...chosen, ...next }) : keepFramesFilter(filterKey, { ...chosen, ...next })
+  // A range brushed on the Timeline narrows the page's list (not a drawer's, which shows what was asked of it).
+  const brushed = useStore((s) => (filterKey === undefined ? undefined : s.timeRanges[view.id]))
+  const filter = brushed ? { ...chosen, ...brushed } : chosen
   const { text, direction, kind, hideProbes, wire } = filter
   useSyncExternalStore(frames.list.subscribe, () => frames.list.changes)
   const shown = useShownFrames(frames, filter)
@@ -125,6 +130,10 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
     scrollToIndex(next)
   }
   const pair = selected !== undefined && frames.at(selected) ? pairOf(frames, selected) : undefined
+  const selectedFrame = selected === undefined ? undefined : frames.at(selected)
+  useEffect(() => {
+    if (filterKey !== undefined) noteFrameOnAxis(view.id, selectedFrame)
+  }, [filterKey, view.id, selectedFrame])
   const wholeCount = frames.length.toLocaleString()
 
   return (
@@ -183,6 +192,7 @@ export function FramesPanel({ view, frames = view.frames, filterKey }: { view: C
                 <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow
               </label>
             )}
+            {brushed && <TimeRangeChip connectionId={view.id} range={brushed} />}
             <span className="spacer" />
             <GoToFrame frames={frames} onGo={(index) => select(index, 'center')} />
             <span className="muted" data-testid="frame-count">

@@ -7,10 +7,11 @@ import { AgentText } from '../../../components/Name'
 import { CopyButton } from '../../../components/CopyButton'
 import { useFixedRows } from '../../../components/useFixedRows'
 import { loadLogTexts, textsOf } from '../../../store/logTexts'
-import { showToast } from '../../../store/store'
+import { showToast, useStore } from '../../../store/store'
 import { hasSessionSearch } from '../../../store/sessionSearch'
 import { clock } from '../../../components/format'
 import { SessionSearchBar } from '../search/SessionSearchBar'
+import { TimeRangeChip } from '../timeline/TimeRangeChip'
 import { levelOf, useShownLines } from './useShownLines'
 import './log.css'
 
@@ -34,7 +35,8 @@ export function LogPanel({ view }: { view: ConnectionView }) {
   const needle = text.trim().toLowerCase()
   const logs = view.logs
   useSyncExternalStore(logs.subscribe, () => logs.changes)
-  const shown = useShownLines(logs, minimum, needle)
+  const brushed = useStore((s) => s.timeRanges[view.id])
+  const shown = useShownLines(logs, minimum, needle, brushed)
   const count = shown.count
   const { rows, totalSize, scrollToIndex } = useFixedRows(scroller, count, ROW)
   useEffect(() => {
@@ -88,6 +90,7 @@ export function LogPanel({ view }: { view: ConnectionView }) {
                 ? `${count.toLocaleString()} of ${logs.length.toLocaleString()} lines`
                 : `${count.toLocaleString()} lines`}
         </span>
+        {brushed && <TimeRangeChip connectionId={view.id} range={brushed} />}
         <span className="spacer" />
         {!sendsNothing(view) && <ServerLevel view={view} />}
         <button

@@ -4,6 +4,7 @@ import { everyHeldLine, loadLogTexts } from '../../../store/logTexts'
 import type { LogList } from '../../../store/rowLists'
 import { sortedIndexOf } from '../../../store/foundFrames'
 import { useIncrementalFilter } from '../frames/useIncrementalFilter'
+import type { TimeRange } from '../../../store/store'
 
 /** What the Log view lists, in order: the k-th row is the line at `positionAt(k)`. */
 export interface ShownLines {
@@ -22,9 +23,9 @@ export interface ShownLines {
  * first), else over the lines held now (a long session's recent lines and those shown), the rest of the
  * session being a search away (`sessions.search`).
  */
-export function useShownLines(logs: LogList, minimum: LogLevel, needle: string): ShownLines {
+export function useShownLines(logs: LogList, minimum: LogLevel, needle: string, range?: TimeRange): ShownLines {
   const floor = LOG_LEVELS.indexOf(minimum)
-  const everything = floor === 0 && !needle
+  const everything = floor === 0 && !needle && !range
   const complete = logs.complete
   // A backlog's lines come without their text: fetched for all of them held before the text filter answers.
   const [, textsCame] = useReducer((n: number) => n + 1, 0)
@@ -36,11 +37,11 @@ export function useShownLines(logs: LogList, minimum: LogLevel, needle: string):
         () => {},
       )
   }, [textsHeld, logs, logs.length, logs.changes])
-  const test = useMemo(() => lineTest(floor, needle), [floor, needle])
+  const test = useMemo(() => lineTest(floor, needle, range), [floor, needle, range])
 
   const indices = useIncrementalFilter(
     logs,
-    `${minimum}|${needle}|${textsHeld}|${complete}|${complete ? 0 : logs.changes}`,
+    `${minimum}|${needle}|${range?.from}|${range?.to}|${textsHeld}|${complete}|${complete ? 0 : logs.changes}`,
     everything ? undefined : (i) => test(logs.at(i), logs.textAt(i)),
     complete ? undefined : () => logs.heldPositions(),
   )
@@ -55,11 +56,12 @@ export function useShownLines(logs: LogList, minimum: LogLevel, needle: string):
   }
 }
 
-/** The filter as a test of a line (and its text, when fetched): at least the level, and the needle in its text or its logger. */
-function lineTest(floor: number, needle: string): (line: LogEvent | undefined, text: string | undefined) => boolean {
+/** The filter as a test of a line (and its text, when fetched): at least the level, in the range brushed, and the needle in its text or its logger. */
+function lineTest(floor: number, needle: string, range?: TimeRange): (line: LogEvent | undefined, text: string | undefined) => boolean {
   return (line, text) =>
     line !== undefined &&
     rank(line) >= floor &&
+    (!range || (line.ts >= range.from && line.ts <= range.to)) &&
     (!needle || (text ?? '').toLowerCase().includes(needle) || (line.server?.logger ?? line.source).toLowerCase().includes(needle))
 }
 
