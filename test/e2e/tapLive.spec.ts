@@ -55,6 +55,7 @@ test('a tapped session shows live in the app: observed, its host, its frames and
       /Frames/,
       /Log/,
       /History/,
+      /Timeline/,
     ])
   })
 
