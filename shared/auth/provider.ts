@@ -42,9 +42,12 @@ export class FlowProvider implements OAuthClientProvider {
     return this.options.clientCredentials ? undefined : this.options.redirectUri
   }
 
-  get clientMetadata(): OAuthClientMetadata {
+  get clientMetadata(): OAuthClientMetadata & { application_type: 'native' } {
     return {
       client_name: 'Parallax',
+      // SEP-837 (OpenID Dynamic Client Registration's application_type): Parallax runs on the user's machine and
+      // its redirect is a loopback listener there, a native application's (RFC 8252); a machine client has no redirect and is one too.
+      application_type: 'native',
       software_id: 'parallax',
       software_version: PARALLAX_VERSION,
       redirect_uris: this.options.redirectUri ? [this.options.redirectUri] : [],

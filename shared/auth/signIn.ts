@@ -320,7 +320,7 @@ export class SignIn {
         steps.decision(
           'registration',
           'dynamic client registration',
-          `${metadata ? `the authorization server offers it at ${metadata.registration_endpoint}` : 'the 2025-03-26 fallback endpoint /register'}${metadata?.client_id_metadata_document_supported ? ' (it supports client metadata documents too, but your settings name no clientMetadataUrl)' : ''}`,
+          `${metadata ? `the authorization server offers it at ${metadata.registration_endpoint}` : 'the 2025-03-26 fallback endpoint /register'}${metadata?.client_id_metadata_document_supported ? ' (it supports client metadata documents too, but your settings name no clientMetadataUrl)' : ''}; Parallax registers as a native application (application_type "native", SEP-837): its redirect is a loopback listener on this machine`,
         )
       else {
         const why =
