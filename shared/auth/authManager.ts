@@ -252,6 +252,15 @@ export class AuthManager {
     steps.decision('step-up', 'no step-up', why, true)
   }
 
+  /** A resource server asked for its DPoP nonce in the proof (RFC 9449 §9): the request goes again with it. */
+  sayDpopNonce(target: AuthTarget, connectionId: string, origin: string, nonce: string): void {
+    this.flowSteps(target, connectionId).decision(
+      'token',
+      'request sent again with the server’s DPoP nonce',
+      `${origin} answered use_dpop_nonce with a nonce ("${nonce}") its proofs must carry (RFC 9449 §9)`,
+    )
+  }
+
   /**
    * The access token to send, refreshed first when it expires within a minute and can be renewed without a
    * person (a refresh token, or client credentials); undefined when none is held.

@@ -7,6 +7,7 @@ import { readClientKey } from './clientKey'
 import type { TargetCredentials } from './credentials'
 import type { CardAuthorization, Challenge } from './challenge'
 import { discover, type Discovered } from './discovery'
+import { DPOP_ALGS, dpopThumbprint, newDpopKey, offersDpop, proofsForTokenRequests, type DpopKey } from './dpop'
 import { followAuthorization } from './headless'
 import { LoopbackRedirect } from './loopback'
 import { issuerFits } from './serverChecks'
@@ -68,7 +69,8 @@ export class SignIn {
   private provider: FlowProvider | undefined
   private found: Discovered | undefined
   private requested: string[] = []
-  private readonly fetch: typeof globalThis.fetch
+  private fetch: typeof globalThis.fetch
+  private dpop: DpopKey | undefined
 
   constructor(
     private readonly request: SignInRequest,
@@ -97,6 +99,15 @@ export class SignIn {
     const { request, steps } = this
     const found = (this.found = await discover(request.serverUrl, request.challenge, request.card, steps, this.fetch))
     const grant = this.chooseGrant(found)
+    this.dpop = this.chooseDpop(found)
+    if (this.dpop)
+      this.fetch = proofsForTokenRequests(this.fetch, this.dpop, (nonce, url) =>
+        steps.decision(
+          'token',
+          'token request sent again with the server’s DPoP nonce',
+          `${new URL(url).origin} answered use_dpop_nonce with a nonce ("${nonce}") its proofs must carry (RFC 9449 §8)`,
+        ),
+      )
     const { scopes, why, offlineAccess } = chooseScopes({
       challengeScope: request.challenge?.scope,
       settingsScope: request.settings.scope,
@@ -250,6 +261,38 @@ export class SignIn {
     })
   }
 
+  /**
+   * DPoP (RFC 9449, SEP-1932) when the authorization server takes proofs (`dpop_signing_alg_values_supported`)
+   * or the server's challenge is `DPoP`: the key held for the target, else a new one (kept with its credentials).
+   */
+  private chooseDpop(found: Discovered): DpopKey | undefined {
+    const listed = (found.metadata as { dpop_signing_alg_values_supported?: unknown } | undefined)?.dpop_signing_alg_values_supported
+    const algs = Array.isArray(listed) ? listed.filter((alg): alg is string => typeof alg === 'string') : []
+    const challenged = offersDpop(this.request.challenge?.header)
+    if (!algs.length && !challenged) return undefined
+    const usable = DPOP_ALGS.filter((alg) => !algs.length || algs.includes(alg))
+    if (!usable.length) {
+      this.steps.decision(
+        'token',
+        'bearer tokens, no DPoP',
+        `the authorization server takes DPoP proofs signed with ${algs.join(', ')} only; Parallax signs them with ${DPOP_ALGS.join(', ')}`,
+      )
+      return undefined
+    }
+    const held = !!this.credentials.dpop
+    const key = (this.credentials.dpop ??= newDpopKey())
+    const asked = [
+      ...(algs.length ? [`the authorization server takes DPoP proofs (dpop_signing_alg_values_supported: ${algs.join(', ')})`] : []),
+      ...(challenged ? ['the server’s challenge asks for DPoP'] : []),
+    ]
+    this.steps.decision(
+      'token',
+      `DPoP-bound token (${key.alg}, key ${dpopThumbprint(key)})`,
+      `${asked.join('; ')}: the token is bound to ${held ? 'the key Parallax holds for this server' : 'a new key'}, kept in the secret store; each token and resource request carries a fresh proof signed with it (RFC 9449)`,
+    )
+    return key
+  }
+
   /** Client credentials for a machine client (asked for, or the only grant the server offers that the credentials fit); else the authorization code. */
   private chooseGrant(found: Discovered): 'authorization_code' | 'client_credentials' {
     const { settings } = this.request
@@ -379,12 +422,20 @@ export class SignIn {
       ...(this.found?.resource && { resource: this.found.resource }),
       authorizationServer: this.found?.authorizationServerUrl ?? '',
     }
+    const bound = this.dpop && tokens.token_type.toLowerCase() === 'dpop'
+    if (bound) grant.boundKey = { alg: this.dpop!.alg, thumbprint: dpopThumbprint(this.dpop!) }
+    else if (this.dpop)
+      this.steps.decision(
+        'token',
+        `a ${tokens.token_type} token, not bound to the key`,
+        'the token request carried a DPoP proof, but the authorization server issued a token of another type: it is sent as it was issued',
+      )
     this.credentials.grant = grant
     const expires = tokens.expires_in !== undefined ? `, expires in ${tokens.expires_in} s` : ', no expiry given'
     this.steps.emit({
       step: 'granted',
       phase: grantType === 'refresh_token' ? 'refresh' : 'token',
-      summary: `authorized: ${tokens.token_type} token for ${scopes.length ? `"${scopes.join(' ')}"` : 'no particular scope'}${expires}${grant.refreshable ? ', refreshable' : ''}`,
+      summary: `authorized: ${tokens.token_type} token${bound ? ` bound to key ${grant.boundKey!.thumbprint}` : ''} for ${scopes.length ? `"${scopes.join(' ')}"` : 'no particular scope'}${expires}${grant.refreshable ? ', refreshable' : ''}`,
       grant,
     })
   }

@@ -88,6 +88,8 @@ export interface AuthGrant {
   /** The resource indicator the token is for (RFC 8707), when one was sent. */
   resource?: string
   authorizationServer: string
+  /** A DPoP-bound token (RFC 9449): the key it is bound to, by its public thumbprint (the key stays in the secret store). */
+  boundKey?: { alg: string; thumbprint: string }
 }
 
 /**
