@@ -219,6 +219,7 @@ export class SignIn {
       if (refused) throw new Error(`the redirect back was refused: ${refused}`)
       if (error) throw new Error(`the authorization server refused: ${error}${errorDescription ? ` (${errorDescription})` : ''}`)
       if (!callback.code) throw new Error('the redirect came back without a code')
+      this.sayIssuerAccepted(iss)
       this.sayClientAuthentication()
       await this.authorize(callback.code)
       this.granted('authorization_code')
@@ -241,9 +242,31 @@ export class SignIn {
         ? `it carries no iss, though the authorization server's metadata says its answers always do (authorization_response_iss_parameter_supported): it may be another server's answer (RFC 9207)`
         : undefined
     }
-    return fits(iss)
-      ? undefined
-      : `its iss is "${iss}", but Parallax asked the authorization server "${found.metadata?.issuer ?? found.issuer.identifier}": an answer from another server is refused (RFC 9207, a mix-up attack)`
+    if (fits(iss)) return undefined
+    const asked = found.metadata?.issuer ?? found.issuer.identifier
+    const sameOnceNormalised = URL.canParse(iss) && URL.canParse(asked) && new URL(iss).href === new URL(asked).href
+    return sameOnceNormalised
+      ? `its iss is "${iss}", and the issuer Parallax asked is "${asked}": they differ only in form, but an iss is compared as an exact string, never normalised (SEP-2468, RFC 9207): refused`
+      : `its iss is "${iss}", but Parallax asked the authorization server "${asked}": an answer from another server is refused (RFC 9207, a mix-up attack)`
+  }
+
+  /** Why an answer's `iss` (or its absence) was taken, said as a step: the refusals are said by the callback itself. */
+  private sayIssuerAccepted(iss: string | undefined): void {
+    const metadata = this.found?.metadata
+    if (iss !== undefined)
+      this.steps.decision(
+        'authorization',
+        `iss "${iss}" accepted`,
+        metadata
+          ? 'it is exactly the issuer of the authorization server’s metadata (RFC 9207, SEP-2468): the answer comes from the server Parallax asked'
+          : 'the authorization server has no metadata; the iss is on its origin',
+      )
+    else
+      this.steps.decision(
+        'authorization',
+        'no iss, accepted',
+        'the authorization server’s metadata does not say its answers carry iss (authorization_response_iss_parameter_supported), so the answer is taken on its state (RFC 9207, SEP-2468)',
+      )
   }
 
   cancel(reason: string): void {
