@@ -82,16 +82,13 @@ export async function nonceAskedFor(response: Response): Promise<string | undefi
  * authorization server asks for a nonce, sends the request once more with it (`onNonce` says so first).
  * The nonce it gave is kept for the next token request.
  */
-export function proofsForTokenRequests(
-  base: typeof fetch,
-  key: DpopKey,
-  onNonce: (nonce: string, url: string) => void,
-): typeof fetch {
+export function proofsForTokenRequests(base: typeof fetch, key: DpopKey, onNonce: (nonce: string, url: string) => void): typeof fetch {
   let nonce: string | undefined
   return async (input, init) => {
     const url = input instanceof Request ? input.url : String(input)
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET')
-    const body = init?.body instanceof URLSearchParams ? init.body : typeof init?.body === 'string' ? new URLSearchParams(init.body) : undefined
+    const body =
+      init?.body instanceof URLSearchParams ? init.body : typeof init?.body === 'string' ? new URLSearchParams(init.body) : undefined
     if (method.toUpperCase() !== 'POST' || !body?.has('grant_type')) return base(input, init)
     const send = () => {
       const headers = new Headers(init?.headers)
