@@ -32,6 +32,13 @@ function authScenario() {
     writeFileSync(key, context.private_key_pem, { mode: 0o600 })
     args.push('--client-key', key)
   }
+  // Workload identity (SEP-1933): the platform's token, in a file as a workload finds it.
+  if (context.valid_jwt) {
+    keyDir = mkdtempSync(join(tmpdir(), 'parallax-workload-'))
+    const token = join(keyDir, 'workload-token.jwt')
+    writeFileSync(token, context.valid_jwt, { mode: 0o600 })
+    args.push('--assertion-file', token)
+  }
   if (scenario === 'auth/basic-cimd') args.push('--client-metadata-url', CLIENT_METADATA_URL)
   return args
 }
