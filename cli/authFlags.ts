@@ -8,6 +8,7 @@ export const AUTH_OPTIONS = {
   'client-secret': { type: 'string' },
   'client-key': { type: 'string' },
   'client-metadata-url': { type: 'string' },
+  'assertion-file': { type: 'string' },
   scope: { type: 'string' },
   'oauth-grant': { type: 'string' },
   'oauth-headless': { type: 'boolean' },
@@ -18,12 +19,13 @@ export interface AuthFlagValues {
   'client-secret'?: string
   'client-key'?: string
   'client-metadata-url'?: string
+  'assertion-file'?: string
   scope?: string
   'oauth-grant'?: string
   'oauth-headless'?: boolean
 }
 
-const GRANTS = ['authorization_code', 'client_credentials']
+const GRANTS = ['authorization_code', 'client_credentials', 'jwt_bearer']
 
 /** The target with the flags' OAuth settings over its own (a config entry's `oauth`); refused for a stdio server. */
 export function withAuthFlags(target: SavedTarget, values: AuthFlagValues): SavedTarget {
@@ -32,6 +34,7 @@ export function withAuthFlags(target: SavedTarget, values: AuthFlagValues): Save
     ...(values['client-secret'] !== undefined && { clientSecret: values['client-secret'] }),
     ...(values['client-key'] !== undefined && { clientKeyFile: resolve(values['client-key']) }),
     ...(values['client-metadata-url'] !== undefined && { clientMetadataUrl: values['client-metadata-url'] }),
+    ...(values['assertion-file'] !== undefined && { assertionFile: resolve(values['assertion-file']) }),
     ...(values.scope !== undefined && { scope: values.scope }),
     ...(values['oauth-headless'] && { headless: true }),
   }

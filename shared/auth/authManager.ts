@@ -272,7 +272,7 @@ export class AuthManager {
     if (
       grant?.expiresAt !== undefined &&
       grant.expiresAt - Date.now() < 60_000 &&
-      (grant.refreshable || grant.grantType === 'client_credentials')
+      (grant.refreshable || grant.grantType === 'client_credentials' || grant.grantType === 'jwt_bearer')
     ) {
       await this.authorizeQuietly(target, connectionId, undefined)
       return (await this.credentialsOf(target)).tokens?.access_token

@@ -72,7 +72,7 @@ function redactFields(value: unknown, depth = 0): unknown {
   const out: Record<string, unknown> = {}
   for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
     if (!isSecretParam(key) || typeof field !== 'string' || !field) out[key] = redactFields(field, depth + 1)
-    else out[key] = key === 'client_assertion' ? jwtWithoutSignature(field) : REDACTED
+    else out[key] = key === 'client_assertion' || key === 'assertion' ? jwtWithoutSignature(field) : REDACTED
   }
   return out
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { auth, selectClientAuthMethod, type AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js'
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
 import type { AuthGrant, OAuthSettings } from '../contract'
@@ -11,7 +12,7 @@ import { DPOP_ALGS, dpopThumbprint, newDpopKey, offersDpop, proofsForTokenReques
 import { followAuthorization } from './headless'
 import { LoopbackRedirect } from './loopback'
 import { issuerFits } from './serverChecks'
-import { FlowProvider } from './provider'
+import { FlowProvider, JWT_BEARER } from './provider'
 import { chooseScopes, scopeList } from './scopes'
 
 /** How long a sign-in waits for the browser to come back. */
@@ -149,6 +150,7 @@ export class SignIn {
       ...(scopes.length && { scope: scopes.join(' ') }),
       clientMetadataUrl: request.settings.clientMetadataUrl,
       clientCredentials: grant === 'client_credentials',
+      ...(grant === 'jwt_bearer' && { assertion: await this.readAssertion() }),
       addClientAuthentication,
       discovery: {
         authorizationServerUrl: found.authorizationServerUrl,
@@ -162,7 +164,7 @@ export class SignIn {
     if (heldRefresh) steps.decision('refresh', 'refresh the token held', 'a refresh token is held: no person needed')
     const result = await this.authorize()
     if (result === 'AUTHORIZED') {
-      this.granted(grant === 'client_credentials' ? 'client_credentials' : 'refresh_token')
+      this.granted(grant === 'authorization_code' ? 'refresh_token' : grant)
       return 'authorized'
     }
     this.authorizationUrl = this.provider.authorizationUrl!.href
@@ -284,6 +286,17 @@ export class SignIn {
     })
   }
 
+  /** The workload identity token, read now (a platform rotates it): a JWT, else the sign-in stops saying why. */
+  private async readAssertion(): Promise<string> {
+    const file = this.request.settings.assertionFile!
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new Error(`the workload identity token ${file} cannot be read (${error.code ?? error.message})`)
+    })
+    const token = text.trim()
+    if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) throw new Error(`the workload identity token ${file} is not a JWT`)
+    return token
+  }
+
   /**
    * DPoP (RFC 9449, SEP-1932) when the authorization server takes proofs (`dpop_signing_alg_values_supported`)
    * or the server's challenge is `DPoP`: the key held for the target, else a new one (kept with its credentials).
@@ -317,9 +330,17 @@ export class SignIn {
   }
 
   /** Client credentials for a machine client (asked for, or the only grant the server offers that the credentials fit); else the authorization code. */
-  private chooseGrant(found: Discovered): 'authorization_code' | 'client_credentials' {
+  private chooseGrant(found: Discovered): 'authorization_code' | 'client_credentials' | 'jwt_bearer' {
     const { settings } = this.request
     const grants = found.metadata?.grant_types_supported
+    if (settings.assertionFile && (settings.grant === undefined || settings.grant === 'auto' || settings.grant === 'jwt_bearer')) {
+      this.steps.decision(
+        'token',
+        'JWT bearer grant (workload identity)',
+        `your settings give a workload identity token (${settings.assertionFile}): it is exchanged for an access token (RFC 7523, SEP-1933), no person and no client secret${grants && !grants.includes(JWT_BEARER) ? `; the authorization server does not list ${JWT_BEARER} among its grants, so it may refuse` : ''}`,
+      )
+      return 'jwt_bearer'
+    }
     const canProve = !!settings.clientId && !!(settings.clientSecret ?? this.credentials.clientSecret ?? settings.clientKeyFile)
     if (settings.grant === 'client_credentials') {
       this.steps.decision('token', 'client credentials grant', 'your settings ask for it (a machine client, no person)')
@@ -363,6 +384,8 @@ export class SignIn {
       )
     } else if (grant === 'client_credentials') {
       throw new Error('the client credentials grant needs a client id (--client-id) with a secret or a key')
+    } else if (grant === 'jwt_bearer') {
+      throw new Error('the JWT bearer grant needs the client id the workload is known by at the authorization server (--client-id)')
     } else if (this.request.refresh && credentials.client && credentials.tokens?.refresh_token) {
       steps.decision('registration', `client ${credentials.client.client_id}`, 'the client the refresh token was issued to')
     } else if (

@@ -21,8 +21,16 @@ export const OAuthSettings = z.object({
   clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
   /** The scopes to ask for (space-separated) when the server's challenge names none. */
   scope: z.string().max(2000).optional(),
-  /** `client_credentials` for a machine client (no person); `auto` chooses from what the server supports and the credentials given. */
-  grant: z.enum(['auto', 'authorization_code', 'client_credentials']).optional(),
+  /**
+   * A file holding a workload identity token (a JWT its platform issues, as Kubernetes or a cloud does):
+   * Parallax exchanges it for an access token with the JWT bearer grant (RFC 7523, SEP-1933), read anew at each sign-in.
+   */
+  assertionFile: z.string().min(1).max(4096).optional(),
+  /**
+   * `client_credentials` for a machine client (no person); `jwt_bearer` for a workload identity token
+   * (`assertionFile`); `auto` chooses from what the server supports and the credentials given.
+   */
+  grant: z.enum(['auto', 'authorization_code', 'client_credentials', 'jwt_bearer']).optional(),
   /** Follow the authorization redirect without a browser (for servers that approve without a person, as test servers do). */
   headless: z.boolean().optional(),
 })
@@ -74,7 +82,7 @@ export type ClientRegistrationKind = 'pre-registered' | 'metadata-document' | 'd
 /** What a sign-in obtained: never the token, only what a person checks. */
 export interface AuthGrant {
   /** How it was obtained. */
-  grantType: 'authorization_code' | 'refresh_token' | 'client_credentials'
+  grantType: 'authorization_code' | 'refresh_token' | 'client_credentials' | 'jwt_bearer'
   tokenType: string
   /** The scopes granted (the token response's `scope`, else those asked for). */
   scopes: string[]

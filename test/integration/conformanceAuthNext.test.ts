@@ -46,8 +46,9 @@ async function scenario(name: string): Promise<{ code: number | null; checks: Ch
  * The 2026 authorization scenarios, with how many checks each passes and the ones that are its point. Each
  * dynamic registration is checked for `application_type` (SEP-837); a scenario that must refuse (a bad
  * `iss`, metadata naming another issuer) passes when the CLI stops before asking for a token.
- * Not here: auth/enterprise-managed-authorization (SEP-990's token exchange at an enterprise identity
- * provider) and auth/wif-jwt-bearer (workload identity's JWT bearer grant), which Parallax does not implement.
+ * Workload identity (auth/wif-jwt-bearer) runs as `--client-id ID --assertion-file TOKEN`. Not here:
+ * auth/enterprise-managed-authorization (SEP-990's token exchange at an enterprise identity provider, ID-JAG),
+ * which Parallax does not implement.
  */
 const SCENARIOS: [name: string, successes: number, mustPass: string[]][] = [
   ['auth/metadata-default', 19, []],
@@ -83,6 +84,7 @@ const SCENARIOS: [name: string, successes: number, mustPass: string[]][] = [
   ['auth/metadata-issuer-mismatch', 3, ['sep-2468-client-validate-metadata-issuer']],
   ['auth/client-credentials-jwt', 9, []],
   ['auth/client-credentials-basic', 9, []],
+  ['auth/wif-jwt-bearer', 9, ['wif-assertion-verified']],
   ['auth/dpop', 12, ['sep-1932-client-token-request-proof', 'sep-1932-client-dpop-auth-scheme', 'sep-1932-client-fresh-proof']],
   [
     'auth/dpop-nonce',
