@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { auth, selectClientAuthMethod, type AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js'
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
-import type { AuthGrant, OAuthSettings } from '../contract'
+import { unsafeWebUrl, type AuthGrant, type OAuthSettings } from '../contract'
 import type { AuthSteps } from './authSteps'
 import { readClientKey } from './clientKey'
 import type { TargetCredentials } from './credentials'
@@ -17,6 +17,19 @@ import { chooseScopes, scopeList } from './scopes'
 
 /** How long a sign-in waits for the browser to come back. */
 export const BROWSER_WAIT_MS = 10 * 60_000
+
+/** RFC 8693's token type of an identity assertion JWT authorization grant (SEP-990). */
+const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag'
+
+/** A JWT read from a file now (a platform or a sign-in rotates it), else why not. */
+async function readJwt(file: string, what: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`${what} ${file} cannot be read (${error.code ?? error.message})`)
+  })
+  const token = text.trim()
+  if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) throw new Error(`${what} ${file} is not a JWT`)
+  return token
+}
 
 /** Why a grant needs a person, and how to give one. */
 function personNeeded(found: Discovered): string {
@@ -150,7 +163,7 @@ export class SignIn {
       ...(scopes.length && { scope: scopes.join(' ') }),
       clientMetadataUrl: request.settings.clientMetadataUrl,
       clientCredentials: grant === 'client_credentials',
-      ...(grant === 'jwt_bearer' && { assertion: await this.readAssertion() }),
+      ...(grant === 'jwt_bearer' && { assertion: await this.obtainAssertion(found, scopes) }),
       addClientAuthentication,
       discovery: {
         authorizationServerUrl: found.authorizationServerUrl,
@@ -286,15 +299,49 @@ export class SignIn {
     })
   }
 
-  /** The workload identity token, read now (a platform rotates it): a JWT, else the sign-in stops saying why. */
-  private async readAssertion(): Promise<string> {
-    const file = this.request.settings.assertionFile!
-    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new Error(`the workload identity token ${file} cannot be read (${error.code ?? error.message})`)
+  /** The JWT bearer grant's assertion: an ID-JAG from the identity provider, or the workload identity token. */
+  private obtainAssertion(found: Discovered, scopes: string[]): Promise<string> {
+    const { idTokenFile, assertionFile } = this.request.settings
+    return idTokenFile ? this.exchangeIdToken(found, scopes) : readJwt(assertionFile!, 'the workload identity token')
+  }
+
+  /**
+   * SEP-990: the ID token exchanged at the identity provider (RFC 8693) for an ID-JAG naming this
+   * authorization server (audience) and this server (resource).
+   */
+  private async exchangeIdToken(found: Discovered, scopes: string[]): Promise<string> {
+    const { idTokenFile, idpTokenEndpoint, idpClientId } = this.request.settings
+    const endpoint = idpTokenEndpoint ?? ''
+    const unsafe = unsafeWebUrl(endpoint)
+    if (unsafe) throw new Error(`the identity provider's token endpoint ${JSON.stringify(endpoint)} is refused: ${unsafe}`)
+    const body = new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      requested_token_type: ID_JAG,
+      subject_token: await readJwt(idTokenFile!, 'the ID token'),
+      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+      audience: found.metadata?.issuer ?? found.authorizationServerUrl,
+      resource: found.resource ?? this.request.serverUrl,
+      ...(scopes.length && { scope: scopes.join(' ') }),
+      ...(idpClientId && { client_id: idpClientId }),
     })
-    const token = text.trim()
-    if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) throw new Error(`the workload identity token ${file} is not a JWT`)
-    return token
+    const response = await this.fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body,
+    })
+    const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; issued_token_type?: unknown; error?: unknown }
+    if (!response.ok || typeof answer.access_token !== 'string')
+      throw new Error(
+        `the identity provider did not exchange the ID token (HTTP ${response.status}${typeof answer.error === 'string' ? `, ${answer.error}` : ''})`,
+      )
+    if (answer.issued_token_type !== ID_JAG)
+      throw new Error(`the identity provider issued ${String(answer.issued_token_type)}, not an ID-JAG (${ID_JAG})`)
+    this.steps.decision(
+      'token',
+      'identity assertion grant obtained',
+      `the identity provider issued an ID-JAG for ${body.get('audience')}: it is the assertion of the JWT bearer grant`,
+    )
+    return answer.access_token
   }
 
   /**
@@ -333,7 +380,16 @@ export class SignIn {
   private chooseGrant(found: Discovered): 'authorization_code' | 'client_credentials' | 'jwt_bearer' {
     const { settings } = this.request
     const grants = found.metadata?.grant_types_supported
-    if (settings.assertionFile && (settings.grant === undefined || settings.grant === 'auto' || settings.grant === 'jwt_bearer')) {
+    const asserted = settings.grant === undefined || settings.grant === 'auto' || settings.grant === 'jwt_bearer'
+    if (settings.idTokenFile && asserted) {
+      this.steps.decision(
+        'token',
+        'enterprise-managed authorization (ID-JAG)',
+        `your settings give an ID token from your identity provider: it is exchanged there (${settings.idpTokenEndpoint}) for an identity assertion grant for this authorization server (RFC 8693), which the JWT bearer grant trades for an access token (RFC 7523, SEP-990): no browser`,
+      )
+      return 'jwt_bearer'
+    }
+    if (settings.assertionFile && asserted) {
       this.steps.decision(
         'token',
         'JWT bearer grant (workload identity)',

@@ -27,6 +27,15 @@ export const OAuthSettings = z.object({
    */
   assertionFile: z.string().min(1).max(4096).optional(),
   /**
+   * Enterprise-managed authorization (SEP-990, cross-app access): a file holding the person's ID token from
+   * their enterprise identity provider, exchanged at `idpTokenEndpoint` (RFC 8693) for an identity assertion
+   * grant (ID-JAG), which the JWT bearer grant then trades for an access token. Read anew at each sign-in.
+   */
+  idTokenFile: z.string().min(1).max(4096).optional(),
+  idpTokenEndpoint: z.url().optional(),
+  /** The client id Parallax is known by at the identity provider. */
+  idpClientId: z.string().min(1).max(2000).optional(),
+  /**
    * `client_credentials` for a machine client (no person); `jwt_bearer` for a workload identity token
    * (`assertionFile`); `auto` chooses from what the server supports and the credentials given.
    */

@@ -46,9 +46,8 @@ async function scenario(name: string): Promise<{ code: number | null; checks: Ch
  * The 2026 authorization scenarios, with how many checks each passes and the ones that are its point. Each
  * dynamic registration is checked for `application_type` (SEP-837); a scenario that must refuse (a bad
  * `iss`, metadata naming another issuer) passes when the CLI stops before asking for a token.
- * Workload identity (auth/wif-jwt-bearer) runs as `--client-id ID --assertion-file TOKEN`. Not here:
- * auth/enterprise-managed-authorization (SEP-990's token exchange at an enterprise identity provider, ID-JAG),
- * which Parallax does not implement.
+ * Workload identity (auth/wif-jwt-bearer) runs as `--client-id ID --assertion-file TOKEN`; enterprise-managed
+ * authorization (ID-JAG) as `--client-id ID --client-secret S --id-token-file FILE --idp-token-endpoint URL --idp-client-id ID`.
  */
 const SCENARIOS: [name: string, successes: number, mustPass: string[]][] = [
   ['auth/metadata-default', 19, []],
@@ -85,6 +84,7 @@ const SCENARIOS: [name: string, successes: number, mustPass: string[]][] = [
   ['auth/client-credentials-jwt', 9, []],
   ['auth/client-credentials-basic', 9, []],
   ['auth/wif-jwt-bearer', 9, ['wif-assertion-verified']],
+  ['auth/enterprise-managed-authorization', 10, ['complete-flow-token-exchange', 'complete-flow-jwt-bearer']],
   ['auth/dpop', 12, ['sep-1932-client-token-request-proof', 'sep-1932-client-dpop-auth-scheme', 'sep-1932-client-fresh-proof']],
   [
     'auth/dpop-nonce',
