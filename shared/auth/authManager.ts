@@ -249,7 +249,7 @@ export class AuthManager {
   sayStepUpRefused(target: AuthTarget, connectionId: string, challenge: Challenge, why: string): void {
     const steps = this.flowSteps(target, connectionId)
     sayChallenge(steps, challenge, true)
-    steps.decision('step-up', 'no step-up', why, true)
+    steps.decision('step-up', 'no step-up', why, true, true)
   }
 
   /** A resource server asked for its DPoP nonce in the proof (RFC 9449 §9): the request goes again with it. */
@@ -258,6 +258,8 @@ export class AuthManager {
       'token',
       'request sent again with the server’s DPoP nonce',
       `${origin} answered use_dpop_nonce with a nonce ("${nonce}") its proofs must carry (RFC 9449 §9)`,
+      undefined,
+      true,
     )
   }
 

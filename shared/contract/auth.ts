@@ -121,8 +121,11 @@ export interface AuthStep {
   /** One line a person reads: what happened. */
   summary: string
   http?: AuthHttpExchange
-  /** `decision`: what was chosen and why; `refused` when Parallax refused to go on (a resource that does not match). */
-  decision?: { choice: string; why: string; refused?: boolean }
+  /**
+   * `decision`: what was chosen and why; `refused` when Parallax refused to go on (a resource that does not
+   * match); `ends` when it is the whole of its flow (Parallax acted on a server's answer alone, no sign-in follows).
+   */
+  decision?: { choice: string; why: string; refused?: boolean; ends?: boolean }
   /** `challenge`: the server's answer that asked for authorization. */
   challenge?: { status: number; header?: string; resourceMetadata?: string; scope?: string; error?: string; errorDescription?: string }
   /** `authorize`: the URL a browser opens (or Parallax follows, headless), where it comes back, and until when Parallax waits. */
