@@ -21,16 +21,25 @@ const SCENARIOS = {
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json'
 
 let keyDir
+/** A credential the scenario gives, in a file of its own (0600) as a user would keep it; removed after the run. */
+function secretFile(name, text) {
+  keyDir ??= mkdtempSync(join(tmpdir(), 'parallax-conformance-secrets-'))
+  const path = join(keyDir, name)
+  writeFileSync(path, text, { mode: 0o600 })
+  return path
+}
 /** An authorization scenario: call the server's tool, signing in headless (its authorization server approves without a person) with what the scenario gives. */
 function authScenario() {
   const args = ['call', `mcp:${url}`, 'test-tool', '--args', '{}', '--oauth-headless']
   if (context.client_id) args.push('--client-id', context.client_id)
   if (context.client_secret) args.push('--client-secret', context.client_secret)
-  if (context.private_key_pem) {
-    keyDir = mkdtempSync(join(tmpdir(), 'parallax-client-key-'))
-    const key = join(keyDir, 'client-key.pem')
-    writeFileSync(key, context.private_key_pem, { mode: 0o600 })
-    args.push('--client-key', key)
+  if (context.private_key_pem) args.push('--client-key', secretFile('client-key.pem', context.private_key_pem))
+  // Workload identity (SEP-1933): the platform's token, in a file as a workload finds it.
+  if (context.valid_jwt) args.push('--assertion-file', secretFile('workload-token.jwt', context.valid_jwt))
+  // Enterprise-managed authorization (SEP-990): the person's ID token from the identity provider, and where it is exchanged.
+  if (context.idp_id_token) {
+    args.push('--id-token-file', secretFile('id-token.jwt', context.idp_id_token))
+    args.push('--idp-token-endpoint', context.idp_token_endpoint, '--idp-client-id', context.idp_client_id)
   }
   if (scenario === 'auth/basic-cimd') args.push('--client-metadata-url', CLIENT_METADATA_URL)
   return args
