@@ -4,38 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cliRunner } from '../fixtures/cli'
 import { startModernHttpServer, type RunningModernServer } from '../fixtures/modernServers'
-
-/** What the fixture server is, as its author would write its card (SEP-2127 draft). */
-const truthful = (endpoint: string) => ({
-  $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
-  name: 'io.github.parallax/fixture-modern',
-  version: '2.4.0',
-  title: 'Fixture',
-  remotes: [{ type: 'streamable-http', url: endpoint }],
-  capabilities: { tools: { listChanged: true } },
-  tools: [
-    {
-      name: 'echo',
-      description: 'Echo (echo)',
-      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-    },
-  ],
-})
-
-/** A card that drifted from its server: an older version, a prompt capability and a tool the server lacks, echo's argument a number. */
-const drifted = (endpoint: string) => ({
-  ...truthful(endpoint),
-  version: '2.3.0',
-  capabilities: { tools: { listChanged: false }, prompts: {} },
-  tools: [
-    {
-      name: 'echo',
-      description: 'Echo (echo)',
-      inputSchema: { type: 'object', properties: { text: { type: 'number' } }, required: ['text'] },
-    },
-    { name: 'search', description: 'Search', inputSchema: { type: 'object' } },
-  ],
-})
+import { drifted, truthful } from '../fixtures/serverCards'
 
 const parallax = cliRunner(mkdtempSync(join(tmpdir(), 'parallax-cards-')))
 let honest: RunningModernServer
