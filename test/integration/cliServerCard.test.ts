@@ -1,4 +1,6 @@
 import { mkdtempSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -58,5 +60,47 @@ describe('parallax inspect --card', () => {
     const run = await parallax('inspect', '--card', `${base(honest)}/nothing/here.json`)
     expect(run.code).toBe(2)
     expect(run.stderr).toContain(`no server card at ${base(honest)}/nothing/here.json: HTTP 404`)
+  }, 30_000)
+
+  it('reads a registry server.json (no capabilities: no claim), and says where a card departs from the draft', async () => {
+    const documents: Record<string, (endpoint: string) => unknown> = {
+      '/server.json': (endpoint) => ({
+        $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server.schema.json',
+        name: 'io.github.parallax/fixture-modern',
+        version: '2.4.0',
+        remotes: [{ type: 'streamable-http', url: endpoint }],
+        packages: [{ registryType: 'npm', identifier: '@parallax/fixture-modern', transport: { type: 'stdio' } }],
+        tools: truthful(endpoint).tools,
+      }),
+      '/sloppy-card.json': (endpoint) => ({ ...truthful(endpoint), $schema: undefined, name: 'fixture', version: '^2.4.0' }),
+    }
+    const files = createServer((req, res) => {
+      const document = documents[req.url ?? '']
+      if (!document) return void res.writeHead(404).end()
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document(honest.url)))
+    })
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
+    const at = `http://127.0.0.1:${(files.address() as AddressInfo).port}`
+    try {
+      const registry = await parallax('inspect', '--card', `${at}/server.json`)
+      expect(registry.stdout, registry.stderr).toContain(`server.json ${at}/server.json`)
+      expect(registry.stdout).toContain('package @parallax/fixture-modern (run locally: not checked)')
+      expect(registry.stdout).not.toContain('capabilities.')
+      expect(registry.stdout).toMatch(/tool echo\s+same/)
+      expect(registry.code, registry.stdout).toBe(0)
+
+      const sloppy = await parallax('inspect', '--card', `${at}/sloppy-card.json`, '--json')
+      const report = JSON.parse(sloppy.stdout)
+      expect(report.card.problems).toEqual([
+        'no $schema: the draft requires the schema URI',
+        'name "fixture" is not reverse-DNS with exactly one slash (namespace/server)',
+        'version "^2.4.0" is a range: the draft wants one version',
+      ])
+      expect(report.drift).toBe(true)
+      expect(sloppy.code).toBe(1)
+    } finally {
+      files.closeAllConnections()
+      await new Promise<void>((resolve) => files.close(() => resolve()))
+    }
   }, 30_000)
 })
