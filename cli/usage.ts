@@ -9,6 +9,11 @@ Usage:
       [--config FILE] [--json] [--frames] [--probes N] [--interval MS] [--timeout MS] [--log-level L]
       [--profile P] [--binding auto|JSONRPC|HTTP+JSON|GRPC]
                                    exit 1 when the server goes down or a probe fails
+  parallax inspect --card URL [<target>] [--json]
+                                   read an MCP server card (SEP-2127, a draft), a server.json or a base
+                                   URL's /.well-known/mcp/server-card, connect (to the card's endpoint
+                                   unless a target is given) and diff what it claims against what the
+                                   server answers: same, only in card, only on server, changed; exit 1 on drift
   parallax call <target> <tool> --args JSON [--hooks FILE] [--json] [--protocol-fields a,b] [--log-level L]
                                    one call with pre-validation hooks: raw vs hooked arguments,
                                    both validations, context echo, protocol-field lint; --task makes

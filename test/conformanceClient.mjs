@@ -12,10 +12,37 @@ import { fileURLToPath } from 'node:url'
 const url = process.argv.at(-1)
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? ''
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}')
+const inspect = ['inspect', `mcp:${url}`, '--probes', '1', '--interval', '100']
+/** Each scenario's command, or its commands run one after the other (a function: built from what the ones before printed). */
 const SCENARIOS = {
-  initialize: ['inspect', `mcp:${url}`, '--probes', '1', '--interval', '100'],
+  initialize: inspect,
   tools_call: ['call', `mcp:${url}`, 'add_numbers', '--args', '{"a": 2, "b": 3}'],
   'elicitation-sep1034-client-defaults': ['call', `mcp:${url}`, 'test_client_elicitation_defaults', '--elicit', 'accept'],
+  'request-metadata': inspect,
+  'sse-retry': ['call', `mcp:${url}`, 'test_reconnection', '--args', '{}'],
+  'json-schema-ref-no-deref': inspect,
+  // The schema a tool declares, listed, then sent back to the server's echo tool as it was listed.
+  'json-schema-2020-12-preservation': [
+    ['request', `mcp:${url}`, 'tools/list', '--json'],
+    (listed) => {
+      const tool = JSON.parse(listed).result.tools.find((t) => t.name === 'json_schema_2020_12_tool')
+      return ['call', `mcp:${url}`, 'json_schema_echo', '--args', JSON.stringify({ schema: tool.inputSchema })]
+    },
+  ],
+  // Each kind of request the scenario checks the standard headers (Mcp-Method, Mcp-Name) of.
+  'http-standard-headers': [
+    inspect,
+    ['call', `mcp:${url}`, 'test_headers', '--args', '{}'],
+    ['call', `mcp:${url}`, 'my-hyphenated-tool', '--args', '{}'],
+    ['request', `mcp:${url}`, 'resources/read', '--params', '{"uri": "file:///path/to/file%20name.txt"}'],
+    ['request', `mcp:${url}`, 'prompts/get', '--params', '{"name": "test_prompt"}'],
+  ],
+  'sep-2322-client-request-state': [
+    ['call', `mcp:${url}`, 'test_mrtr_echo_state', '--args', '{}', '--elicit', 'accept'],
+    ['call', `mcp:${url}`, 'test_mrtr_unrelated', '--args', '{}'],
+    ['call', `mcp:${url}`, 'test_mrtr_no_state', '--args', '{}', '--elicit', 'accept'],
+    ['call', `mcp:${url}`, 'test_mrtr_no_result_type', '--args', '{}'],
+  ],
 }
 /** The client metadata document the suite's authorization server expects a client to name (basic-cimd). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json'
@@ -53,6 +80,18 @@ if (!args) {
   process.exit(2)
 }
 const cli = fileURLToPath(new URL('../cli/parallax.mjs', import.meta.url))
-const run = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' })
+const commands = Array.isArray(args[0]) || typeof args[0] === 'function' ? args : [args]
+let status = 0
+let printed = ''
+for (const command of commands) {
+  const run = spawnSync(process.execPath, [cli, ...(typeof command === 'function' ? command(printed) : command)], {
+    stdio: ['inherit', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  })
+  process.stdout.write(run.stdout ?? '')
+  printed = run.stdout ?? ''
+  status = run.status ?? 1
+  if (status !== 0) break
+}
 if (keyDir) rmSync(keyDir, { recursive: true, force: true })
-process.exit(run.status ?? 1)
+process.exit(status)
