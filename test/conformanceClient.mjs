@@ -36,14 +36,55 @@ function authScenario() {
   return args
 }
 
-const args = scenario.startsWith('auth/') ? authScenario() : SCENARIOS[scenario]
+/**
+ * A scenario that names the tool calls a host would make (`toolCalls` in its context): one conversation
+ * making them in turn, as `parallax converse` does.
+ */
+function toolCallsScenario() {
+  return [
+    'converse',
+    `mcp:${url}`,
+    ...context.toolCalls.flatMap((call) => ['--turn', JSON.stringify({ tool: call.name, arguments: call.arguments })]),
+  ]
+}
+
+/** A value of a parameter's type, for calling a tool as a host would without being told its arguments. */
+function sample(schema) {
+  if (schema?.type === 'integer' || schema?.type === 'number') return 1
+  if (schema?.type === 'boolean') return true
+  if (schema?.type === 'object') return {}
+  if (schema?.type === 'array') return []
+  if (schema?.type === 'null') return null
+  return 'us-west1'
+}
+
+/** A host's way with a server: list its tools (`inspect`), then call each one listed, its required arguments filled in (`converse`). */
+function everyToolScenario() {
+  const listed = spawnSync(process.execPath, [cli, 'inspect', `mcp:${url}`, '--json', '--probes', '0'], { encoding: 'utf8' })
+  const tools = JSON.parse(listed.stdout || '{}').tools ?? []
+  const turns = tools.map((tool) => {
+    const properties = tool.inputSchema?.properties ?? {}
+    const args = Object.fromEntries((tool.inputSchema?.required ?? []).map((name) => [name, sample(properties[name])]))
+    return ['--turn', JSON.stringify({ tool: tool.name, arguments: args })]
+  })
+  return ['converse', `mcp:${url}`, ...turns.flat()]
+}
+
+const HOST_SCENARIOS = new Set(['http-invalid-tool-headers'])
+const cli = fileURLToPath(new URL('../cli/parallax.mjs', import.meta.url))
+const args = scenario.startsWith('auth/')
+  ? authScenario()
+  : context.toolCalls
+    ? toolCallsScenario()
+    : HOST_SCENARIOS.has(scenario)
+      ? everyToolScenario()
+      : SCENARIOS[scenario]
 if (!args) {
   process.stderr.write(
     `parallaxClient: no command for scenario ${JSON.stringify(scenario)} (known: ${Object.keys(SCENARIOS).join(', ')}, auth/*)\n`,
   )
   process.exit(2)
 }
-const cli = fileURLToPath(new URL('../cli/parallax.mjs', import.meta.url))
 const run = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' })
 if (keyDir) rmSync(keyDir, { recursive: true, force: true })
 process.exit(run.status ?? 1)
