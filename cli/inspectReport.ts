@@ -11,7 +11,7 @@ import type {
   SavedTarget,
   TargetSpec,
 } from '../shared/contract'
-import { causeLines, eraLabel, handshakeEra, redactArgs, redactMap, redactText } from '../shared/contract'
+import { causeLines, eraLabel, handshakeEra, paramHeaderProblem, redactArgs, redactMap, redactText } from '../shared/contract'
 import type { LogLevelOutcome } from './connect'
 
 export const INSPECT_FORMAT = 'parallax.inspect/1'
@@ -153,6 +153,7 @@ export function buildReport(
   const catalog = (method: DiscoveryEvent['method']) => discovery.findLast((d) => d.method === method && d.items)?.items ?? []
   return {
     ...common,
+    findings: [...common.findings, ...paramHeaderFindings(catalog('tools/list'))],
     protocol: 'mcp' as const,
     handshake: h && {
       /** The MCP era reached (2025: initialize; 2026: 2026-07-28 through server/discover) and how: each offer and answer. */
@@ -177,6 +178,17 @@ export function buildReport(
       .filter((e: LogEvent) => e.source === 'stderr')
       .map((e) => e.text),
   }
+}
+
+/** Tools whose `x-mcp-header` declarations break SEP-2243: a client on streamable HTTP must exclude them. */
+function paramHeaderFindings(tools: unknown[]): string[] {
+  return tools.flatMap((tool) => {
+    const problem = paramHeaderProblem(tool)
+    const name = (tool as { name?: unknown }).name
+    return problem
+      ? [`tool ${JSON.stringify(name)} has an invalid x-mcp-header (${problem}): a client on streamable HTTP excludes it (SEP-2243)`]
+      : []
+  })
 }
 
 /** A target's spec as reports show it: secret-looking arguments, environment values, URL parts and headers redacted. */
