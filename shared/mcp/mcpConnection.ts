@@ -304,7 +304,8 @@ export class McpConnection extends SupervisedConnection {
   ): number | undefined {
     if (generation !== this.generation) return undefined
     const spec = this.target.spec
-    const http = headers && spec.kind === 'mcp-http' ? { method: 'POST', url: redactText(spec.url), headers } : undefined
+    const http =
+      headers && spec.kind === 'mcp-http' ? { method: 'POST', url: redactText(spec.url), headers, mirrored: true as const } : undefined
     const frame: TappedFrame & { seq?: number } = this.tap.record(direction, message, ts, refused, wireText.get(message), http)
     wireText.delete(message) // recorded: the text it travelled as may go
     this.requests.read(direction, frame)
