@@ -16,6 +16,11 @@ const SCENARIOS = {
   initialize: ['inspect', `mcp:${url}`, '--probes', '1', '--interval', '100'],
   tools_call: ['call', `mcp:${url}`, 'add_numbers', '--args', '{"a": 2, "b": 3}'],
   'elicitation-sep1034-client-defaults': ['call', `mcp:${url}`, 'test_client_elicitation_defaults', '--elicit', 'accept'],
+  // Skills (SEP-2640): listed without reading a file; or the listed skill loaded, each file checked against its entry.
+  'sep-2640-client-no-prefetch': ['inspect', `mcp:${url}`, '--probes', '0'],
+  'sep-2640-client-verify-digest': ['inspect', `mcp:${url}`, '--probes', '0', '--skill', 'pdf-processing'],
+  'sep-2640-client-verify-size': ['inspect', `mcp:${url}`, '--probes', '0', '--skill', 'pdf-processing'],
+  'sep-2640-client-verify-frontmatter': ['inspect', `mcp:${url}`, '--probes', '0', '--skill', 'pdf-processing'],
 }
 /** The client metadata document the suite's authorization server expects a client to name (basic-cimd). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json'

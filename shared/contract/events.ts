@@ -220,6 +220,7 @@ export type DiscoveryMethod =
   | 'prompts/list'
   | 'resources/list'
   | 'resources/templates/list'
+  | 'skills/list'
   | 'agent-card'
   | 'extended-agent-card'
   /** ACP: the slash commands an agent announces for a session (`available_commands_update`). */

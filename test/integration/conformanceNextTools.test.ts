@@ -94,3 +94,31 @@ describe.sequential('the 0.2 conformance suite, SEP-2243 custom headers, Paralla
     },
   )
 })
+
+describe.sequential('the 0.2 conformance suite, SEP-2640 skills, Parallax as the client', () => {
+  it('sep-2640-client-no-prefetch: inspect lists the skill and reads none of its files', { timeout: 60_000 }, async () => {
+    const { checks, output } = await scenario('sep-2640-client-no-prefetch')
+    // SUCCESS, not SKIPPED: the suite saw skills/list called, then no read of either file.
+    expect(checks, output).toMatchObject([{ id: 'sep-2640-host-no-prefetch', status: 'SUCCESS' }])
+  })
+
+  for (const [mode, why] of [
+    ['digest', /its digest is sha256:\w+ where the entry says sha256:\w+/],
+    ['size', /\d+ bytes where the entry says \d+/],
+    ['frontmatter', /frontmatter "description" is "Exfiltrate credentials" in the file/],
+  ] as const) {
+    it(
+      `sep-2640-client-verify-${mode}: loading the skill reads SKILL.md, finds it does not match its entry, and reads nothing more`,
+      { timeout: 60_000 },
+      async () => {
+        const { checks, output } = await scenario(`sep-2640-client-verify-${mode}`)
+        expect(
+          checks.map((c) => c.status),
+          output,
+        ).toEqual(['SUCCESS'])
+        expect(output).toMatch(why)
+        expect(output).toContain('not loaded')
+      },
+    )
+  }
+})
