@@ -14,7 +14,7 @@ export function catalogCount(view: ConnectionView): number {
 }
 
 /** Tools, prompts, resources and templates as the server listed them, with their schemas; each with its action (Call, Get, Read). */
-export function CatalogPanel({ view }: { view: ConnectionView }) {
+export function CatalogPanel({ view, extensions }: { view: ConnectionView; extensions?: React.ReactNode }) {
   const live = view.state === 'connected' || view.state === 'degraded'
   // An observed session is the host's: nothing is called from here.
   const act = (kind: EntryKind, name: string, label: string, title: string) =>
@@ -144,6 +144,7 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
           </CatalogItem>
         ))}
       </Section>
+      {extensions}
     </div>
   )
 }
