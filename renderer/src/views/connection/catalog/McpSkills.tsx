@@ -18,6 +18,7 @@ export function McpSkills({ view }: { view: ConnectionView }) {
     <>
       <div
         className="section-title"
+        data-testid="mcp-skills"
         title="Skills over MCP (SEP-2640): a draft extension, io.modelcontextprotocol/skills; its shape may still move"
       >
         Skills <span className="count">{skills.length}</span> <span className="muted">draft extension (SEP-2640)</span>
@@ -40,6 +41,8 @@ function Skill({ skill, view }: { skill: SkillEntry; view: ConnectionView }) {
     <CatalogItem
       name={name}
       description={description}
+      // What Load found opens the entry, where it shows.
+      open={load ? true : undefined}
       action={
         sendsNothing(view)
           ? undefined
