@@ -79,11 +79,7 @@ const HOST_SCENARIOS = new Set(['http-invalid-tool-headers'])
 const cli = fileURLToPath(new URL('../cli/parallax.mjs', import.meta.url))
 const args = scenario.startsWith('auth/')
   ? authScenario()
-  : context.toolCalls
-    ? toolCallsScenario()
-    : HOST_SCENARIOS.has(scenario)
-      ? everyToolScenario()
-      : SCENARIOS[scenario]
+  : (SCENARIOS[scenario] ?? (context.toolCalls ? toolCallsScenario() : HOST_SCENARIOS.has(scenario) ? everyToolScenario() : undefined))
 if (!args) {
   process.stderr.write(
     `parallaxClient: no command for scenario ${JSON.stringify(scenario)} (known: ${Object.keys(SCENARIOS).join(', ')}, auth/*)\n`,
