@@ -7,6 +7,7 @@ import { AUTH_OPTIONS, withAuthFlags } from './authFlags'
 import { profileFlag } from './clientFlags'
 import { resolveTarget } from './resolveTarget'
 import { UsageError } from './usage'
+import { inspectCard } from './inspectCard'
 
 /** `parallax inspect <target>`: connect, discover, probe, report, disconnect. Exit 1 when the report holds a finding (a dead server, failed probes). */
 export async function inspect(argv: string[]): Promise<number> {
@@ -26,8 +27,14 @@ export async function inspect(argv: string[]): Promise<number> {
       ...AUTH_OPTIONS,
       binding: { type: 'string' },
       skill: { type: 'string', multiple: true, default: [] },
+      card: { type: 'string' },
     },
   })
+  if (values.card !== undefined) {
+    if (positionals.length > 1) throw new UsageError("inspect --card URL takes at most one target (else the card's own endpoint)")
+    const timeout = wholeNumber(values.timeout, '--timeout', 100)
+    return inspectCard({ ...values, card: values.card, timeout }, positionals[0])
+  }
   if (positionals.length !== 1) throw new UsageError('inspect takes exactly one target, e.g. parallax inspect demo:prompts')
   const probes = wholeNumber(values.probes, '--probes', 0, 1000)
   const intervalMs = wholeNumber(values.interval, '--interval', 100)

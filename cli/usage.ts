@@ -11,6 +11,11 @@ Usage:
                                    exit 1 when the server goes down or a probe fails; an MCP server's
                                    skills (SEP-2640) are listed, --skill loads one (its files read, each
                                    checked against its entry: exit 1 when one does not match)
+  parallax inspect --card URL [<target>] [--json]
+                                   read an MCP server card (SEP-2127, a draft), a server.json or a base
+                                   URL's /.well-known/mcp/server-card, connect (to the card's endpoint
+                                   unless a target is given) and diff what it claims against what the
+                                   server answers: same, only in card, only on server, changed; exit 1 on drift
   parallax call <target> <tool> --args JSON [--hooks FILE] [--json] [--protocol-fields a,b] [--log-level L]
                                    one call with pre-validation hooks: raw vs hooked arguments,
                                    both validations, context echo, protocol-field lint; --task makes
@@ -99,11 +104,14 @@ with an OAuth challenge is signed in to as the MCP authorization spec says (reso
 server metadata, client registration, PKCE, the resource parameter, step-up on insufficient_scope).
 --client-id ID [--client-secret S | --client-key FILE.pem] a pre-registered client (a key signs a JWT
 assertion); --client-metadata-url URL a client ID metadata document; --scope "a b" the scopes when the
-challenge names none; --oauth-grant client_credentials for a machine client; --oauth-headless follows the
+challenge names none; --oauth-grant client_credentials for a machine client; --assertion-file FILE a
+workload identity token (a JWT) exchanged with the JWT bearer grant (with --client-id); --id-token-file FILE
+--idp-token-endpoint URL [--idp-client-id ID] enterprise-managed authorization (an ID token exchanged at the
+identity provider for an ID-JAG, then for an access token); --oauth-headless follows the
 authorization redirect itself (servers that approve without a person). Otherwise, on a desktop, the
 system browser opens and the redirect comes back to 127.0.0.1. Each step is said on stderr; inspect
 --json lists them (auth); sign-ins are kept in the data folder's secret store. Config files: "oauth"
-({"clientId", "clientSecret", "clientKeyFile", "clientMetadataUrl", "scope", "grant", "headless"}).
+({"clientId", "clientSecret", "clientKeyFile", "clientMetadataUrl", "assertionFile", "idTokenFile", "idpTokenEndpoint", "idpClientId", "scope", "grant", "headless"}).
 
 Consent: a command you type (stdio:…, --hooks FILE) runs for that run. A command from a --config file
 that you have not approved (in the app or an earlier run), or that changed since, is asked about on the

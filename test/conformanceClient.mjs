@@ -12,8 +12,10 @@ import { fileURLToPath } from 'node:url'
 const url = process.argv.at(-1)
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? ''
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}')
+const inspect = ['inspect', `mcp:${url}`, '--probes', '1', '--interval', '100']
+/** Each scenario's command, or its commands run one after the other (a function: built from what the ones before printed). */
 const SCENARIOS = {
-  initialize: ['inspect', `mcp:${url}`, '--probes', '1', '--interval', '100'],
+  initialize: inspect,
   tools_call: ['call', `mcp:${url}`, 'add_numbers', '--args', '{"a": 2, "b": 3}'],
   'elicitation-sep1034-client-defaults': ['call', `mcp:${url}`, 'test_client_elicitation_defaults', '--elicit', 'accept'],
   // Skills (SEP-2640): listed without reading a file; or the listed skill loaded, each file checked against its entry.
@@ -21,21 +23,55 @@ const SCENARIOS = {
   'sep-2640-client-verify-digest': ['inspect', `mcp:${url}`, '--probes', '0', '--skill', 'pdf-processing'],
   'sep-2640-client-verify-size': ['inspect', `mcp:${url}`, '--probes', '0', '--skill', 'pdf-processing'],
   'sep-2640-client-verify-frontmatter': ['inspect', `mcp:${url}`, '--probes', '0', '--skill', 'pdf-processing'],
+  'request-metadata': inspect,
+  'sse-retry': ['call', `mcp:${url}`, 'test_reconnection', '--args', '{}'],
+  'json-schema-ref-no-deref': inspect,
+  // The schema a tool declares, listed, then sent back to the server's echo tool as it was listed.
+  'json-schema-2020-12-preservation': [
+    ['request', `mcp:${url}`, 'tools/list', '--json'],
+    (listed) => {
+      const tool = JSON.parse(listed).result.tools.find((t) => t.name === 'json_schema_2020_12_tool')
+      return ['call', `mcp:${url}`, 'json_schema_echo', '--args', JSON.stringify({ schema: tool.inputSchema })]
+    },
+  ],
+  // Each kind of request the scenario checks the standard headers (Mcp-Method, Mcp-Name) of.
+  'http-standard-headers': [
+    inspect,
+    ['call', `mcp:${url}`, 'test_headers', '--args', '{}'],
+    ['call', `mcp:${url}`, 'my-hyphenated-tool', '--args', '{}'],
+    ['request', `mcp:${url}`, 'resources/read', '--params', '{"uri": "file:///path/to/file%20name.txt"}'],
+    ['request', `mcp:${url}`, 'prompts/get', '--params', '{"name": "test_prompt"}'],
+  ],
+  'sep-2322-client-request-state': [
+    ['call', `mcp:${url}`, 'test_mrtr_echo_state', '--args', '{}', '--elicit', 'accept'],
+    ['call', `mcp:${url}`, 'test_mrtr_unrelated', '--args', '{}'],
+    ['call', `mcp:${url}`, 'test_mrtr_no_state', '--args', '{}', '--elicit', 'accept'],
+    ['call', `mcp:${url}`, 'test_mrtr_no_result_type', '--args', '{}'],
+  ],
 }
 /** The client metadata document the suite's authorization server expects a client to name (basic-cimd). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json'
 
 let keyDir
+/** A credential the scenario gives, in a file of its own (0600) as a user would keep it; removed after the run. */
+function secretFile(name, text) {
+  keyDir ??= mkdtempSync(join(tmpdir(), 'parallax-conformance-secrets-'))
+  const path = join(keyDir, name)
+  writeFileSync(path, text, { mode: 0o600 })
+  return path
+}
 /** An authorization scenario: call the server's tool, signing in headless (its authorization server approves without a person) with what the scenario gives. */
 function authScenario() {
   const args = ['call', `mcp:${url}`, 'test-tool', '--args', '{}', '--oauth-headless']
   if (context.client_id) args.push('--client-id', context.client_id)
   if (context.client_secret) args.push('--client-secret', context.client_secret)
-  if (context.private_key_pem) {
-    keyDir = mkdtempSync(join(tmpdir(), 'parallax-client-key-'))
-    const key = join(keyDir, 'client-key.pem')
-    writeFileSync(key, context.private_key_pem, { mode: 0o600 })
-    args.push('--client-key', key)
+  if (context.private_key_pem) args.push('--client-key', secretFile('client-key.pem', context.private_key_pem))
+  // Workload identity (SEP-1933): the platform's token, in a file as a workload finds it.
+  if (context.valid_jwt) args.push('--assertion-file', secretFile('workload-token.jwt', context.valid_jwt))
+  // Enterprise-managed authorization (SEP-990): the person's ID token from the identity provider, and where it is exchanged.
+  if (context.idp_id_token) {
+    args.push('--id-token-file', secretFile('id-token.jwt', context.idp_id_token))
+    args.push('--idp-token-endpoint', context.idp_token_endpoint, '--idp-client-id', context.idp_client_id)
   }
   if (scenario === 'auth/basic-cimd') args.push('--client-metadata-url', CLIENT_METADATA_URL)
   return args
@@ -86,6 +122,18 @@ if (!args) {
   )
   process.exit(2)
 }
-const run = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' })
+const commands = Array.isArray(args[0]) || typeof args[0] === 'function' ? args : [args]
+let status = 0
+let printed = ''
+for (const command of commands) {
+  const run = spawnSync(process.execPath, [cli, ...(typeof command === 'function' ? command(printed) : command)], {
+    stdio: ['inherit', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  })
+  process.stdout.write(run.stdout ?? '')
+  printed = run.stdout ?? ''
+  status = run.status ?? 1
+  if (status !== 0) break
+}
 if (keyDir) rmSync(keyDir, { recursive: true, force: true })
-process.exit(run.status ?? 1)
+process.exit(status)

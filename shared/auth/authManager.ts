@@ -249,7 +249,18 @@ export class AuthManager {
   sayStepUpRefused(target: AuthTarget, connectionId: string, challenge: Challenge, why: string): void {
     const steps = this.flowSteps(target, connectionId)
     sayChallenge(steps, challenge, true)
-    steps.decision('step-up', 'no step-up', why, true)
+    steps.decision('step-up', 'no step-up', why, true, true)
+  }
+
+  /** A resource server asked for its DPoP nonce in the proof (RFC 9449 §9): the request goes again with it. */
+  sayDpopNonce(target: AuthTarget, connectionId: string, origin: string, nonce: string): void {
+    this.flowSteps(target, connectionId).decision(
+      'token',
+      'request sent again with the server’s DPoP nonce',
+      `${origin} answered use_dpop_nonce with a nonce ("${nonce}") its proofs must carry (RFC 9449 §9)`,
+      undefined,
+      true,
+    )
   }
 
   /**
@@ -263,7 +274,7 @@ export class AuthManager {
     if (
       grant?.expiresAt !== undefined &&
       grant.expiresAt - Date.now() < 60_000 &&
-      (grant.refreshable || grant.grantType === 'client_credentials')
+      (grant.refreshable || grant.grantType === 'client_credentials' || grant.grantType === 'jwt_bearer')
     ) {
       await this.authorizeQuietly(target, connectionId, undefined)
       return (await this.credentialsOf(target)).tokens?.access_token

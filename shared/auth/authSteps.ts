@@ -18,8 +18,13 @@ export class AuthSteps {
     this.emitEvent({ type: 'auth', connectionId: this.connectionId, targetId: this.targetId, flowId: this.flowId, ...step })
   }
 
-  decision(phase: AuthPhase, choice: string, why: string, refused?: true): void {
-    this.emit({ step: 'decision', phase, summary: `${choice}: ${why}`, decision: { choice, why, ...(refused && { refused }) } })
+  decision(phase: AuthPhase, choice: string, why: string, refused?: true, ends?: true): void {
+    this.emit({
+      step: 'decision',
+      phase,
+      summary: `${choice}: ${why}`,
+      decision: { choice, why, ...(refused && { refused }), ...(ends && { ends }) },
+    })
   }
 
   failed(phase: AuthPhase, error: unknown): void {

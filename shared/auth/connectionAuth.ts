@@ -1,5 +1,6 @@
 import type { AuthManager, AuthTarget } from './authManager'
 import { parseChallenge, type CardAuthorization } from './challenge'
+import { dpopProof, nonceAskedFor, offersDpop } from './dpop'
 import { scopeList } from './scopes'
 import { currentUsersRequest } from './stepUp'
 
@@ -17,6 +18,8 @@ export class ConnectionAuth {
   private stepUps = 0
   /** Set when the server refused a token it had just granted: no more attempts on this connection. */
   private gaveUp = false
+  /** The server's latest `DPoP-Nonce` (RFC 9449 §9), for the next proof. */
+  private dpopNonce: string | undefined
 
   constructor(
     private readonly manager: AuthManager,
@@ -39,17 +42,50 @@ export class ConnectionAuth {
     return async (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input))
       if (url.origin !== this.authorizedOrigin) return base(input, init)
-      const again = input instanceof Request ? input.clone() : input
-      const token = await this.manager.accessToken(this.target, this.connectionId)
+      const method = init?.method ?? (input instanceof Request ? input.method : 'GET')
+      // A request may go more than once (with a DPoP nonce, after authorizing): each time from an unread copy.
+      const pristine = input instanceof Request ? input.clone() : undefined
+      const fresh = () => pristine?.clone() ?? input
+      let tokenSent = false
+      const sendOnce = async () => {
+        const token = await this.manager.accessToken(this.target, this.connectionId)
+        tokenSent = !!token
+        const response = await base(fresh(), token ? await this.withToken(init, token, method, url) : init)
+        this.dpopNonce = response.headers.get('dpop-nonce') ?? this.dpopNonce
+        return response
+      }
+      const send = async () => {
+        const response = await sendOnce()
+        const nonce = tokenSent && (await nonceAskedFor(response))
+        if (!nonce) return response
+        // The server wants its nonce in the proof (RFC 9449 §9): the request goes once more, carrying it.
+        this.manager.sayDpopNonce(this.target, this.connectionId, url.origin, nonce)
+        await response.body?.cancel().catch(() => {})
+        return sendOnce()
+      }
+      const response = await send()
       // Plain headers remain possible: a target with its own Authorization header and no OAuth settings is left to it.
-      const ownHeader = !token && !this.target.oauth && new Headers(init?.headers).has('authorization')
-      const response = await base(input, withBearer(init, token))
+      const ownHeader = !tokenSent && !this.target.oauth && new Headers(init?.headers).has('authorization')
       if (ownHeader || this.gaveUp || !(await this.authorize(response))) return response
       await response.body?.cancel().catch(() => {})
-      const retried = await base(again, withBearer(init, await this.manager.accessToken(this.target, this.connectionId)))
+      const retried = await send()
       if (retried.status === 401) this.gaveUp = true
       return retried
     }
+  }
+
+  /**
+   * The request's init with the target's token: `Authorization: Bearer <token>`, or for a DPoP-bound token
+   * `Authorization: DPoP <token>` and a fresh proof (RFC 9449 §7).
+   */
+  private async withToken(init: RequestInit | undefined, token: string, method: string, url: URL): Promise<RequestInit> {
+    const { tokens, dpop } = await this.manager.credentialsOf(this.target)
+    const headers = new Headers(init?.headers)
+    if (dpop && tokens?.token_type.toLowerCase() === 'dpop') {
+      headers.set('authorization', `DPoP ${token}`)
+      headers.set('dpop', dpopProof(dpop, { method, url: url.href, accessToken: token, nonce: this.dpopNonce }))
+    } else headers.set('authorization', `Bearer ${token}`)
+    return { ...init, headers }
   }
 
   /** Whether an answer asked for authorization and Parallax obtained it (so the request goes again). */
@@ -57,7 +93,9 @@ export class ConnectionAuth {
     if (response.status !== 401 && response.status !== 403) return false
     const header = response.headers.get('www-authenticate')
     const challenge = parseChallenge(response.status, header)
-    const bearer = !header || /^\s*bearer\b/i.test(header)
+    // A DPoP nonce asked for again, right after one was given: no sign-in answers that.
+    if (challenge.error === 'use_dpop_nonce') return false
+    const bearer = !header || /^\s*bearer\b/i.test(header) || offersDpop(header)
     if (response.status === 401)
       return bearer && (await this.manager.authorizeQuietly(this.target, this.connectionId, challenge)) === 'authorized'
     if (challenge.error !== 'insufficient_scope') return false
@@ -94,12 +132,4 @@ export class ConnectionAuth {
     request.answer = outcome.person
     return false
   }
-}
-
-/** The request's init with `Authorization: Bearer <token>` (the user's own header stands when no token is held). */
-function withBearer(init: RequestInit | undefined, token: string | undefined): RequestInit | undefined {
-  if (!token) return init
-  const headers = new Headers(init?.headers)
-  headers.set('authorization', `Bearer ${token}`)
-  return { ...init, headers }
 }

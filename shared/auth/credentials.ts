@@ -1,5 +1,6 @@
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { AuthGrant, ClientRegistrationKind } from '../contract'
+import type { DpopKey } from './dpop'
 import type { SecretStore } from './secretStore'
 
 /** What is kept to authorize one target, in the secret store. */
@@ -15,6 +16,8 @@ export interface TargetCredentials {
   redirectUris?: string[]
   /** The user's client secret for a saved target (moved here from the target, which keeps no secret). */
   clientSecret?: string
+  /** The private key DPoP-bound tokens are bound to (RFC 9449): only its thumbprint is ever shown. */
+  dpop?: DpopKey
 }
 
 /** One entry per target and server: the CLI's unsaved targets share an id, never a server's tokens. */

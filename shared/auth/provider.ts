@@ -3,6 +3,9 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { PARALLAX_VERSION } from '../version'
 import type { TargetCredentials } from './credentials'
 
+/** The JWT bearer grant's type (RFC 7523 §2.1). */
+export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
+
 export interface ProviderOptions {
   /** The loopback redirect URI; absent for a grant without a browser (client credentials). */
   redirectUri?: string
@@ -11,6 +14,8 @@ export interface ProviderOptions {
   clientMetadataUrl?: string
   /** Client credentials: the grant's own parameters instead of an authorization code. */
   clientCredentials?: boolean
+  /** A workload identity token: the JWT bearer grant (RFC 7523) with it as the assertion, instead of an authorization code. */
+  assertion?: string
   /** `private_key_jwt`: signs a client assertion into each token request. */
   addClientAuthentication?: AddClientAuthentication
   discovery: OAuthDiscoveryState
@@ -39,18 +44,26 @@ export class FlowProvider implements OAuthClientProvider {
   }
 
   get redirectUrl(): string | undefined {
-    return this.options.clientCredentials ? undefined : this.options.redirectUri
+    return this.machineGrant ? undefined : this.options.redirectUri
   }
 
-  get clientMetadata(): OAuthClientMetadata {
+  /** A grant without a person or a redirect: client credentials, or a workload's JWT. */
+  private get machineGrant(): string | undefined {
+    return this.options.assertion !== undefined ? JWT_BEARER : this.options.clientCredentials ? 'client_credentials' : undefined
+  }
+
+  get clientMetadata(): OAuthClientMetadata & { application_type: 'native' } {
     return {
       client_name: 'Parallax',
+      // SEP-837 (OpenID Dynamic Client Registration's application_type): Parallax runs on the user's machine and
+      // its redirect is a loopback listener there, a native application's (RFC 8252); a machine client has no redirect and is one too.
+      application_type: 'native',
       software_id: 'parallax',
       software_version: PARALLAX_VERSION,
       redirect_uris: this.options.redirectUri ? [this.options.redirectUri] : [],
       // A refresh token keeps a session signed in; asking for the grant type says the client can use one.
-      grant_types: this.options.clientCredentials ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
-      response_types: this.options.clientCredentials ? [] : ['code'],
+      grant_types: this.machineGrant ? [this.machineGrant] : ['authorization_code', 'refresh_token'],
+      response_types: this.machineGrant ? [] : ['code'],
       token_endpoint_auth_method: this.addClientAuthentication ? 'private_key_jwt' : 'none',
       ...(this.options.scope && { scope: this.options.scope }),
     }
@@ -92,8 +105,10 @@ export class FlowProvider implements OAuthClientProvider {
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    if (!this.options.clientCredentials) return undefined
-    const params = new URLSearchParams({ grant_type: 'client_credentials' })
+    const grant = this.machineGrant
+    if (!grant) return undefined
+    const params = new URLSearchParams({ grant_type: grant })
+    if (this.options.assertion !== undefined) params.set('assertion', this.options.assertion)
     const asked = this.options.scope ?? scope
     if (asked) params.set('scope', asked)
     return params

@@ -16,10 +16,20 @@ export function redactHeaders(headers: Headers | Record<string, string> | undefi
   for (const [name, value] of entries) {
     const lower = name.toLowerCase()
     if (lower === 'authorization') out[lower] = `${value.split(' ')[0]} ${REDACTED}`
+    else if (lower === 'dpop') out[lower] = dpopProofShown(value)
+    else if (lower === 'dpop-nonce') out[lower] = value
     else if (lower === 'location' || lower === 'content-location') out[lower] = redactUrl(value)
     else out[lower] = isSecretName(lower) || looksSecret(value) ? REDACTED : value
   }
   return out
+}
+
+/** A DPoP proof as shown (RFC 9449): what it proves (method, URL, time, nonce) and the key's algorithm, its signature withheld. */
+function dpopProofShown(proof: string): string {
+  const shown = jwtWithoutSignature(proof)
+  if (typeof shown !== 'object' || !shown) return REDACTED
+  const { header, claims } = shown as { header: { typ?: string; alg?: string }; claims: Record<string, unknown> }
+  return `${header.typ ?? 'jwt'} ${header.alg ?? ''} ${JSON.stringify(claims)} (signature ${REDACTED})`
 }
 
 /** A URL as shown: query parameters that carry credentials (an authorization code coming back) redacted. */
@@ -62,7 +72,7 @@ function redactFields(value: unknown, depth = 0): unknown {
   const out: Record<string, unknown> = {}
   for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
     if (!isSecretParam(key) || typeof field !== 'string' || !field) out[key] = redactFields(field, depth + 1)
-    else out[key] = key === 'client_assertion' ? jwtWithoutSignature(field) : REDACTED
+    else out[key] = key === 'client_assertion' || key === 'assertion' ? jwtWithoutSignature(field) : REDACTED
   }
   return out
 }

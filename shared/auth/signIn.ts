@@ -1,20 +1,35 @@
 import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { auth, selectClientAuthMethod, type AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js'
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
-import type { AuthGrant, OAuthSettings } from '../contract'
+import { unsafeWebUrl, type AuthGrant, type OAuthSettings } from '../contract'
 import type { AuthSteps } from './authSteps'
 import { readClientKey } from './clientKey'
 import type { TargetCredentials } from './credentials'
 import type { CardAuthorization, Challenge } from './challenge'
 import { discover, type Discovered } from './discovery'
+import { DPOP_ALGS, dpopThumbprint, newDpopKey, offersDpop, proofsForTokenRequests, type DpopKey } from './dpop'
 import { followAuthorization } from './headless'
 import { LoopbackRedirect } from './loopback'
 import { issuerFits } from './serverChecks'
-import { FlowProvider } from './provider'
+import { FlowProvider, JWT_BEARER } from './provider'
 import { chooseScopes, scopeList } from './scopes'
 
 /** How long a sign-in waits for the browser to come back. */
 export const BROWSER_WAIT_MS = 10 * 60_000
+
+/** RFC 8693's token type of an identity assertion JWT authorization grant (SEP-990). */
+const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag'
+
+/** A JWT read from a file now (a platform or a sign-in rotates it), else why not. */
+async function readJwt(file: string, what: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`${what} ${file} cannot be read (${error.code ?? error.message})`)
+  })
+  const token = text.trim()
+  if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) throw new Error(`${what} ${file} is not a JWT`)
+  return token
+}
 
 /** Why a grant needs a person, and how to give one. */
 function personNeeded(found: Discovered): string {
@@ -68,7 +83,8 @@ export class SignIn {
   private provider: FlowProvider | undefined
   private found: Discovered | undefined
   private requested: string[] = []
-  private readonly fetch: typeof globalThis.fetch
+  private fetch: typeof globalThis.fetch
+  private dpop: DpopKey | undefined
 
   constructor(
     private readonly request: SignInRequest,
@@ -97,6 +113,15 @@ export class SignIn {
     const { request, steps } = this
     const found = (this.found = await discover(request.serverUrl, request.challenge, request.card, steps, this.fetch))
     const grant = this.chooseGrant(found)
+    this.dpop = this.chooseDpop(found)
+    if (this.dpop)
+      this.fetch = proofsForTokenRequests(this.fetch, this.dpop, (nonce, url) =>
+        steps.decision(
+          'token',
+          'token request sent again with the server’s DPoP nonce',
+          `${new URL(url).origin} answered use_dpop_nonce with a nonce ("${nonce}") its proofs must carry (RFC 9449 §8)`,
+        ),
+      )
     const { scopes, why, offlineAccess } = chooseScopes({
       challengeScope: request.challenge?.scope,
       settingsScope: request.settings.scope,
@@ -138,6 +163,7 @@ export class SignIn {
       ...(scopes.length && { scope: scopes.join(' ') }),
       clientMetadataUrl: request.settings.clientMetadataUrl,
       clientCredentials: grant === 'client_credentials',
+      ...(grant === 'jwt_bearer' && { assertion: await this.obtainAssertion(found, scopes) }),
       addClientAuthentication,
       discovery: {
         authorizationServerUrl: found.authorizationServerUrl,
@@ -151,7 +177,7 @@ export class SignIn {
     if (heldRefresh) steps.decision('refresh', 'refresh the token held', 'a refresh token is held: no person needed')
     const result = await this.authorize()
     if (result === 'AUTHORIZED') {
-      this.granted(grant === 'client_credentials' ? 'client_credentials' : 'refresh_token')
+      this.granted(grant === 'authorization_code' ? 'refresh_token' : grant)
       return 'authorized'
     }
     this.authorizationUrl = this.provider.authorizationUrl!.href
@@ -208,6 +234,7 @@ export class SignIn {
       if (refused) throw new Error(`the redirect back was refused: ${refused}`)
       if (error) throw new Error(`the authorization server refused: ${error}${errorDescription ? ` (${errorDescription})` : ''}`)
       if (!callback.code) throw new Error('the redirect came back without a code')
+      this.sayIssuerAccepted(iss)
       this.sayClientAuthentication()
       await this.authorize(callback.code)
       this.granted('authorization_code')
@@ -230,9 +257,31 @@ export class SignIn {
         ? `it carries no iss, though the authorization server's metadata says its answers always do (authorization_response_iss_parameter_supported): it may be another server's answer (RFC 9207)`
         : undefined
     }
-    return fits(iss)
-      ? undefined
-      : `its iss is "${iss}", but Parallax asked the authorization server "${found.metadata?.issuer ?? found.issuer.identifier}": an answer from another server is refused (RFC 9207, a mix-up attack)`
+    if (fits(iss)) return undefined
+    const asked = found.metadata?.issuer ?? found.issuer.identifier
+    const sameOnceNormalised = URL.canParse(iss) && URL.canParse(asked) && new URL(iss).href === new URL(asked).href
+    return sameOnceNormalised
+      ? `its iss is "${iss}", and the issuer Parallax asked is "${asked}": they differ only in form, but an iss is compared as an exact string, never normalised (SEP-2468, RFC 9207): refused`
+      : `its iss is "${iss}", but Parallax asked the authorization server "${asked}": an answer from another server is refused (RFC 9207, a mix-up attack)`
+  }
+
+  /** Why an answer's `iss` (or its absence) was taken, said as a step: the refusals are said by the callback itself. */
+  private sayIssuerAccepted(iss: string | undefined): void {
+    const metadata = this.found?.metadata
+    if (iss !== undefined)
+      this.steps.decision(
+        'authorization',
+        `iss "${iss}" accepted`,
+        metadata
+          ? 'it is exactly the issuer of the authorization server’s metadata (RFC 9207, SEP-2468): the answer comes from the server Parallax asked'
+          : 'the authorization server has no metadata; the iss is on its origin',
+      )
+    else
+      this.steps.decision(
+        'authorization',
+        'no iss, accepted',
+        'the authorization server’s metadata does not say its answers carry iss (authorization_response_iss_parameter_supported), so the answer is taken on its state (RFC 9207, SEP-2468)',
+      )
   }
 
   cancel(reason: string): void {
@@ -250,10 +299,104 @@ export class SignIn {
     })
   }
 
+  /** The JWT bearer grant's assertion: an ID-JAG from the identity provider, or the workload identity token. */
+  private obtainAssertion(found: Discovered, scopes: string[]): Promise<string> {
+    const { idTokenFile, assertionFile } = this.request.settings
+    return idTokenFile ? this.exchangeIdToken(found, scopes) : readJwt(assertionFile!, 'the workload identity token')
+  }
+
+  /**
+   * SEP-990: the ID token exchanged at the identity provider (RFC 8693) for an ID-JAG naming this
+   * authorization server (audience) and this server (resource).
+   */
+  private async exchangeIdToken(found: Discovered, scopes: string[]): Promise<string> {
+    const { idTokenFile, idpTokenEndpoint, idpClientId } = this.request.settings
+    const endpoint = idpTokenEndpoint ?? ''
+    const unsafe = unsafeWebUrl(endpoint)
+    if (unsafe) throw new Error(`the identity provider's token endpoint ${JSON.stringify(endpoint)} is refused: ${unsafe}`)
+    const body = new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      requested_token_type: ID_JAG,
+      subject_token: await readJwt(idTokenFile!, 'the ID token'),
+      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+      audience: found.metadata?.issuer ?? found.authorizationServerUrl,
+      resource: found.resource ?? this.request.serverUrl,
+      ...(scopes.length && { scope: scopes.join(' ') }),
+      ...(idpClientId && { client_id: idpClientId }),
+    })
+    const response = await this.fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body,
+    })
+    const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; issued_token_type?: unknown; error?: unknown }
+    if (!response.ok || typeof answer.access_token !== 'string')
+      throw new Error(
+        `the identity provider did not exchange the ID token (HTTP ${response.status}${typeof answer.error === 'string' ? `, ${answer.error}` : ''})`,
+      )
+    if (answer.issued_token_type !== ID_JAG)
+      throw new Error(`the identity provider issued ${String(answer.issued_token_type)}, not an ID-JAG (${ID_JAG})`)
+    this.steps.decision(
+      'token',
+      'identity assertion grant obtained',
+      `the identity provider issued an ID-JAG for ${body.get('audience')}: it is the assertion of the JWT bearer grant`,
+    )
+    return answer.access_token
+  }
+
+  /**
+   * DPoP (RFC 9449, SEP-1932) when the authorization server takes proofs (`dpop_signing_alg_values_supported`)
+   * or the server's challenge is `DPoP`: the key held for the target, else a new one (kept with its credentials).
+   */
+  private chooseDpop(found: Discovered): DpopKey | undefined {
+    const listed = (found.metadata as { dpop_signing_alg_values_supported?: unknown } | undefined)?.dpop_signing_alg_values_supported
+    const algs = Array.isArray(listed) ? listed.filter((alg): alg is string => typeof alg === 'string') : []
+    const challenged = offersDpop(this.request.challenge?.header)
+    if (!algs.length && !challenged) return undefined
+    const usable = DPOP_ALGS.filter((alg) => !algs.length || algs.includes(alg))
+    if (!usable.length) {
+      this.steps.decision(
+        'token',
+        'bearer tokens, no DPoP',
+        `the authorization server takes DPoP proofs signed with ${algs.join(', ')} only; Parallax signs them with ${DPOP_ALGS.join(', ')}`,
+      )
+      return undefined
+    }
+    const held = !!this.credentials.dpop
+    const key = (this.credentials.dpop ??= newDpopKey())
+    const asked = [
+      ...(algs.length ? [`the authorization server takes DPoP proofs (dpop_signing_alg_values_supported: ${algs.join(', ')})`] : []),
+      ...(challenged ? ['the server’s challenge asks for DPoP'] : []),
+    ]
+    this.steps.decision(
+      'token',
+      `DPoP-bound token (${key.alg}, key ${dpopThumbprint(key)})`,
+      `${asked.join('; ')}: the token is bound to ${held ? 'the key Parallax holds for this server' : 'a new key'}, kept in the secret store; each token and resource request carries a fresh proof signed with it (RFC 9449)`,
+    )
+    return key
+  }
+
   /** Client credentials for a machine client (asked for, or the only grant the server offers that the credentials fit); else the authorization code. */
-  private chooseGrant(found: Discovered): 'authorization_code' | 'client_credentials' {
+  private chooseGrant(found: Discovered): 'authorization_code' | 'client_credentials' | 'jwt_bearer' {
     const { settings } = this.request
     const grants = found.metadata?.grant_types_supported
+    const asserted = settings.grant === undefined || settings.grant === 'auto' || settings.grant === 'jwt_bearer'
+    if (settings.idTokenFile && asserted) {
+      this.steps.decision(
+        'token',
+        'enterprise-managed authorization (ID-JAG)',
+        `your settings give an ID token from your identity provider: it is exchanged there (${settings.idpTokenEndpoint}) for an identity assertion grant for this authorization server (RFC 8693), which the JWT bearer grant trades for an access token (RFC 7523, SEP-990): no browser`,
+      )
+      return 'jwt_bearer'
+    }
+    if (settings.assertionFile && asserted) {
+      this.steps.decision(
+        'token',
+        'JWT bearer grant (workload identity)',
+        `your settings give a workload identity token (${settings.assertionFile}): it is exchanged for an access token (RFC 7523, SEP-1933), no person and no client secret${grants && !grants.includes(JWT_BEARER) ? `; the authorization server does not list ${JWT_BEARER} among its grants, so it may refuse` : ''}`,
+      )
+      return 'jwt_bearer'
+    }
     const canProve = !!settings.clientId && !!(settings.clientSecret ?? this.credentials.clientSecret ?? settings.clientKeyFile)
     if (settings.grant === 'client_credentials') {
       this.steps.decision('token', 'client credentials grant', 'your settings ask for it (a machine client, no person)')
@@ -297,6 +440,8 @@ export class SignIn {
       )
     } else if (grant === 'client_credentials') {
       throw new Error('the client credentials grant needs a client id (--client-id) with a secret or a key')
+    } else if (grant === 'jwt_bearer') {
+      throw new Error('the JWT bearer grant needs the client id the workload is known by at the authorization server (--client-id)')
     } else if (this.request.refresh && credentials.client && credentials.tokens?.refresh_token) {
       steps.decision('registration', `client ${credentials.client.client_id}`, 'the client the refresh token was issued to')
     } else if (
@@ -320,7 +465,7 @@ export class SignIn {
         steps.decision(
           'registration',
           'dynamic client registration',
-          `${metadata ? `the authorization server offers it at ${metadata.registration_endpoint}` : 'the 2025-03-26 fallback endpoint /register'}${metadata?.client_id_metadata_document_supported ? ' (it supports client metadata documents too, but your settings name no clientMetadataUrl)' : ''}`,
+          `${metadata ? `the authorization server offers it at ${metadata.registration_endpoint}` : 'the 2025-03-26 fallback endpoint /register'}${metadata?.client_id_metadata_document_supported ? ' (it supports client metadata documents too, but your settings name no clientMetadataUrl)' : ''}; Parallax registers as a native application (application_type "native", SEP-837): its redirect is a loopback listener on this machine`,
         )
       else {
         const why =
@@ -379,12 +524,20 @@ export class SignIn {
       ...(this.found?.resource && { resource: this.found.resource }),
       authorizationServer: this.found?.authorizationServerUrl ?? '',
     }
+    const bound = this.dpop && tokens.token_type.toLowerCase() === 'dpop'
+    if (bound) grant.boundKey = { alg: this.dpop!.alg, thumbprint: dpopThumbprint(this.dpop!) }
+    else if (this.dpop)
+      this.steps.decision(
+        'token',
+        `a ${tokens.token_type} token, not bound to the key`,
+        'the token request carried a DPoP proof, but the authorization server issued a token of another type: it is sent as it was issued',
+      )
     this.credentials.grant = grant
     const expires = tokens.expires_in !== undefined ? `, expires in ${tokens.expires_in} s` : ', no expiry given'
     this.steps.emit({
       step: 'granted',
       phase: grantType === 'refresh_token' ? 'refresh' : 'token',
-      summary: `authorized: ${tokens.token_type} token for ${scopes.length ? `"${scopes.join(' ')}"` : 'no particular scope'}${expires}${grant.refreshable ? ', refreshable' : ''}`,
+      summary: `authorized: ${tokens.token_type} token${bound ? ` bound to key ${grant.boundKey!.thumbprint}` : ''} for ${scopes.length ? `"${scopes.join(' ')}"` : 'no particular scope'}${expires}${grant.refreshable ? ', refreshable' : ''}`,
       grant,
     })
   }

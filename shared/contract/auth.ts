@@ -21,8 +21,25 @@ export const OAuthSettings = z.object({
   clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
   /** The scopes to ask for (space-separated) when the server's challenge names none. */
   scope: z.string().max(2000).optional(),
-  /** `client_credentials` for a machine client (no person); `auto` chooses from what the server supports and the credentials given. */
-  grant: z.enum(['auto', 'authorization_code', 'client_credentials']).optional(),
+  /**
+   * A file holding a workload identity token (a JWT its platform issues, as Kubernetes or a cloud does):
+   * Parallax exchanges it for an access token with the JWT bearer grant (RFC 7523, SEP-1933), read anew at each sign-in.
+   */
+  assertionFile: z.string().min(1).max(4096).optional(),
+  /**
+   * Enterprise-managed authorization (SEP-990, cross-app access): a file holding the person's ID token from
+   * their enterprise identity provider, exchanged at `idpTokenEndpoint` (RFC 8693) for an identity assertion
+   * grant (ID-JAG), which the JWT bearer grant then trades for an access token. Read anew at each sign-in.
+   */
+  idTokenFile: z.string().min(1).max(4096).optional(),
+  idpTokenEndpoint: z.url().optional(),
+  /** The client id Parallax is known by at the identity provider. */
+  idpClientId: z.string().min(1).max(2000).optional(),
+  /**
+   * `client_credentials` for a machine client (no person); `jwt_bearer` for a workload identity token
+   * (`assertionFile`); `auto` chooses from what the server supports and the credentials given.
+   */
+  grant: z.enum(['auto', 'authorization_code', 'client_credentials', 'jwt_bearer']).optional(),
   /** Follow the authorization redirect without a browser (for servers that approve without a person, as test servers do). */
   headless: z.boolean().optional(),
 })
@@ -74,7 +91,7 @@ export type ClientRegistrationKind = 'pre-registered' | 'metadata-document' | 'd
 /** What a sign-in obtained: never the token, only what a person checks. */
 export interface AuthGrant {
   /** How it was obtained. */
-  grantType: 'authorization_code' | 'refresh_token' | 'client_credentials'
+  grantType: 'authorization_code' | 'refresh_token' | 'client_credentials' | 'jwt_bearer'
   tokenType: string
   /** The scopes granted (the token response's `scope`, else those asked for). */
   scopes: string[]
@@ -88,6 +105,8 @@ export interface AuthGrant {
   /** The resource indicator the token is for (RFC 8707), when one was sent. */
   resource?: string
   authorizationServer: string
+  /** A DPoP-bound token (RFC 9449): the key it is bound to, by its public thumbprint (the key stays in the secret store). */
+  boundKey?: { alg: string; thumbprint: string }
 }
 
 /**
@@ -102,8 +121,11 @@ export interface AuthStep {
   /** One line a person reads: what happened. */
   summary: string
   http?: AuthHttpExchange
-  /** `decision`: what was chosen and why; `refused` when Parallax refused to go on (a resource that does not match). */
-  decision?: { choice: string; why: string; refused?: boolean }
+  /**
+   * `decision`: what was chosen and why; `refused` when Parallax refused to go on (a resource that does not
+   * match); `ends` when it is the whole of its flow (Parallax acted on a server's answer alone, no sign-in follows).
+   */
+  decision?: { choice: string; why: string; refused?: boolean; ends?: boolean }
   /** `challenge`: the server's answer that asked for authorization. */
   challenge?: { status: number; header?: string; resourceMetadata?: string; scope?: string; error?: string; errorDescription?: string }
   /** `authorize`: the URL a browser opens (or Parallax follows, headless), where it comes back, and until when Parallax waits. */

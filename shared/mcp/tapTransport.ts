@@ -4,6 +4,9 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 import { now } from '../runtime/clock'
 import { deeperThan, MAX_DEPTH } from '../runtime/safeJson'
 
+/** The `_meta` key every 2026-era request carries (SEP-2575). */
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion'
+
 /**
  * `ts`: when the message was handed to the transport, or received from it. `refused`: set when Parallax
  * will not hand the message on (the frame then keeps a bounded preview). Returns the frame's number.
@@ -31,6 +34,9 @@ export const REFUSED_CODE = -32603
  * downstream could serialise it safely): a response becomes a JSON-RPC error for its id that says
  * why, a request is answered with an error, a notification is dropped; each is reported to `onRefused`
  * and its frame is still recorded, as a bounded preview with the whole text kept aside.
+ *
+ * A 2026-era answer without `resultType` reaches the SDK as `"complete"`, as SEP-2322 says a client takes it
+ * (the 2.x SDK refuses it instead); its frame keeps what the server sent, and a note says so.
  */
 export class TapTransport implements Transport {
   onclose?: () => void
@@ -42,11 +48,14 @@ export class TapTransport implements Transport {
     private readonly observe: FrameObserver,
     /** Changes an outgoing message before it is sent (and recorded): e.g. the protocol version a profile asks for. */
     private readonly rewrite: (message: JSONRPCMessage) => JSONRPCMessage = (message) => message,
-    /** Told, in one line, about each message refused for its depth. */
+    /** Told, in one line, about each message refused for its depth, and each answer taken as complete. */
     private readonly onRefused: (note: string) => void = () => {},
     /** Over streamable HTTP: the headers each message adds (./paramHeaders.ts). */
     private readonly headersFor?: HeadersFor,
   ) {}
+
+  /** Ids of the 2026-era requests sent (their `_meta` names the protocol version) still awaiting an answer. */
+  private readonly awaiting2026 = new Set<string | number>()
 
   private starting: Promise<void> | undefined
 
@@ -60,7 +69,7 @@ export class TapTransport implements Transport {
     this.inner.onmessage = (message, extra) => {
       if (deeperThan(message, MAX_DEPTH)) return this.refuse(message)
       this.observe('in', message, now())
-      this.onmessage?.(message, extra)
+      this.onmessage?.(this.completedResult(message), extra)
     }
     this.inner.onerror = (error) => this.onerror?.(error)
     this.inner.onclose = () => this.onclose?.()
@@ -69,12 +78,25 @@ export class TapTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const sent = this.rewrite(message)
+    const request = sent as { id?: string | number; method?: unknown; params?: { _meta?: Record<string, unknown> } }
+    if (request.id !== undefined && typeof request.method === 'string' && request.params?._meta?.[PROTOCOL_VERSION_KEY] !== undefined)
+      this.awaiting2026.add(request.id)
     const headers = this.headersFor?.(sent)
     const at = now()
     // Handed over first, recorded second: over stdio the server is already at work while the frame is built.
     const sending = this.inner.send(sent, headers ? withHeaders(options, headers) : options)
     this.observe('out', sent, at, undefined, headers)
     await sending
+  }
+
+  /** SEP-2322: a 2026 result that does not say its `resultType` is complete. */
+  private completedResult(message: JSONRPCMessage): JSONRPCMessage {
+    const answer = message as { id?: string | number; result?: unknown }
+    if (answer.id === undefined || !this.awaiting2026.delete(answer.id)) return message
+    const result = answer.result
+    if (typeof result !== 'object' || result === null || Array.isArray(result) || 'resultType' in result) return message
+    this.onRefused(`the answer to request ${JSON.stringify(answer.id)} has no resultType: taken as "complete", as SEP-2322 says`)
+    return { ...message, result: { ...result, resultType: 'complete' } } as JSONRPCMessage
   }
 
   private refuse(message: JSONRPCMessage): void {

@@ -3,7 +3,7 @@ import { restOperation } from '../a2a/httpTap'
 import type { FrameSpill } from '../runtime/frameSpill'
 import type { TappedFrame } from '../runtime/jsonRpcTap'
 import { isCardPath } from './cardRewrite'
-import { jsonRpcMessages, recordedHeaders, recordedUrl, type FrameHttp } from './httpExchange'
+import { answerHttp, jsonRpcMessages, recordedHeaders, recordedUrl, type FrameHttp } from './httpExchange'
 import type { Exchange, ExchangeResponse } from './httpProxy'
 import type { ObservedSession } from './observedSession'
 import type { SseEvent } from './sseReader'
@@ -54,13 +54,13 @@ export class A2aOverHttp {
     if (!sent) return
     const failed =
       response.status >= 400 || (sent.transport === 'jsonrpc' && (parsed as { error?: unknown } | undefined)?.error !== undefined)
-    this.frame('in', failed ? 'error' : 'response', sent, text, parsed, ts, this.httpOf(exchange, response), sent)
+    this.frame('in', failed ? 'error' : 'response', sent, text, parsed, ts, answerHttp(exchange, response, this.isSecret), sent)
   }
 
   event(exchange: Exchange, response: ExchangeResponse, event: SseEvent, ts: number, parsed: unknown): void {
     const sent = this.sent.get(exchange.n)
     if (!sent) return
-    const http = { ...this.httpOf(exchange, response), ...(event.id !== undefined && { eventId: event.id }) }
+    const http = { ...answerHttp(exchange, response, this.isSecret), ...(event.id !== undefined && { eventId: event.id }) }
     const failed = event.type === 'error' || (parsed as { error?: unknown } | undefined)?.error !== undefined
     this.frame('in', failed ? 'error' : 'stream-event', sent, event.data, parsed, ts, http, sent)
   }
@@ -99,15 +99,5 @@ export class A2aOverHttp {
       ...(oversized && { truncated: oversized.truncated }),
     }
     return this.session.frame(frame)
-  }
-
-  private httpOf(exchange: Exchange, response: ExchangeResponse): FrameHttp {
-    return {
-      method: exchange.method,
-      url: recordedUrl(exchange.url, this.isSecret),
-      status: response.status,
-      ...(response.statusText && { statusText: response.statusText }),
-      headers: recordedHeaders(response.headers, this.isSecret),
-    }
   }
 }

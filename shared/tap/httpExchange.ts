@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { redactMap, redactText, type SecretMatcher } from '../contract'
 import type { FrameEvent } from '../contract'
+import type { Exchange, ExchangeResponse } from './httpProxy'
 
 /** The `http` a frame carries: the exchange it belongs to, secrets taken out of its headers and URL. */
 export type FrameHttp = NonNullable<FrameEvent['http']>
@@ -37,6 +38,17 @@ export function parseJson(text: string): unknown {
     return JSON.parse(text) as unknown
   } catch {
     return undefined
+  }
+}
+
+/** The HTTP exchange a received frame belongs to, as recorded: the request's method and URL, the answer's status and headers (secrets redacted). */
+export function answerHttp(exchange: Exchange, response: ExchangeResponse, isSecret: SecretMatcher): FrameHttp {
+  return {
+    method: exchange.method,
+    url: recordedUrl(exchange.url, isSecret),
+    status: response.status,
+    ...(response.statusText && { statusText: response.statusText }),
+    headers: recordedHeaders(response.headers, isSecret),
   }
 }
 

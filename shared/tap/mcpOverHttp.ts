@@ -1,5 +1,5 @@
 import type { EventInput, SecretMatcher } from '../contract'
-import { jsonRpcMessages, parseJson, preview, recordedHeaders, recordedUrl, type FrameHttp } from './httpExchange'
+import { answerHttp, jsonRpcMessages, parseJson, preview, recordedHeaders, recordedUrl, type FrameHttp } from './httpExchange'
 import type { Exchange, ExchangeResponse } from './httpProxy'
 import type { ObservedSession } from './observedSession'
 import type { SseEvent } from './sseReader'
@@ -51,7 +51,7 @@ export class McpOverHttp {
   body(exchange: Exchange, response: ExchangeResponse, text: string, parsed: unknown, ts: number): void {
     const messages = text ? jsonRpcMessages(parsed) : undefined
     if (messages) {
-      const http = this.httpOf(exchange, response)
+      const http = answerHttp(exchange, response, this.isSecret)
       for (const message of messages) {
         this.answered(message, response)
         this.session.message('in', message, ts, messages.length === 1 ? text : JSON.stringify(message), http)
@@ -76,7 +76,7 @@ export class McpOverHttp {
     if (event.type !== 'message' || !event.data.trim()) return
     const messages = jsonRpcMessages(parseJson(event.data))
     if (!messages) return this.session.garbage('in', `an event of ${exchange.method} ${path(exchange)}: ${preview(event.data)}`, ts)
-    const http = { ...this.httpOf(exchange, response), ...(event.id !== undefined && { eventId: event.id }) }
+    const http = { ...answerHttp(exchange, response, this.isSecret), ...(event.id !== undefined && { eventId: event.id }) }
     for (const message of messages) this.answered(message, response)
     for (const message of messages)
       this.session.message('in', message, ts, messages.length === 1 ? event.data : JSON.stringify(message), http)
@@ -121,16 +121,6 @@ export class McpOverHttp {
     if (this.said.has(text)) return
     this.said.add(text)
     this.session.event({ type: 'log', source: 'engine', level: 'warn', oddity: true, about: 'host', text, ts } as EventInput)
-  }
-
-  private httpOf(exchange: Exchange, response: ExchangeResponse): FrameHttp {
-    return {
-      method: exchange.method,
-      url: recordedUrl(exchange.url, this.isSecret),
-      status: response.status,
-      ...(response.statusText && { statusText: response.statusText }),
-      headers: recordedHeaders(response.headers, this.isSecret),
-    }
   }
 }
 

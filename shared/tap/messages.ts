@@ -27,6 +27,31 @@ export function objectOr(value: unknown): Fields {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {}
 }
 
+/** How the host answered a request of the server's (sampling, roots, a permission, a file): a `serverRequest` event. */
+export function hostAnswer(
+  connectionId: string,
+  asked: { method: string; params: unknown; frameSeq: number },
+  id: string | number,
+  message: Message,
+  ts: number,
+  host = 'the host',
+): EventInput {
+  const error = errorOf(message)
+  return {
+    type: 'serverRequest',
+    connectionId,
+    id,
+    method: asked.method,
+    state: error ? 'failed' : 'answered',
+    params: asked.params,
+    frameSeq: asked.frameSeq,
+    by: 'host',
+    ...(error ? { error: { code: error.code ?? 0, message: error.message } } : { result: message.result }),
+    reason: error ? `${host} answered with an error: ${error.message}` : `${host} answered`,
+    ts,
+  }
+}
+
 /** A request id as it travelled: a number when it was one. */
 export function idOf(message: Message): string | number | undefined {
   return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined

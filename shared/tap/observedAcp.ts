@@ -1,6 +1,6 @@
 import { slashCall, type AcpHandshake, type AcpSessionInfo, type FrameEvent } from '../contract'
 import { blockText, SessionProjection } from '../acp/sessionProjection'
-import { errorOf, infoOf, objectOr, type AnalysisContext, type Fields, type Message, type ProtocolAnalysis } from './messages'
+import { errorOf, hostAnswer, infoOf, objectOr, type AnalysisContext, type Fields, type Message, type ProtocolAnalysis } from './messages'
 
 interface Asked {
   method: string
@@ -59,22 +59,8 @@ export class ObservedAcp implements ProtocolAnalysis {
     this.asked[from].delete(id)
     const error = errorOf(message)
     const result = (message.result ?? {}) as Fields
-    if (direction === 'out') {
-      this.ctx.emit({
-        type: 'serverRequest',
-        connectionId: this.ctx.connectionId,
-        id: message.id as string | number,
-        method: asked.method,
-        state: error ? 'failed' : 'answered',
-        params: asked.params,
-        frameSeq: asked.frameSeq,
-        by: 'host',
-        ...(error ? { error: { code: error.code ?? 0, message: error.message } } : { result: message.result }),
-        reason: error ? `the editor answered with an error: ${error.message}` : 'the editor answered',
-        ts: frame.ts,
-      })
-      return
-    }
+    if (direction === 'out')
+      return void this.ctx.emit(hostAnswer(this.ctx.connectionId, asked, message.id as string | number, message, frame.ts, 'the editor'))
     switch (asked.method) {
       case 'initialize':
         return this.initialized(asked, result, frame.ts)

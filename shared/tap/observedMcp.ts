@@ -5,7 +5,7 @@ import { lintProtocolFields } from '../hooks/lint'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from '../mcp/conversationTurns'
 import { DISCOVERY_STEPS, LIST_CHANGED } from '../mcp/discovery'
 import { serverLogLine } from '../mcp/serverVoice'
-import { errorOf, infoOf, objectOr, type AnalysisContext, type Fields, type Message, type ProtocolAnalysis } from './messages'
+import { errorOf, hostAnswer, infoOf, objectOr, type AnalysisContext, type Fields, type Message, type ProtocolAnalysis } from './messages'
 
 /** A request on its way, by its id as text and who sent it. */
 interface Asked {
@@ -279,20 +279,7 @@ export class ObservedMcp implements ProtocolAnalysis {
 
   private hostAnswered(id: string, asked: Asked, message: Message, frame: FrameEvent): void {
     if (asked.method === 'ping') return this.ping('in', !errorOf(message), frame.ts - asked.ts, frame.ts, errorOf(message))
-    const error = errorOf(message)
-    this.ctx.emit({
-      type: 'serverRequest',
-      connectionId: this.ctx.connectionId,
-      id: numericOr(id),
-      method: asked.method,
-      state: error ? 'failed' : 'answered',
-      params: asked.params,
-      frameSeq: asked.frameSeq,
-      by: 'host',
-      ...(error ? { error: { code: error.code ?? 0, message: error.message } } : { result: message.result }),
-      reason: error ? `the host answered with an error: ${error.message}` : 'the host answered',
-      ts: frame.ts,
-    })
+    this.ctx.emit(hostAnswer(this.ctx.connectionId, asked, numericOr(id), message, frame.ts))
   }
 
   /** A ping answered (`out`: the host's, answered by the server; `in`: the server's, answered by the host). */

@@ -40,9 +40,8 @@ async function scenario(name: string): Promise<{ code: number | null; checks: Ch
 }
 
 /**
- * The authorization scenarios, with the checks each must pass: all but auth/cross-app-access-complete-flow
- * (the Enterprise-Managed Authorization extension, SEP-990: a token exchange at the enterprise's identity
- * provider, which Parallax does not implement; see the README). Each counts the bearer token on the
+ * The authorization scenarios, with the checks each must pass (cross-app access: the ID token exchanged at
+ * the enterprise's identity provider for an ID-JAG, SEP-990, then the JWT bearer grant). Each counts the bearer token on the
  * server/discover probe too (Parallax offers MCP 2026-07-28 before the 2025 initialize), but where a
  * scenario stops before an authorized request (the retry limit, a resource mismatch).
  */
@@ -68,6 +67,7 @@ const AUTH_SCENARIOS = [
   ['auth/offline-access-not-supported', 15],
   ['auth/client-credentials-jwt', 9],
   ['auth/client-credentials-basic', 9],
+  ['auth/cross-app-access-complete-flow', 10],
 ] as const
 
 // One scenario at a time: each starts its own server and a Parallax CLI process.

@@ -118,12 +118,37 @@ describe('the authorization server’s issuer', () => {
     expect(server.provider.issued).toEqual([])
   })
 
-  it('signs in when iss is the issuer, promised or not', async () => {
+  it('refuses an iss that is the issuer in another form (no trailing slash): compared as an exact string, never normalised (SEP-2468)', async () => {
+    const { engine, server, steps } = await start(
+      { metadata: { authorization_response_iss_parameter_supported: true }, iss: (issuer) => issuer.replace(/\/$/, '') },
+      true,
+    )
+    await expect(engine.invoke('auth.signIn', { targetId: 'guarded' })).rejects.toThrow(/differ only in form/)
+    const callback = steps().find((e) => e.step === 'callback')!
+    expect(callback.callback).toMatchObject({ stateMatched: true, iss: server.base })
+    expect(callback.summary).toContain(`the issuer Parallax asked is "${server.base}/"`)
+    expect(callback.summary).toContain('never normalised')
+    expect(steps().some((e) => e.step === 'request' && e.phase === 'token')).toBe(false)
+    expect(server.provider.issued).toEqual([])
+    expect(steps().at(-1)).toMatchObject({ step: 'failed' })
+  })
+
+  it('signs in when iss is the issuer, promised or not, saying it was compared', async () => {
     const { engine, steps } = await start(
       { metadata: { authorization_response_iss_parameter_supported: true }, iss: (issuer) => issuer },
       true,
     )
     await expect(engine.invoke('auth.signIn', { targetId: 'guarded' })).resolves.toMatchObject({ signedIn: true })
     expect(steps().find((e) => e.step === 'callback')?.callback).toMatchObject({ stateMatched: true, iss: `${server!.base}/` })
+    const accepted = steps().find((e) => e.step === 'decision' && e.decision?.choice.startsWith('iss'))
+    expect(accepted?.decision).toMatchObject({ choice: `iss "${server!.base}/" accepted` })
+    expect(accepted?.decision?.why).toContain('exactly the issuer')
+  })
+
+  it('signs in without iss from a server that does not promise one, saying why the answer is taken', async () => {
+    const { engine, steps } = await start({}, true)
+    await expect(engine.invoke('auth.signIn', { targetId: 'guarded' })).resolves.toMatchObject({ signedIn: true })
+    const accepted = steps().find((e) => e.step === 'decision' && e.decision?.choice === 'no iss, accepted')
+    expect(accepted?.decision?.why).toContain('authorization_response_iss_parameter_supported')
   })
 })

@@ -4,6 +4,7 @@ import { approvalInputs, type ApprovalOutputs } from './approvals'
 import { appViewInputs, type AppViewOutputs } from './apps'
 import { authInputs, type AuthOutputs } from './auth'
 import { callInputs, type CallOutputs } from './calls'
+import { cardInputs, type CardOutputs } from './cards'
 import { compareInputs, type CompareOutputs } from './compare'
 import { connectionInputs, type ConnectionOutputs } from './connections'
 import { conversationInputs, type ConversationOutputs } from './conversation'
@@ -52,6 +53,7 @@ export const CommandInputs = {
   ...sessionInputs,
   ...tapInputs,
   ...timelineInputs,
+  ...cardInputs,
 } as const
 
 /** Every command's output type. */
@@ -73,7 +75,8 @@ export interface CommandOutputs
     AppViewOutputs,
     SessionOutputs,
     TapOutputs,
-    TimelineOutputs {}
+    TimelineOutputs,
+    CardOutputs {}
 
 // Every command has an input schema and an output type, and nothing else has either: a command missing from
 // one side stops this compiling.

@@ -3,6 +3,7 @@ import { authCommands } from './auth'
 import { appCommands } from './app'
 import { appViewCommands } from './apps'
 import { callCommands } from './calls'
+import { cardCommands } from './cards'
 import { compareCommands } from './compare'
 import { connectionCommands } from './connections'
 import { conversationCommands } from './conversation'
@@ -43,4 +44,5 @@ export const handlers: Handlers = {
   ...sessionCommands,
   ...tapCommands,
   ...timelineCommands,
+  ...cardCommands,
 }

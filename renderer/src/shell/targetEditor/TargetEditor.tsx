@@ -4,6 +4,7 @@ import { Modal } from '../../components/Modal'
 import { closeEditor, connect, noteEditedWhileConnected, reconnect, reloadTargets } from '../../store/actions'
 import { useStore } from '../../store/store'
 import { AcpFields } from './AcpFields'
+import { CardFields } from './CardFields'
 import { ClientRoleFields } from './ClientRoleFields'
 import { CommandFields } from './CommandFields'
 import { ConnectionOptions } from './ConnectionOptions'
@@ -110,6 +111,7 @@ export function TargetEditor({ target }: { target: SavedTarget | undefined }) {
             </button>
           ))}
         </div>
+        {kind === 'mcp-http' && <CardFields form={form} set={set} />}
         {kind === 'mcp-stdio' || kind === 'acp' ? (
           <CommandFields form={form} set={set} kind={kind} />
         ) : (

@@ -72,9 +72,12 @@ export function PastSessionPage({ sessionId }: { sessionId: string }) {
           Past session · {state} · {events}
         </span>
         <div className="page-actions">
-          <button className="btn" onClick={back} title="Back to the target's history">
-            ← History
-          </button>
+          {/* A tapped host's session is no target's: it is found under Watched sessions, not in a target's History. */}
+          {summary.host !== 'tap' && (
+            <button className="btn" onClick={back} title="Back to the target's history">
+              ← History
+            </button>
+          )}
           <button className="btn" onClick={() => setExporting(true)}>
             Export…
           </button>

@@ -42,7 +42,11 @@ function Flow({ steps }: { steps: AuthEvent[] }) {
           ? { label: 'signed out', tone: 'idle' }
           : last.step === 'more-access'
             ? { label: 'waiting for you', tone: 'warn' }
-            : { label: 'under way', tone: 'busy' }
+            : last.decision?.ends
+              ? last.decision.refused
+                ? { label: 'refused', tone: 'bad' }
+                : { label: 'done', tone: 'idle' }
+              : { label: 'under way', tone: 'busy' }
   return (
     <section className="auth-flow" data-testid="auth-flow" data-outcome={outcome.label}>
       <header className="auth-flow-head">
@@ -193,6 +197,18 @@ function StepDetail({ step }: { step: AuthEvent }) {
           <dd className="mono">{step.grant.scopes.join(' ') || '—'}</dd>
           <dt>Token type</dt>
           <dd>{step.grant.tokenType}</dd>
+          {step.grant.boundKey && (
+            <>
+              <dt>Bound to key</dt>
+              <dd
+                className="mono"
+                data-testid="auth-bound-key"
+                title="DPoP: the key stays in the secret store; this is its public thumbprint"
+              >
+                {step.grant.boundKey.alg} {step.grant.boundKey.thumbprint}
+              </dd>
+            </>
+          )}
           <dt>Refresh token</dt>
           <dd>{step.grant.refreshable ? 'kept, never shown' : 'none'}</dd>
         </dl>

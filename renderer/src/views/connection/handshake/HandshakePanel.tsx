@@ -3,6 +3,8 @@ import { eraLabel, handshakeEra } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { ms } from '../../../components/format'
 import { AgentText, Name } from '../../../components/Name'
+import { useStore } from '../../../store/store'
+import { CardDriftPanel } from '../serverCard/CardDriftPanel'
 import { EraNegotiation } from './EraNegotiation'
 import { ClientRows, HandshakeSide, NoHandshake } from './HandshakeParts'
 import './handshake.css'
@@ -13,6 +15,11 @@ const SERVER_CAPS = ['tools', 'prompts', 'resources', 'logging', 'completions', 
 /** What the client offered next to what the server answered, with the negotiated version highlighted. */
 export function HandshakePanel({ view }: { view: ConnectionView }) {
   const h = view.handshake?.protocol === 'mcp' ? view.handshake : undefined
+  // An MCP server over HTTP may have a server card (SEP-2127) at its origin's well-known path.
+  const httpUrl = useStore((s) => {
+    const spec = s.targets.find((t) => t.id === view.targetId)?.spec
+    return spec?.kind === 'mcp-http' ? spec.url : undefined
+  })
   if (!h)
     return (
       <NoHandshake
@@ -93,6 +100,7 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
         </HandshakeSide>
       </div>
       <EraNegotiation handshake={h} />
+      {httpUrl && !h.observed && <CardDriftPanel key={view.id} connectionId={view.id} serverUrl={httpUrl} />}
     </div>
   )
 }

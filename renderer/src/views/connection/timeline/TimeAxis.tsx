@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useWidth } from './useWidth'
 import type { TimelineLaneId, TimelineSpan, TimelineView } from '../../../../../shared/contract'
 import { showFrame } from '../../../store/actions'
 import { useStore } from '../../../store/store'
@@ -60,8 +61,8 @@ export interface TimeAxisProps {
  */
 export function TimeAxis({ connectionId, title, window, asked, onWindow, onExtent, revision, extent, labelWidth = 144 }: TimeAxisProps) {
   const box = useRef<HTMLDivElement>(null)
+  const width = useWidth(box)
   const canvas = useRef<HTMLCanvasElement>(null)
-  const [width, setWidth] = useState(0)
   const theme = useThemePaint()
   const brush = useStore((s) => s.timeRanges[connectionId])
   const frameTs = useStore((s) => s.framesOnAxis[connectionId]?.ts)
@@ -77,16 +78,6 @@ export function TimeAxis({ connectionId, title, window, asked, onWindow, onExten
     if (view) onExtent(view.extent)
     // eslint-disable-next-line react-hooks/exhaustive-deps -- when the extent changes
   }, [view?.extent.start, view?.extent.end])
-
-  useLayoutEffect(() => {
-    const element = box.current
-    if (!element) return
-    const read = () => setWidth(Math.floor(element.clientWidth))
-    read()
-    const observer = new ResizeObserver(read)
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [])
 
   const lanes = useMemo(() => (view?.lanes ?? []).map((l) => l.id), [view])
   const layout = useMemo(() => laneLayout(lanes, collapsed), [lanes, collapsed])

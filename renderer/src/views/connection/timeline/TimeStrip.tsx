@@ -1,4 +1,5 @@
-import { useLayoutEffect, useRef, useState } from 'react'
+import { useLayoutEffect, useRef } from 'react'
+import { useWidth } from './useWidth'
 import type { TimelineView } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 import { useStore } from '../../../store/store'
@@ -14,23 +15,13 @@ import { useTimelineView } from './timelineFetch'
  */
 export function TimeStrip({ view }: { view: ConnectionView }) {
   const box = useRef<HTMLDivElement>(null)
+  const width = useWidth(box)
   const canvas = useRef<HTMLCanvasElement>(null)
-  const [width, setWidth] = useState(0)
   const theme = useThemePaint()
   const shown = useStore((s) => s.timelineWindows[view.id])
   const brush = useStore((s) => s.timeRanges[view.id])
   const answer = useTimelineView(view.id, undefined, Math.max(1, Math.min(2000, Math.round(width / 3))), view.past ? 0 : view.rev)
   const timeline = answer.value
-
-  useLayoutEffect(() => {
-    const element = box.current
-    if (!element) return
-    const read = () => setWidth(Math.floor(element.clientWidth))
-    read()
-    const observer = new ResizeObserver(read)
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [])
 
   useLayoutEffect(() => {
     const c = canvas.current
