@@ -112,10 +112,18 @@ export async function runDiscoveryStep(
   }
 }
 
+/** A step the server offers and this client's profile did not: skipped, saying so. */
+function notNegotiated(step: DiscoveryStep, trigger: DiscoveryTrigger): DiscoveryResult {
+  const reason = `the server offers extensions["${SKILLS_EXTENSION}"], and this client profile does not (the extension is not negotiated)`
+  return { method: step.method, status: 'skipped', trigger, reason }
+}
+
 /** What discovery needs of its connection. */
 export interface DiscoveryHost {
   session(): McpSession | undefined
   capabilities(): Record<string, unknown>
+  /** What the client offered: an extension's list is called only where both sides offer the extension. */
+  clientCapabilities(): Record<string, unknown>
   /** The connection's generation now: a run that outlives its session stops. */
   generation(): number
   isLive(): boolean
@@ -142,9 +150,12 @@ export class Discovery {
     const generation = this.host.generation()
     for (const step of DISCOVERY_STEPS) {
       if (only && step.method !== only) continue
-      // An extension's list is a step only where the server offers the extension.
+      // An extension's list is a step only where the server offers the extension, and called only where the client did too.
       if (step.capability === 'skills' && !offersSkills(this.host.capabilities())) continue
-      const result = await runDiscoveryStep(session, step, this.host.capabilities(), trigger, requestOptions(this.host.timeoutMs()))
+      const result =
+        step.capability === 'skills' && !offersSkills(this.host.clientCapabilities())
+          ? notNegotiated(step, trigger)
+          : await runDiscoveryStep(session, step, this.host.capabilities(), trigger, requestOptions(this.host.timeoutMs()))
       if (generation !== this.host.generation()) return
       if (result.items) this.catalog[step.method] = result.items
       this.host.emit({ type: 'discovery', ...result })

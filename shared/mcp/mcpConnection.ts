@@ -126,6 +126,7 @@ export class McpConnection extends SupervisedConnection {
     this.discovery = new Discovery({
       session: () => this.era.current,
       capabilities: () => this.era.capabilities,
+      clientCapabilities: () => this.era.clientCapabilities,
       generation,
       isLive: () => this.isLive,
       timeoutMs,

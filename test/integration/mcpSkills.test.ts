@@ -74,4 +74,15 @@ describe('skills over MCP, with the CLI', () => {
       expect(run.code).toBe(1)
     },
   )
+
+  it('under a profile that does not offer the extension, skills are not listed, and discovery says why', { timeout: 30_000 }, async () => {
+    const run = await parallax('inspect', server, '--json', '--frames', '--probes', '0', '--profile', 'minimal')
+    const report = JSON.parse(run.stdout)
+    expect(report.discovery.find((d: { method: string }) => d.method === 'skills/list')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining('this client profile does not (the extension is not negotiated)'),
+    })
+    expect(report.skills).toEqual([])
+    expect((report.frames as Frame[]).filter((f) => f.direction === 'out').map((f) => f.method)).not.toContain('skills/list')
+  })
 })
