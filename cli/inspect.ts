@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { describeSpec, visibleText, type EngineEvent } from '../shared/contract'
+import { describeSpec, visibleText, type DiscoveryEvent, type EngineEvent, type SkillEntry, type SkillLoad } from '../shared/contract'
 import { buildReport, formatReport, redactedSpec } from './inspectReport'
 import { applyLogLevel, cliHost, connectOrExplain, logLevelFlag, wholeNumber, type CliHost, type LogLevelOutcome } from './connect'
 import { printJson } from './failure'
@@ -26,6 +26,7 @@ export async function inspect(argv: string[]): Promise<number> {
       profile: { type: 'string' },
       ...AUTH_OPTIONS,
       binding: { type: 'string' },
+      skill: { type: 'string', multiple: true, default: [] },
       card: { type: 'string' },
     },
   })
@@ -68,14 +69,29 @@ export async function inspect(argv: string[]): Promise<number> {
     })
     if (connectionId && logLevel) logLevelOutcome = await applyLogLevel(host, connectionId, logLevel, progress)
     if (connectionId && probes > 0) await runProbes(host, connectionId, probes, events)
+    const skillLoads = connectionId ? await loadSkills(host, connectionId, values.skill, events) : []
     // The report is out as soon as it is known; the server is then given its time to exit.
-    const report = buildReport(target, events, { intervalMs, probes, withFrames: values.frames, logLevel: logLevelOutcome })
+    const report = buildReport(target, events, { intervalMs, probes, withFrames: values.frames, logLevel: logLevelOutcome, skillLoads })
     if (values.json) printJson(report)
     else process.stdout.write(visibleText(formatReport(report)))
     return report.findings.length ? 1 : 0
   } finally {
     await host.close()
   }
+}
+
+/** Loads each skill asked for (`--skill`, by its name or its URI), as a host loads one it activates: its files read and checked. */
+async function loadSkills(host: CliHost, connectionId: string, wanted: string[], events: EngineEvent[]): Promise<SkillLoad[]> {
+  if (!wanted.length) return []
+  const listed =
+    (events.findLast((e) => e.type === 'discovery' && e.method === 'skills/list' && e.items) as DiscoveryEvent | undefined)?.items ?? []
+  const loads: SkillLoad[] = []
+  for (const name of wanted) {
+    const entry = (listed as SkillEntry[]).find((s) => s.uri === name || s.frontmatter?.name === name)
+    if (!entry) throw new UsageError(`--skill ${JSON.stringify(name)}: the server lists no such skill (${listed.length} listed)`)
+    loads.push(await host.invoke('connections.loadSkill', { connectionId, uri: entry.uri }))
+  }
+  return loads
 }
 
 /** The first probe runs at once; the rest follow the keepalive loop at the chosen interval, while the connection lives. */

@@ -9,9 +9,11 @@ import type {
   LogEvent,
   McpHandshakeEvent,
   SavedTarget,
+  SkillEntry,
+  SkillLoad,
   TargetSpec,
 } from '../shared/contract'
-import { causeLines, eraLabel, handshakeEra, redactArgs, redactMap, redactText } from '../shared/contract'
+import { causeLines, eraLabel, handshakeEra, paramHeaderProblem, redactArgs, redactMap, redactText } from '../shared/contract'
 import type { LogLevelOutcome } from './connect'
 
 export const INSPECT_FORMAT = 'parallax.inspect/1'
@@ -25,6 +27,8 @@ export interface ReportOptions {
   probes: number
   withFrames: boolean
   logLevel?: LogLevelOutcome
+  /** Skills loaded (`--skill`): each file read and checked against the skill's entry. */
+  skillLoads?: SkillLoad[]
 }
 
 /**
@@ -34,7 +38,7 @@ export interface ReportOptions {
 export function buildReport(
   target: SavedTarget,
   events: EngineEvent[],
-  { intervalMs, probes: requested, withFrames, logLevel }: ReportOptions,
+  { intervalMs, probes: requested, withFrames, logLevel, skillLoads = [] }: ReportOptions,
 ) {
   const handshake = ofType(events, 'handshake').at(-1)
   const discovery = ofType(events, 'discovery')
@@ -153,6 +157,11 @@ export function buildReport(
   const catalog = (method: DiscoveryEvent['method']) => discovery.findLast((d) => d.method === method && d.items)?.items ?? []
   return {
     ...common,
+    findings: [
+      ...common.findings,
+      ...paramHeaderFindings(catalog('tools/list')),
+      ...skillLoads.filter((l) => !l.verified).map((l) => `skill ${l.uri} not loaded: ${l.problem}`),
+    ],
     protocol: 'mcp' as const,
     handshake: h && {
       /** The MCP era reached (2025: initialize; 2026: 2026-07-28 through server/discover) and how: each offer and answer. */
@@ -173,10 +182,31 @@ export function buildReport(
     prompts: catalog('prompts/list'),
     resources: catalog('resources/list'),
     resourceTemplates: catalog('resources/templates/list'),
+    /** Skills (SEP-2640, where the server offers the extension): as listed; none of their files read unless loaded (`--skill`). */
+    ...(discovery.some((d) => d.method === 'skills/list') && { skills: catalog('skills/list') }),
+    ...(skillLoads.length && { skillLoads }),
     stderr: ofType(events, 'log')
       .filter((e: LogEvent) => e.source === 'stderr')
       .map((e) => e.text),
   }
+}
+
+/** A listed skill as the text report shows it: its name, what activates it (its description), its URI and files. */
+function skillLine(skill: SkillEntry): { name: string; description: string } {
+  const name = typeof skill.frontmatter?.name === 'string' ? skill.frontmatter.name : skill.uri
+  const description = typeof skill.frontmatter?.description === 'string' ? skill.frontmatter.description : ''
+  return { name, description: `${description} — ${skill.uri}, ${skill.resources?.length ?? 0} file(s)` }
+}
+
+/** Tools whose `x-mcp-header` declarations break SEP-2243: a client on streamable HTTP must exclude them. */
+function paramHeaderFindings(tools: unknown[]): string[] {
+  return tools.flatMap((tool) => {
+    const problem = paramHeaderProblem(tool)
+    const name = (tool as { name?: unknown }).name
+    return problem
+      ? [`tool ${JSON.stringify(name)} has an invalid x-mcp-header (${problem}): a client on streamable HTTP excludes it (SEP-2243)`]
+      : []
+  })
 }
 
 /** A target's spec as reports show it: secret-looking arguments, environment values, URL parts and headers redacted. */
@@ -357,6 +387,7 @@ export function formatReport(report: Report): string {
       ['prompts', report.prompts],
       ['resources', report.resources],
       ['templates', report.resourceTemplates],
+      ['skills', (report.skills ?? []).map((s) => skillLine(s as SkillEntry))],
     ]
     for (const [label, items] of catalog) {
       if (items.length === 0) continue
@@ -364,6 +395,10 @@ export function formatReport(report: Report): string {
       for (const item of items as { name?: string; uri?: string; uriTemplate?: string; description?: string }[])
         lines.push(entry(item.name ?? item.uri ?? item.uriTemplate ?? '?', item.description))
     }
+    for (const load of report.skillLoads ?? [])
+      lines.push(
+        `skill loaded ${load.uri}: ${load.verified ? `${load.files.length} file(s), each matching its entry` : `refused: ${load.problem}`}`,
+      )
   }
   const k = report.keepalive
   lines.push(

@@ -7,8 +7,10 @@ Usage:
   parallax web [--port N]          serve the UI on http://127.0.0.1:N/ (token-protected)
   parallax inspect <target>        connect, show handshake, discovery, catalog and keepalive
       [--config FILE] [--json] [--frames] [--probes N] [--interval MS] [--timeout MS] [--log-level L]
-      [--profile P] [--binding auto|JSONRPC|HTTP+JSON|GRPC]
-                                   exit 1 when the server goes down or a probe fails
+      [--profile P] [--binding auto|JSONRPC|HTTP+JSON|GRPC] [--skill NAME …]
+                                   exit 1 when the server goes down or a probe fails; an MCP server's
+                                   skills (SEP-2640) are listed, --skill loads one (its files read, each
+                                   checked against its entry: exit 1 when one does not match)
   parallax inspect --card URL [<target>] [--json]
                                    read an MCP server card (SEP-2127, a draft), a server.json or a base
                                    URL's /.well-known/mcp/server-card, connect (to the card's endpoint

@@ -18,6 +18,11 @@ const SCENARIOS = {
   initialize: inspect,
   tools_call: ['call', `mcp:${url}`, 'add_numbers', '--args', '{"a": 2, "b": 3}'],
   'elicitation-sep1034-client-defaults': ['call', `mcp:${url}`, 'test_client_elicitation_defaults', '--elicit', 'accept'],
+  // Skills (SEP-2640): listed without reading a file; or the listed skill loaded, each file checked against its entry.
+  'sep-2640-client-no-prefetch': ['inspect', `mcp:${url}`, '--probes', '0'],
+  'sep-2640-client-verify-digest': ['inspect', `mcp:${url}`, '--probes', '0', '--skill', 'pdf-processing'],
+  'sep-2640-client-verify-size': ['inspect', `mcp:${url}`, '--probes', '0', '--skill', 'pdf-processing'],
+  'sep-2640-client-verify-frontmatter': ['inspect', `mcp:${url}`, '--probes', '0', '--skill', 'pdf-processing'],
   'request-metadata': inspect,
   'sse-retry': ['call', `mcp:${url}`, 'test_reconnection', '--args', '{}'],
   'json-schema-ref-no-deref': inspect,
@@ -72,14 +77,51 @@ function authScenario() {
   return args
 }
 
-const args = scenario.startsWith('auth/') ? authScenario() : SCENARIOS[scenario]
+/**
+ * A scenario that names the tool calls a host would make (`toolCalls` in its context): one conversation
+ * making them in turn, as `parallax converse` does.
+ */
+function toolCallsScenario() {
+  return [
+    'converse',
+    `mcp:${url}`,
+    ...context.toolCalls.flatMap((call) => ['--turn', JSON.stringify({ tool: call.name, arguments: call.arguments })]),
+  ]
+}
+
+/** A value of a parameter's type, for calling a tool as a host would without being told its arguments. */
+function sample(schema) {
+  if (schema?.type === 'integer' || schema?.type === 'number') return 1
+  if (schema?.type === 'boolean') return true
+  if (schema?.type === 'object') return {}
+  if (schema?.type === 'array') return []
+  if (schema?.type === 'null') return null
+  return 'us-west1'
+}
+
+/** A host's way with a server: list its tools (`inspect`), then call each one listed, its required arguments filled in (`converse`). */
+function everyToolScenario() {
+  const listed = spawnSync(process.execPath, [cli, 'inspect', `mcp:${url}`, '--json', '--probes', '0'], { encoding: 'utf8' })
+  const tools = JSON.parse(listed.stdout || '{}').tools ?? []
+  const turns = tools.map((tool) => {
+    const properties = tool.inputSchema?.properties ?? {}
+    const args = Object.fromEntries((tool.inputSchema?.required ?? []).map((name) => [name, sample(properties[name])]))
+    return ['--turn', JSON.stringify({ tool: tool.name, arguments: args })]
+  })
+  return ['converse', `mcp:${url}`, ...turns.flat()]
+}
+
+const HOST_SCENARIOS = new Set(['http-invalid-tool-headers'])
+const cli = fileURLToPath(new URL('../cli/parallax.mjs', import.meta.url))
+const args = scenario.startsWith('auth/')
+  ? authScenario()
+  : (SCENARIOS[scenario] ?? (context.toolCalls ? toolCallsScenario() : HOST_SCENARIOS.has(scenario) ? everyToolScenario() : undefined))
 if (!args) {
   process.stderr.write(
     `parallaxClient: no command for scenario ${JSON.stringify(scenario)} (known: ${Object.keys(SCENARIOS).join(', ')}, auth/*)\n`,
   )
   process.exit(2)
 }
-const cli = fileURLToPath(new URL('../cli/parallax.mjs', import.meta.url))
 const commands = Array.isArray(args[0]) || typeof args[0] === 'function' ? args : [args]
 let status = 0
 let printed = ''

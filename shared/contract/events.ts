@@ -106,7 +106,16 @@ export interface FrameEvent extends EventBase {
    * frame and the response's on a received one — but a push notification's (a `notification` the agent
    * POSTed to Parallax) are the agent's request headers — secrets redacted; `eventId` is an SSE event's own id.
    */
-  http?: { method: string; url: string; status?: number; statusText?: string; headers?: Record<string, string>; eventId?: string }
+  http?: {
+    method: string
+    url: string
+    status?: number
+    statusText?: string
+    headers?: Record<string, string>
+    eventId?: string
+    /** MCP over streamable HTTP: `headers` are those Parallax mirrored from a tool's parameters (SEP-2243's `Mcp-Param-*`), beside the transport's own. */
+    mirrored?: true
+  }
   /** An App view's message (`protocol: 'mcp-app'`): which view, opened for which `ui://` resource. */
   view?: { id: string; uri: string }
   /** For the gRPC tap (A2A's third binding): the call the message belongs to. */
@@ -211,6 +220,7 @@ export type DiscoveryMethod =
   | 'prompts/list'
   | 'resources/list'
   | 'resources/templates/list'
+  | 'skills/list'
   | 'agent-card'
   | 'extended-agent-card'
   /** ACP: the slash commands an agent announces for a session (`available_commands_update`). */

@@ -3,6 +3,7 @@ import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from './apps'
 import { ACP_HINT_FIELD } from './acp'
 import { DEFAULT_PROFILE } from './clientRole'
 import { MCP_2026_VERSION } from './mcpEra'
+import { SKILLS_EXTENSION } from './skills'
 
 /**
  * A client profile: what Parallax says about itself when it connects. For MCP, the capabilities it
@@ -109,7 +110,7 @@ export const PRESET_PROFILES: ClientProfile[] = [
   ClientProfile.parse({
     name: DEFAULT_PROFILE,
     description:
-      "What a normal connection offers: sampling, elicitation (form and URL) — each also as a task (2025 era) —, roots with list_changed, and MCP Apps (views the UI renders) — Parallax answers all of them; to an ACP agent, reading and writing files in the target's workspace.",
+      "What a normal connection offers: sampling, elicitation (form and URL) — each also as a task (2025 era) —, roots with list_changed, MCP Apps (views the UI renders) and skills (SEP-2640) — Parallax answers all of them; to an ACP agent, reading and writing files in the target's workspace.",
     acp: { fs: { readTextFile: true, writeTextFile: true } },
     mcp: {
       capabilities: {
@@ -117,7 +118,7 @@ export const PRESET_PROFILES: ClientProfile[] = [
         sampling: {},
         elicitation: { form: {}, url: {} },
         tasks: CLIENT_TASKS,
-        extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
+        extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY, [SKILLS_EXTENSION]: {} },
       },
     },
   }),
@@ -133,7 +134,7 @@ export const PRESET_PROFILES: ClientProfile[] = [
         sampling: {},
         elicitation: {},
         tasks: CLIENT_TASKS,
-        extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
+        extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY, [SKILLS_EXTENSION]: {} },
       },
     },
   }),
@@ -164,7 +165,7 @@ function eraPresetCapabilities() {
     sampling: {},
     elicitation: { form: {}, url: {} },
     tasks: CLIENT_TASKS,
-    extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
+    extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY, [SKILLS_EXTENSION]: {} },
   }
 }
 

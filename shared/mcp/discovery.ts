@@ -5,19 +5,21 @@ import {
   ListResourceTemplatesResultSchema,
   ListToolsResultSchema,
   McpError,
+  ResultSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import { requestOptions, type McpSession, type SessionRequestOptions } from './session'
-import type { DiscoveryEvent, DiscoveryMethod, DiscoveryTrigger } from '../contract'
+import { offersSkills, SKILLS_EXTENSION, type DiscoveryEvent, type DiscoveryMethod, type DiscoveryTrigger } from '../contract'
 import { errorMessage } from '../runtime/errors'
 import { now } from '../runtime/clock'
 
 export interface DiscoveryStep {
   method: DiscoveryMethod
   /** The server capability that must be advertised for this call to be made. */
-  capability: 'tools' | 'prompts' | 'resources'
+  capability: 'tools' | 'prompts' | 'resources' | 'skills'
   /** The array in the result that holds the items. */
-  key: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'
+  key: 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'skills'
   schema:
+    | typeof ResultSchema
     | typeof ListToolsResultSchema
     | typeof ListPromptsResultSchema
     | typeof ListResourcesResultSchema
@@ -29,6 +31,8 @@ export const DISCOVERY_STEPS: readonly DiscoveryStep[] = [
   { method: 'prompts/list', capability: 'prompts', key: 'prompts', schema: ListPromptsResultSchema },
   { method: 'resources/list', capability: 'resources', key: 'resources', schema: ListResourcesResultSchema },
   { method: 'resources/templates/list', capability: 'resources', key: 'resourceTemplates', schema: ListResourceTemplatesResultSchema },
+  // Skills over MCP (SEP-2640, draft): listed only; a skill's files are read when it is loaded (./skills.ts).
+  { method: 'skills/list', capability: 'skills', key: 'skills', schema: ResultSchema },
 ]
 
 /** Which list a `notifications/…/list_changed` invalidates. */
@@ -55,12 +59,14 @@ export async function runDiscoveryStep(
   trigger: DiscoveryTrigger,
   options: SessionRequestOptions,
 ): Promise<DiscoveryResult> {
-  if (!serverCapabilities[step.capability]) {
+  const offered = step.capability === 'skills' ? offersSkills(serverCapabilities) : !!serverCapabilities[step.capability]
+  const capability = step.capability === 'skills' ? `extensions["${SKILLS_EXTENSION}"]` : `"${step.capability}"`
+  if (!offered) {
     return {
       method: step.method,
       status: 'skipped',
       trigger,
-      reason: `server did not advertise the "${step.capability}" capability`,
+      reason: `server did not advertise the ${capability} capability`,
     }
   }
   const started = now()
@@ -90,9 +96,7 @@ export async function runDiscoveryStep(
       durationMs: now() - started,
       pages,
       reason:
-        code === ErrorCode.MethodNotFound
-          ? `server advertises "${step.capability}" but answered -32601 Method not found`
-          : errorMessage(error),
+        code === ErrorCode.MethodNotFound ? `server advertises ${capability} but answered -32601 Method not found` : errorMessage(error),
     }
   }
   const truncated = cursor !== undefined ? ` (stopped after ${MAX_PAGES} pages)` : ''
@@ -100,7 +104,7 @@ export async function runDiscoveryStep(
     method: step.method,
     status: 'called',
     trigger,
-    reason: `server advertised the "${step.capability}" capability${truncated}`,
+    reason: `server advertised the ${capability} capability${truncated}`,
     count: items.length,
     pages,
     durationMs: now() - started,
@@ -108,10 +112,18 @@ export async function runDiscoveryStep(
   }
 }
 
+/** A step the server offers and this client's profile did not: skipped, saying so. */
+function notNegotiated(step: DiscoveryStep, trigger: DiscoveryTrigger): DiscoveryResult {
+  const reason = `the server offers extensions["${SKILLS_EXTENSION}"], and this client profile does not (the extension is not negotiated)`
+  return { method: step.method, status: 'skipped', trigger, reason }
+}
+
 /** What discovery needs of its connection. */
 export interface DiscoveryHost {
   session(): McpSession | undefined
   capabilities(): Record<string, unknown>
+  /** What the client offered: an extension's list is called only where both sides offer the extension. */
+  clientCapabilities(): Record<string, unknown>
   /** The connection's generation now: a run that outlives its session stops. */
   generation(): number
   isLive(): boolean
@@ -138,7 +150,12 @@ export class Discovery {
     const generation = this.host.generation()
     for (const step of DISCOVERY_STEPS) {
       if (only && step.method !== only) continue
-      const result = await runDiscoveryStep(session, step, this.host.capabilities(), trigger, requestOptions(this.host.timeoutMs()))
+      // An extension's list is a step only where the server offers the extension, and called only where the client did too.
+      if (step.capability === 'skills' && !offersSkills(this.host.capabilities())) continue
+      const result =
+        step.capability === 'skills' && !offersSkills(this.host.clientCapabilities())
+          ? notNegotiated(step, trigger)
+          : await runDiscoveryStep(session, step, this.host.capabilities(), trigger, requestOptions(this.host.timeoutMs()))
       if (generation !== this.host.generation()) return
       if (result.items) this.catalog[step.method] = result.items
       this.host.emit({ type: 'discovery', ...result })

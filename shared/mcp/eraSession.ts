@@ -95,6 +95,13 @@ export class EraSession implements SessionOpener {
     return (this.initializeRequest?.capabilities ?? {}) as Record<string, unknown>
   }
 
+  /** The client capabilities this session offered, either era: the 2026 request envelope's, or `initialize`'s. */
+  get clientCapabilities(): Record<string, unknown> {
+    const envelope = (this.discoverRequest?._meta ?? {}) as Record<string, unknown>
+    const modern = envelope['io.modelcontextprotocol/clientCapabilities'] as Record<string, unknown> | undefined
+    return this.current?.era === '2026' ? (modern ?? {}) : this.offered
+  }
+
   /** The server capabilities `initialize` answered, as its frame carried them; else those negotiated. */
   get advertised(): Record<string, unknown> {
     return (this.initializeResult?.capabilities ?? this.serverCapabilities) as Record<string, unknown>

@@ -1,6 +1,7 @@
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import {
   CommandError,
+  redactText,
   toolResultState,
   type ClientProfile,
   type ConnectionOptions,
@@ -33,6 +34,7 @@ import { EraSession } from './eraSession'
 import { KeepaliveProbe } from './keepaliveProbe'
 import { McpTasks } from './mcpTasks'
 import { McpTransports } from './mcpTransports'
+import { toolCallHeaders } from './paramHeaders'
 import { ServerFrames } from './serverFrames'
 import { requestOptions } from './session'
 import { SessionChoices } from './sessionChoices'
@@ -96,6 +98,8 @@ export class McpConnection extends SupervisedConnection {
       carries: (kind) => this.carries(kind),
       frame: (...seen) => this.onFrame(...seen),
       rewrite: (message) => this.era.rewrite(message),
+      paramHeaders: (message) =>
+        this.era.current?.era === '2026' ? toolCallHeaders(message, this.discovery.catalog['tools/list']) : undefined,
       closeSession: () => this.closeSession(),
     })
     this.keepalive = new KeepaliveProbe({
@@ -122,6 +126,7 @@ export class McpConnection extends SupervisedConnection {
     this.discovery = new Discovery({
       session: () => this.era.current,
       capabilities: () => this.era.capabilities,
+      clientCapabilities: () => this.era.clientCapabilities,
       generation,
       isLive: () => this.isLive,
       timeoutMs,
@@ -290,9 +295,19 @@ export class McpConnection extends SupervisedConnection {
   }
 
   /** Each message either way, recorded as a frame, then read by each part that follows it. */
-  private onFrame(generation: number, direction: 'out' | 'in', message: JSONRPCMessage, ts: number, refused?: string): number | undefined {
+  private onFrame(
+    generation: number,
+    direction: 'out' | 'in',
+    message: JSONRPCMessage,
+    ts: number,
+    refused?: string,
+    headers?: Record<string, string>,
+  ): number | undefined {
     if (generation !== this.generation) return undefined
-    const frame: TappedFrame & { seq?: number } = this.tap.record(direction, message, ts, refused, wireText.get(message))
+    const spec = this.target.spec
+    const http =
+      headers && spec.kind === 'mcp-http' ? { method: 'POST', url: redactText(spec.url), headers, mirrored: true as const } : undefined
+    const frame: TappedFrame & { seq?: number } = this.tap.record(direction, message, ts, refused, wireText.get(message), http)
     wireText.delete(message) // recorded: the text it travelled as may go
     this.requests.read(direction, frame)
     if (!refused) this.era.read(direction, frame, message)

@@ -41,6 +41,8 @@ export interface TransportHost {
   frame(generation: number, ...seen: Parameters<FrameObserver>): number | undefined
   /** What Parallax changes in a message it sends (./eraSession.ts). */
   rewrite(message: JSONRPCMessage): JSONRPCMessage
+  /** Over streamable HTTP: the `Mcp-Param-*` headers a message's request carries; throws to refuse it (./paramHeaders.ts). */
+  paramHeaders(message: JSONRPCMessage): Record<string, string> | undefined
   /** Ends the session and closes every transport: before legacy SSE is tried after streamable HTTP. */
   closeSession(): Promise<void>
 }
@@ -302,11 +304,12 @@ export class McpTransports {
     this.host.carries(kind)
     const tapped = new TapTransport(
       transport,
-      (direction, message, ts, refused) => this.host.frame(generation, direction, message, ts, refused),
+      (direction, message, ts, refused, headers) => this.host.frame(generation, direction, message, ts, refused, headers),
       (message) => this.host.rewrite(message),
       (note) => {
         if (generation === this.host.generation()) this.host.logLine('warn', note, 'transport')
       },
+      kind === 'streamable-http' ? (message) => this.host.paramHeaders(message) : undefined,
     )
     this.open.add(tapped)
     return tapped

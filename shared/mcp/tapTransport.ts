@@ -11,7 +11,17 @@ const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion'
  * `ts`: when the message was handed to the transport, or received from it. `refused`: set when Parallax
  * will not hand the message on (the frame then keeps a bounded preview). Returns the frame's number.
  */
-export type FrameObserver = (direction: 'out' | 'in', message: JSONRPCMessage, ts: number, refused?: string) => number | void
+export type FrameObserver = (
+  direction: 'out' | 'in',
+  message: JSONRPCMessage,
+  ts: number,
+  refused?: string,
+  /** HTTP headers Parallax added to this message's request (SEP-2243's `Mcp-Param-*`). */
+  headers?: Record<string, string>,
+) => number | void
+
+/** Headers a message's HTTP request carries beyond the transport's own; throws to refuse sending it. */
+export type HeadersFor = (message: JSONRPCMessage) => Record<string, string> | undefined
 
 /** JSON-RPC's "internal error": what the SDK is told in place of a response Parallax refused. */
 export const REFUSED_CODE = -32603
@@ -40,6 +50,8 @@ export class TapTransport implements Transport {
     private readonly rewrite: (message: JSONRPCMessage) => JSONRPCMessage = (message) => message,
     /** Told, in one line, about each message refused for its depth, and each answer taken as complete. */
     private readonly onRefused: (note: string) => void = () => {},
+    /** Over streamable HTTP: the headers each message adds (./paramHeaders.ts). */
+    private readonly headersFor?: HeadersFor,
   ) {}
 
   /** Ids of the 2026-era requests sent (their `_meta` names the protocol version) still awaiting an answer. */
@@ -69,10 +81,11 @@ export class TapTransport implements Transport {
     const request = sent as { id?: string | number; method?: unknown; params?: { _meta?: Record<string, unknown> } }
     if (request.id !== undefined && typeof request.method === 'string' && request.params?._meta?.[PROTOCOL_VERSION_KEY] !== undefined)
       this.awaiting2026.add(request.id)
+    const headers = this.headersFor?.(sent)
     const at = now()
     // Handed over first, recorded second: over stdio the server is already at work while the frame is built.
-    const sending = this.inner.send(sent, options)
-    this.observe('out', sent, at)
+    const sending = this.inner.send(sent, headers ? withHeaders(options, headers) : options)
+    this.observe('out', sent, at, undefined, headers)
     await sending
   }
 
@@ -130,4 +143,10 @@ export class TapTransport implements Transport {
   get hasPerRequestStream(): boolean | undefined {
     return (this.inner as { hasPerRequestStream?: boolean }).hasPerRequestStream
   }
+}
+
+/** Send options with headers for the 2.x HTTP transport (the 1.x type has no such field; the 2.x transport reads it). */
+function withHeaders(options: TransportSendOptions | undefined, headers: Record<string, string>): TransportSendOptions {
+  const before = (options as { headers?: Record<string, string> } | undefined)?.headers
+  return { ...options, headers: { ...before, ...headers } } as TransportSendOptions
 }

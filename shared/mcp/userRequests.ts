@@ -160,14 +160,16 @@ export class UserRequests {
       const tooDeep = (error as Error)?.name === 'RangeError'
       const failure = this.failureOf('tools/call', error, controller, ids, askedAt)
       const noAnswer = failure.outcome === 'error' || failure.outcome === 'result' ? undefined : failure.outcome
+      // Refused by Parallax before it was sent (a tool the spec has a client exclude): said as it is.
+      const refused = error instanceof CommandError
       const message = tooDeep
         ? `the answer could not be read: ${errorMessage(error)} (nested too deeply?)`
-        : noAnswer
+        : noAnswer && !refused
           ? noAnswerText(failure)
           : errorMessage(error)
       const code = failure.outcome === 'error' ? failure.error.code : undefined
       this.host.say(mcpErrorMessage(message, now(), { turn, code, requestId: ids.requestId, noAnswer }))
-      return { turn, answer: failure, error: tooDeep || noAnswer ? new Error(message) : error }
+      return { turn, answer: failure, error: tooDeep || (noAnswer && !refused) ? new Error(message) : error }
     } finally {
       this.untrack(ids.requestId)
     }

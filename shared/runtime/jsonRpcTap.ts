@@ -35,7 +35,7 @@ export class JsonRpcTap {
    * keeps a preview of its text, never the value itself, and the whole text goes aside like an oversized frame's.
    * `wire`: the exact text the message travelled as, when the transport kept it (saves serialising it again).
    */
-  record(direction: 'out' | 'in', message: unknown, ts = now(), refused?: string, wire?: string): TappedFrame {
+  record(direction: 'out' | 'in', message: unknown, ts = now(), refused?: string, wire?: string, http?: TappedFrame['http']): TappedFrame {
     const msg = (message ?? {}) as JsonRpcLike
     const kind = classify(msg)
     const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined
@@ -79,6 +79,7 @@ export class JsonRpcTap {
       ...(subject !== undefined && { subject }),
       ...(probe && { probe }),
       ...(oversized && { truncated: refused ? { ...oversized.truncated, refused } : oversized.truncated }),
+      ...(http && { http }),
     }
     if (kind === 'request' && id !== undefined) this.pending[direction].set(String(id), { ts, method: method!, subject, probe, frame })
     this.sink(frame)

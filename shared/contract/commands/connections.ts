@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { ApprovalRequest } from '../approvals'
+import type { SkillLoad } from '../skills'
 import { LOG_LEVELS, type ConnectionState, type FailureCause, type LogLevel } from '../events'
 import { ConnectionOptions } from '../targets'
 import { ConnectionRef, oneTarget, ONE_TARGET, ProfileRef, targetRefShape } from './refs'
@@ -52,6 +53,8 @@ export const connectionInputs = {
     requestId: z.union([z.string().min(1).max(200), z.number().int()]),
     reason: z.string().max(500).optional(),
   }),
+  /** Loads a listed skill (MCP skills extension, SEP-2640): reads its files, each checked against its entry (./skills.ts). */
+  'connections.loadSkill': ConnectionRef.extend({ uri: z.string().min(1).max(4096) }),
 } as const
 
 export interface ConnectionOutputs {
@@ -65,6 +68,7 @@ export interface ConnectionOutputs {
   'connections.setLogLevel': { level: LogLevel }
   'connections.request': RequestAnswer
   'connections.cancel': { cancelled: boolean }
+  'connections.loadSkill': SkillLoad
 }
 
 /** How a connection's first attempt ended. */

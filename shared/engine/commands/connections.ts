@@ -44,4 +44,6 @@ export const connectionCommands: DomainHandlers<'connections'> = {
   'connections.cancel': ({ connectionId, requestId, reason }, engine) => ({
     cancelled: engine.connection(connectionId).cancelRequest(requestId, reason),
   }),
+  'connections.loadSkill': async ({ connectionId, uri }, engine) =>
+    (await import('../../mcp/skills')).loadSkill(engine.connection(connectionId), uri),
 }

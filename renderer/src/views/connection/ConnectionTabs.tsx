@@ -14,6 +14,7 @@ import { HandshakePanel } from './handshake/HandshakePanel'
 import { KeepalivePanel } from './keepalive/KeepalivePanel'
 import { LogPanel } from './log/LogPanel'
 import { SkillsPanel } from './catalog/SkillsPanel'
+import { McpSkills } from './catalog/McpSkills'
 import { AcpCommandsPanel } from './catalog/AcpCommandsPanel'
 import { AuthPanel } from './auth/AuthPanel'
 import { HistoryPanel, type HistoryOf } from './history/HistoryPanel'
@@ -110,7 +111,7 @@ function TabBody({ view, tab, target, history }: { view: ConnectionView; tab: Ta
       ) : view.protocol === 'acp' ? (
         <AcpCommandsPanel view={view} />
       ) : (
-        <CatalogPanel view={view} />
+        <CatalogPanel view={view} extensions={<McpSkills view={view} />} />
       )
     case 'conversation':
       return <ConversationPanel view={view} />

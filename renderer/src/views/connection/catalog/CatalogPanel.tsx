@@ -1,4 +1,4 @@
-import { appToolUi } from '../../../../../shared/contract'
+import { appToolUi, handshakeEra, paramHeaderProblem } from '../../../../../shared/contract'
 import { sendsNothing, type ConnectionView } from '../../../store/connectionView'
 import { actOn } from '../../../store/actions'
 import type { EntryKind } from '../../../store/store'
@@ -14,7 +14,7 @@ export function catalogCount(view: ConnectionView): number {
 }
 
 /** Tools, prompts, resources and templates as the server listed them, with their schemas; each with its action (Call, Get, Read). */
-export function CatalogPanel({ view }: { view: ConnectionView }) {
+export function CatalogPanel({ view, extensions }: { view: ConnectionView; extensions?: React.ReactNode }) {
   const live = view.state === 'connected' || view.state === 'degraded'
   // An observed session is the host's: nothing is called from here.
   const act = (kind: EntryKind, name: string, label: string, title: string) =>
@@ -23,6 +23,9 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
   const prompts = (view.catalog['prompts/list'] ?? []) as Prompt[]
   const resources = (view.catalog['resources/list'] ?? []) as Resource[]
   const templates = (view.catalog['resources/templates/list'] ?? []) as Template[]
+  const h = view.handshake?.protocol === 'mcp' ? view.handshake : undefined
+  // SEP-2243: the engine does not call a tool with an invalid x-mcp-header over streamable HTTP in the 2026 era.
+  const excludes = h?.transport === 'streamable-http' && handshakeEra(h) === '2026'
   if (catalogCount(view) === 0) {
     return (
       <div className="panel">
@@ -39,29 +42,48 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
         {tools.map((t) => {
           const required = new Set(t.inputSchema?.required ?? [])
           const app = appToolUi(t)
+          const headerProblem = paramHeaderProblem(t)
+          const call = act(
+            'tool',
+            t.name,
+            'Call',
+            app
+              ? 'Call it from a form of its arguments (Calls); its view opens above the tabs'
+              : 'Call it from a form of its arguments (Calls)',
+          )
           return (
             <CatalogItem
               key={t.name}
               name={t.name}
               description={
-                app ? (
+                app || headerProblem ? (
                   <>
-                    <AppBadge title={`An MCP App tool: calling it shows its view, ${app.resourceUri}`} />{' '}
+                    {headerProblem && <ParamHeaderBadge excluded={excludes} />}
+                    {app && <AppBadge title={`An MCP App tool: calling it shows its view, ${app.resourceUri}`} />}{' '}
                     {t.description && <AgentText value={t.description} />}
                   </>
                 ) : (
                   t.description
                 )
               }
-              action={act(
-                'tool',
-                t.name,
-                'Call',
-                app
-                  ? 'Call it from a form of its arguments (Calls); its view opens above the tabs'
-                  : 'Call it from a form of its arguments (Calls)',
-              )}
+              action={
+                call && headerProblem && excludes
+                  ? {
+                      ...call,
+                      disabled: true,
+                      title: 'Excluded: a client on streamable HTTP does not call a tool with an invalid x-mcp-header (SEP-2243)',
+                    }
+                  : call
+              }
             >
+              {headerProblem && (
+                <p className="param-header-warning" data-testid="param-header-warning">
+                  Invalid x-mcp-header: {headerProblem}.{' '}
+                  {excludes
+                    ? 'MCP 2026-07-28 has a client on streamable HTTP exclude this tool, so Parallax does not call it.'
+                    : 'A client on streamable HTTP in MCP 2026-07-28 excludes this tool; on this connection it may be called.'}
+                </p>
+              )}
               {app && <AppToolMetadata ui={app} listed={resources} />}
               <Fields fields={Object.keys(t.inputSchema?.properties ?? {}).map((name) => ({ name, required: required.has(name) }))} />
               <JsonView value={t.inputSchema} openDepth={3} />
@@ -122,7 +144,21 @@ export function CatalogPanel({ view }: { view: ConnectionView }) {
           </CatalogItem>
         ))}
       </Section>
+      {extensions}
     </div>
+  )
+}
+
+/** A tool whose x-mcp-header declarations break SEP-2243. */
+function ParamHeaderBadge({ excluded }: { excluded: boolean }) {
+  return (
+    <span
+      className="badge warn"
+      data-testid="param-header-badge"
+      title="Its x-mcp-header declaration breaks SEP-2243: a client on streamable HTTP excludes the tool"
+    >
+      {excluded ? 'excluded: invalid x-mcp-header' : 'invalid x-mcp-header'}
+    </span>
   )
 }
 

@@ -155,7 +155,8 @@ function HttpExchange({ http, request }: { http: NonNullable<FrameEvent['http']>
         {http.eventId !== undefined && <span className="muted"> · event id {http.eventId}</span>}
         <span className="muted">
           {' '}
-          · {headers.length} {request ? 'request' : 'response'} header{headers.length === 1 ? '' : 's'}
+          · {headers.length} {http.mirrored ? 'Mcp-Param' : request ? 'request' : 'response'} header{headers.length === 1 ? '' : 's'}
+          {http.mirrored ? ' (mirrored from the tool’s x-mcp-header parameters)' : ''}
         </span>
       </summary>
       <dl className="kv mono">
