@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import type { EngineEvent, ParallaxApi } from '../../../shared/contract'
 import { attachApi, reloadTargets, setAppInfo, setLink } from '../store/actions'
-import { useStore, type LinkState } from '../store/store'
+import { showToast, useStore, type LinkState } from '../store/store'
 import { createApi } from '.'
 
 /**
@@ -35,9 +35,15 @@ export function useEngineEvents(): void {
         // The sidebar's targets come at once, beside a long backlog still arriving.
         const [info] = await Promise.all([api.invoke('app.info', {}), reloadTargets(), catchUp(api)])
         setAppInfo(info)
-        synced = true
-        flush() // live events that arrived while the backlog was in flight
-      })().catch(() => {})
+      })()
+        .catch((error: Error) => {
+          // What was missed could not all be read: said, and what happens from now on is shown all the same.
+          if (link === 'open') showToast(`Parallax could not read what happened before this page opened: ${error.message}`, 'error')
+        })
+        .finally(() => {
+          synced = true
+          flush() // live events that arrived while the backlog was in flight
+        })
     }
     const apiRef = createApi(onLink)
     attachApi(apiRef)
