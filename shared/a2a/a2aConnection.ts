@@ -41,7 +41,7 @@ import {
 import { ConnectFailure, errorMessage, networkCause, networkFailure, networkPhrase } from '../runtime/errors'
 import type { ConnectionAuth } from '../auth/connectionAuth'
 import { failedAnswer } from '../runtime/httpAnswers'
-import { cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
+import { cardOffer, cardUrlFor, checkCard, detectGeneration, listInterfaces } from './agentCard'
 import { createTappedFetch, type WireError } from './httpTap'
 import { readSecurity } from './securitySchemes'
 import { chooseInterface, interfaceOrigin, type InterfaceChoice } from './interfaceChoice'
@@ -271,17 +271,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
       protocolVersion: version,
       chosenInterface: plainInterface(chosen),
       interfaceReason: choice.reason,
-      capabilities: {
-        streaming: this.streaming,
-        pushNotifications: capabilities?.pushNotifications === true,
-        extendedAgentCard: capabilities?.extendedAgentCard === true,
-        extensions: (capabilities?.extensions ?? []).map((e) => ({
-          uri: e.uri,
-          required: e.required,
-          ...(e.description && { description: e.description }),
-        })),
-      },
-      skills: card.skills.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples })),
+      ...cardOffer(card),
       warnings,
       durationMs: now() - started,
     })

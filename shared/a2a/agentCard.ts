@@ -1,4 +1,5 @@
-import type { A2aGeneration, A2aInterface } from '../contract'
+import type { AgentCard } from '@a2a-js/sdk'
+import type { A2aGeneration, A2aHandshakeEvent, A2aInterface } from '../contract'
 import { grpcEndpoint } from './grpcEndpoint'
 
 export const CARD_PATH = '/.well-known/agent-card.json'
@@ -132,4 +133,24 @@ export function checkCard(card: unknown, generation: A2aGeneration, cardUrl: str
       if (!schemes.has(name)) warnings.push(`security requirement names "${name}", which securitySchemes does not define`)
   }
   return warnings
+}
+
+/** What a card (read by the SDK) says of its capabilities and skills, as a handshake event carries them. */
+export function cardOffer(
+  card: Pick<AgentCard, 'capabilities' | 'skills'> | undefined,
+): Pick<A2aHandshakeEvent, 'capabilities' | 'skills'> {
+  const capabilities = card?.capabilities
+  return {
+    capabilities: {
+      streaming: capabilities?.streaming === true,
+      pushNotifications: capabilities?.pushNotifications === true,
+      extendedAgentCard: capabilities?.extendedAgentCard === true,
+      extensions: (capabilities?.extensions ?? []).map((e) => ({
+        uri: e.uri,
+        required: e.required,
+        ...(e.description && { description: e.description }),
+      })),
+    },
+    skills: (card?.skills ?? []).map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples })),
+  }
 }

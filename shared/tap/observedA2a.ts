@@ -1,6 +1,6 @@
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client'
 import type { A2aGeneration, A2aInterface, FrameEvent, TransportKind } from '../contract'
-import { checkCard, detectGeneration, listInterfaces } from '../a2a/agentCard'
+import { cardOffer, checkCard, detectGeneration, listInterfaces } from '../a2a/agentCard'
 import { StreamProjection } from '../a2a/streamProjection'
 import { answerOf, methodGeneration, sentMessageOf, streamResponseOf, v1Method } from './a2aWire'
 import { objectOr, type AnalysisContext, type Fields, type Message, type ProtocolAnalysis } from './messages'
@@ -115,7 +115,6 @@ export class ObservedA2a implements ProtocolAnalysis {
     } catch (error) {
       warnings.push(`the card could not be read as an A2A card: ${(error as Error).message}`)
     }
-    const capabilities = normalized?.capabilities
     const skills = normalized?.skills ?? []
     this.ctx.emit({
       type: 'handshake',
@@ -134,17 +133,7 @@ export class ObservedA2a implements ProtocolAnalysis {
         : chosen
           ? 'the host made no request after fetching the card: its first interface is shown'
           : 'the card offers no interface',
-      capabilities: {
-        streaming: capabilities?.streaming === true,
-        pushNotifications: capabilities?.pushNotifications === true,
-        extendedAgentCard: capabilities?.extendedAgentCard === true,
-        extensions: (capabilities?.extensions ?? []).map((e) => ({
-          uri: e.uri,
-          required: e.required,
-          ...(e.description && { description: e.description }),
-        })),
-      },
-      skills: skills.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples })),
+      ...cardOffer(normalized),
       warnings,
       durationMs: seen.durationMs,
       observed: true,
