@@ -5,6 +5,7 @@ import { backlogPage } from './store/backlogPages'
 import { eventsSince } from './store/runEvents'
 import { classOf } from './store/sessionFiles'
 import { firstRecordAbove } from './store/sessionIndex'
+import { contextKey } from './store/sessionReads'
 import { SessionStore } from './store/sessionStore'
 
 export type EventListener = (event: EngineEvent) => void
@@ -140,12 +141,7 @@ export class EventLog {
   }
 
   private remember(event: EngineEvent): void {
-    const key =
-      event.type === 'connection' || event.type === 'handshake' || event.type === 'hooks'
-        ? event.type
-        : event.type === 'discovery'
-          ? `discovery ${event.method}`
-          : undefined
+    const key = contextKey(event)
     if (!key) return
     let context = this.contexts.get(event.connectionId)
     if (!context) this.contexts.set(event.connectionId, (context = new Map()))

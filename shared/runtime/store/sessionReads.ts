@@ -39,6 +39,15 @@ export function walkSession(files: SessionFiles, each: (event: EngineEvent) => v
 }
 
 /**
+ * Which part of a connection's state an event is, when it is one (its latest connection state, handshake,
+ * hooks, and discovery step of each list): what a recording's context and a view opened mid-session start from.
+ */
+export function contextKey(event: EngineEvent): string | undefined {
+  if (event.type === 'connection' || event.type === 'handshake' || event.type === 'hooks') return event.type
+  return event.type === 'discovery' ? `discovery ${event.method}` : undefined
+}
+
+/**
  * The state a session's connection was in just before `ts` (its latest connection event, handshake, hooks and
  * discovery step of each list): a recording of a time range starts with it, as a recording started then would.
  */
@@ -48,12 +57,7 @@ export function contextBefore(files: SessionFiles, ts: number): EngineEvent[] {
   const latest = new Map<string, EngineEvent>()
   for (let at = 0; at < end; at += WALK)
     for (const event of files.lines(others.records(at, Math.min(WALK, end - at)))) {
-      const key =
-        event.type === 'connection' || event.type === 'handshake' || event.type === 'hooks'
-          ? event.type
-          : event.type === 'discovery'
-            ? `discovery ${event.method}`
-            : undefined
+      const key = contextKey(event)
       if (key) latest.set(key, event)
     }
   return [...latest.values()].sort((a, b) => a.seq - b.seq)
