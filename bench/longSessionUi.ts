@@ -14,14 +14,16 @@ import { figure, median, type BenchOptions, type Figure } from './harness'
 import { connectToHost } from './hostClient'
 
 /** A web host whose one connection took `count` notifications, kept in its session (a client-less wait: the store's count). */
-async function floodedHost(count: number): Promise<{ host: RunningWebHost; targetId: string; frames: number }> {
+export async function floodedHost(
+  count: number,
+): Promise<{ host: RunningWebHost; targetId: string; connectionId: string; frames: number; events: number }> {
   const host = await startWebHostProcess()
   const ui = await connectToHost(host)
   try {
     const { targetId, connectionId } = await openApprovedTarget(ui, floodTarget(count, 0))
     for (;;) {
       const session = (await ui.invoke('sessions.list', {})).find((s) => s.connectionId === connectionId)
-      if (session && session.logs >= count) return { host, targetId, frames: session.frames }
+      if (session && session.logs >= count) return { host, targetId, connectionId, frames: session.frames, events: session.events }
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
   } catch (error) {

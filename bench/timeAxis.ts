@@ -15,37 +15,15 @@ import { chromium, type Page } from '@playwright/test'
 import { build } from 'vite'
 import type { TimelineView } from '../shared/contract'
 import type * as Drawing from '../renderer/src/views/connection/timeline/drawTimeline'
-import { openApprovedTarget } from '../web/client'
-import { startWebHostProcess, type RunningWebHost } from '../web/launch'
 import { CHROMIUM_LAUNCH } from './chromium'
-import { floodTarget } from './eventDelivery'
 import { figure, percentile, type BenchOptions, type Figure } from './harness'
-import { connectToHost } from './hostClient'
+import { floodedHost } from './longSessionUi'
 
 /** Bins asked for: about the width of a drawing in pixels. */
 const BINS = 1_000
 /** Zoom steps (each ×1.25 nearer the middle), then pan steps (each a tenth of the width across). */
 const ZOOM_STEPS = 40
 const PAN_STEPS = 40
-
-/** A web host whose one connection took `notifications` flood notifications, all of them kept in its session. */
-async function floodedHost(notifications: number): Promise<{ host: RunningWebHost; connectionId: string; events: number }> {
-  const host = await startWebHostProcess()
-  const ui = await connectToHost(host)
-  try {
-    const { connectionId } = await openApprovedTarget(ui, floodTarget(notifications, 0))
-    for (;;) {
-      const session = (await ui.invoke('sessions.list', {})).find((s) => s.connectionId === connectionId)
-      if (session && session.logs >= notifications) return { host, connectionId, events: session.events }
-      await new Promise((resolve) => setTimeout(resolve, 250))
-    }
-  } catch (error) {
-    await host.stop()
-    throw error
-  } finally {
-    void ui.close()
-  }
-}
 
 /** The Timeline's drawing, bundled for a page as a script that sets `window.timeAxisDraw`. */
 async function drawingScript(): Promise<string> {
