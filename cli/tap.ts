@@ -2,7 +2,6 @@ import { basename, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { describeSpec, redactArgs, type Protocol } from '../shared/contract'
 import { now } from '../shared/runtime/clock'
-import { guardProcess } from '../shared/runtime/faultScope'
 import { ensurePrivateDir } from '../shared/runtime/privateFiles'
 import { Holds } from '../shared/tap/holds'
 import { StdioRelay } from '../shared/tap/stdioRelay'
@@ -10,6 +9,7 @@ import { TapReader } from '../shared/tap/tapReader'
 import { tapHttp } from './tapHttp'
 import { breakpointsOf, holdInFlight, HOLD_OPTIONS } from './tapHolds'
 import { tapInstall } from './tapInstall'
+import { tapVoice } from './tapVoice'
 import { UsageError } from './usage'
 import { dataDir } from './web'
 
@@ -47,13 +47,7 @@ export async function tap(argv: string[]): Promise<number> {
   breakpointsOf(values) // flags checked before anything starts
   const commandLine = describeSpec({ kind: 'mcp-stdio', command, args: redactArgs(args), env: {} })
 
-  const say = (line: string) => process.stderr.write(`parallax tap: ${line} (relaying goes on)\n`)
-  // A fault in Parallax's own work is said once; the host's session goes on as if the tap were not there.
-  let faulted = false
-  const unguard = guardProcess((fault) => {
-    if (!faulted) say(`a fault in reading the session (${String((fault.reason as Error)?.message ?? fault.reason)})`)
-    faulted = true
-  })
+  const { say, unguard } = tapVoice()
   await ensurePrivateDir(dataDir()).catch(() => {})
   const reader = new TapReader(
     {
@@ -65,7 +59,7 @@ export async function tap(argv: string[]): Promise<number> {
       ...(values.record && { record: { path: resolve(values.record), command, args } }),
       secretKeys: values['secret-key'],
     },
-    say,
+    (why) => say(`${why} (relaying goes on)`),
   )
 
   const holds: Holds = new Holds(

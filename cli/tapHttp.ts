@@ -2,7 +2,6 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isLoopbackHost, secretNameMatcher, type Protocol, type TargetSpec } from '../shared/contract'
 import { now } from '../shared/runtime/clock'
-import { guardProcess } from '../shared/runtime/faultScope'
 import { ensurePrivateDir } from '../shared/runtime/privateFiles'
 import { HttpHolds } from '../shared/tap/httpHolds'
 import { HttpProxy } from '../shared/tap/httpProxy'
@@ -11,6 +10,7 @@ import { ObservedSession } from '../shared/tap/observedSession'
 import { TapLog } from '../shared/tap/tapLog'
 import { printJson } from './failure'
 import { breakpointsOf, holdInFlight, HOLD_OPTIONS } from './tapHolds'
+import { tapVoice } from './tapVoice'
 import { UsageError } from './usage'
 import { dataDir } from './web'
 
@@ -49,12 +49,7 @@ export async function tapHttp(argv: string[]): Promise<number> {
 
   await ensurePrivateDir(dataDir()).catch(() => {})
   const connectionId = `tap-${process.pid}`
-  const say = (line: string) => process.stderr.write(`parallax tap: ${line}\n`)
-  let faulted = false
-  const unguard = guardProcess((fault) => {
-    if (!faulted) say(`a fault in reading the session (${String((fault.reason as Error)?.message ?? fault.reason)}); relaying goes on`)
-    faulted = true
-  })
+  const { say, unguard } = tapVoice()
   const log = new TapLog({
     sessionsDir: join(dataDir(), 'sessions'),
     connectionId,
