@@ -7,7 +7,7 @@ import { HttpHolds } from '../shared/tap/httpHolds'
 import { HttpProxy } from '../shared/tap/httpProxy'
 import { HttpReader } from '../shared/tap/httpReader'
 import { ObservedSession } from '../shared/tap/observedSession'
-import { TapLog } from '../shared/tap/tapLog'
+import { openTapLog } from '../shared/tap/tapLog'
 import { printJson } from './failure'
 import { breakpointsOf, holdInFlight, HOLD_OPTIONS } from './tapHolds'
 import { tapVoice } from './tapVoice'
@@ -50,7 +50,7 @@ export async function tapHttp(argv: string[]): Promise<number> {
   await ensurePrivateDir(dataDir()).catch(() => {})
   const connectionId = `tap-${process.pid}`
   const { say, unguard } = tapVoice()
-  const log = new TapLog({
+  const log = openTapLog({
     sessionsDir: join(dataDir(), 'sessions'),
     connectionId,
     secretKeys,

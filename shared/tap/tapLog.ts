@@ -19,6 +19,19 @@ export interface TapLogOptions {
 }
 
 /**
+ * A tap's log in its data folder's sessions; where that folder refuses (a file in its place, no room, no
+ * rights), in a temporary one, said once through `onFailure`: the host's session goes on, though no app sees it.
+ */
+export function openTapLog(options: TapLogOptions & { sessionsDir: string }): TapLog {
+  try {
+    return new TapLog(options)
+  } catch (error) {
+    options.onFailure(`cannot keep the session in ${options.sessionsDir} (${(error as Error).message})`)
+    return new TapLog({ ...options, sessionsDir: undefined })
+  }
+}
+
+/**
  * Where a tap's events go: its session in the shared sessions folder (host `tap`: the app shows it live,
  * or finds it there later) and, with `--record`, a recording. Each failure is told once; none stops the relay.
  */

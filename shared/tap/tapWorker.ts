@@ -8,7 +8,7 @@ import type { EventInput, Protocol } from '../contract'
 import { ByteRing } from './byteRing'
 import { ChunkReader } from './chunkReader'
 import { ObservedSession } from './observedSession'
-import { TapLog, type TapLogOptions } from './tapLog'
+import { openTapLog, type TapLogOptions } from './tapLog'
 import type { ToReader, FromReader, TapReaderOptions } from './tapReader'
 
 const WAYS = ['out', 'in', 'err'] as const
@@ -36,14 +36,7 @@ const logOptions: TapLogOptions = {
   }),
   onFailure: (why) => tell({ type: 'failure', why }),
 }
-let log: TapLog
-try {
-  log = new TapLog({ ...logOptions, sessionsDir: options.sessionsDir })
-} catch (error) {
-  // The data folder refuses: the session is read in a temporary folder, and no app will see it.
-  tell({ type: 'failure', why: `cannot keep the session in ${options.sessionsDir} (${(error as Error).message})` })
-  log = new TapLog(logOptions)
-}
+const log = openTapLog({ ...logOptions, sessionsDir: options.sessionsDir })
 const session = new ObservedSession({
   connectionId: options.connectionId,
   name: options.name,

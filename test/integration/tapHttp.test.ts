@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Role, type Message } from '@a2a-js/sdk'
@@ -140,6 +140,23 @@ async function mcpHost(url: string, legacy = false) {
   await client.close()
   return { tools, echoed, announced, relisted }
 }
+
+describe('parallax tap --listen: Parallax failing on its side', () => {
+  it('a data folder Parallax cannot write: the host’s session is relayed all the same, and the failure said once', async () => {
+    const server: RunningServer = await startStreamableServer(mcpServer)
+    stops.push(() => server.close())
+    const data = tempDir()
+    writeFileSync(join(data, 'sessions'), 'a file where the sessions folder should be')
+    const tap = await startTap(data, server.url)
+    const client = new Client({ name: 'host', version: '1' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(tap.url)))
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'still here' } })).toMatchObject({
+      content: [{ type: 'text', text: 'echo: still here' }],
+    })
+    await client.close()
+    expect(tap.stderr().match(/parallax tap: cannot keep the session/g)).toHaveLength(1)
+  })
+})
 
 describe('parallax tap --listen: hold in flight', () => {
   it('a held request goes on when released (edited here), a dropped one cuts its exchange, the rest pass', async () => {
