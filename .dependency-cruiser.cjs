@@ -37,21 +37,21 @@ module.exports = {
       severity: 'error',
       comment: 'The runtime (clock, errors, event log, taps, supervised connection) serves every protocol and knows none.',
       from: { path: '^shared/runtime/' },
-      to: { path: '^shared/(auth|mcp|a2a|acp|hooks|session|compare|tap|engine|demo)/' },
+      to: { path: '^shared/(auth|mcp|a2a|acp|hooks|adcp|session|compare|tap|engine|demo)/' },
     },
     {
       name: 'auth-below-protocols',
       severity: 'error',
       comment: 'Authorization (OAuth sign-ins, the secret store) serves the protocols and knows none, nor the engine.',
       from: { path: '^shared/auth/' },
-      to: { path: '^shared/(mcp|a2a|acp|hooks|session|compare|tap|engine|demo)/' },
+      to: { path: '^shared/(mcp|a2a|acp|hooks|adcp|session|compare|tap|engine|demo)/' },
     },
     {
       name: 'protocols-below-features',
       severity: 'error',
       comment: 'A protocol module never imports the orchestrator or a feature; features and the engine build on protocols.',
       from: { path: '^shared/(mcp|a2a|acp)/' },
-      to: { path: '^shared/(engine|hooks|session|compare|tap|demo)/' },
+      to: { path: '^shared/(engine|hooks|adcp|session|compare|tap|demo)/' },
     },
     {
       name: 'protocols-apart',
@@ -63,8 +63,8 @@ module.exports = {
     {
       name: 'features-below-the-engine',
       severity: 'error',
-      comment: 'Hooks, sessions and compare are used by the engine, not the other way round; none knows the demos.',
-      from: { path: '^shared/(hooks|session|compare|tap)/' },
+      comment: 'Hooks, AdCP, sessions and compare are used by the engine, not the other way round; none knows the demos.',
+      from: { path: '^shared/(hooks|adcp|session|compare|tap)/' },
       to: { path: '^shared/(engine|demo)/' },
     },
     {

@@ -363,6 +363,20 @@ export interface CallReport {
   durationMs?: number
   /** The MCP task the call went through as (`task`: a task-augmented tools/call): its id, and the status it ended in, in MCP's words. */
   task?: { id: string; status: string }
+  /** An AdCP agent's call: the release Parallax follows, why the agent is taken for one, and the task's request and response against that release's schemas. */
+  adcp?: { release: string; recognised: string; task: string; known: boolean; findings: AdcpFinding[] }
+}
+
+/** A violation of an AdCP task's published schema: where in the request or response, and which rule of which schema. */
+export interface AdcpFinding {
+  phase: 'request' | 'response'
+  /** The schema's `$id` (e.g. /schemas/3.0.6/media-buy/list-creative-formats-response.json). */
+  schema: string
+  /** JSON Pointer into the request or response. */
+  instancePath: string
+  /** JSON Pointer into the schema, from the schema that holds the rule. */
+  schemaPath: string
+  message: string
 }
 
 export interface ValidationResult {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { extname, resolve, sep } from 'node:path'
 import { CommandError, type CallReport } from '../contract'
 import { withStepUp } from '../auth/stepUp'
+import type { adcpCall } from '../adcp/adcpCall'
 import { inspectCall } from '../hooks/callInspector'
 import type { HookSet } from '../hooks/hooks'
 import { loadHooks } from '../hooks/loadHooks'
@@ -33,6 +34,7 @@ export class InspectedCalls {
   private readonly hooks = new Map<string, HookSet>()
   /** The JSON Schema validator (Ajv), made on the first inspected call: a host starts without it. */
   private validator: Promise<SchemaValidator> | undefined
+  private adcpRules: Promise<typeof adcpCall> | undefined
 
   constructor(private readonly parts: InspectedCallParts) {}
 
@@ -57,13 +59,19 @@ export class InspectedCalls {
       send: (args: Record<string, unknown>) => withStepUp(what, () => callable.send(args)),
     }
     const validator = await this.schemaValidator()
-    const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), validator, this.parts.protocolFields)
+    const adcp = (await this.adcp())(this.parts.events.context(connection.id), tool)
+    const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), validator, this.parts.protocolFields, adcp)
     this.parts.events.emit({ type: 'call', connectionId: connection.id, ...report, ...(view && { view }) })
     return report
   }
 
   private schemaValidator(): Promise<SchemaValidator> {
     return (this.validator ??= import('../hooks/validator').then(({ SchemaValidator }) => new SchemaValidator()))
+  }
+
+  /** AdCP's release (its schemas), loaded with the first inspected call like the validator. */
+  private adcp(): Promise<typeof adcpCall> {
+    return (this.adcpRules ??= import('../adcp/adcpCall').then((module) => module.adcpCall))
   }
 
   /** Loads (or reloads) a hooks file for the connection's target. A bad file leaves the old hooks in place. */

@@ -2,10 +2,11 @@ import { turnFailure, type CallReport, type Protocol } from '../contract'
 import { errorMessage } from '../runtime/errors'
 import { now } from '../runtime/clock'
 import type { CallEndpoint } from '../runtime/supervisedConnection'
-import { checkContextEcho } from './contextEcho'
+import type { AdcpCall } from '../adcp/adcpCall'
+import { checkContextEcho, CONTEXT_FIELDS, type ContextFields } from './contextEcho'
 import { diffArguments } from './diff'
 import { applyHook, type Args, type HookSet } from './hooks'
-import { DEFAULT_PROTOCOL_FIELDS, lintProtocolFields } from './lint'
+import { DEFAULT_PROTOCOL_FIELDS, lintProtocolFields, type LintRules } from './lint'
 import type { SchemaValidator } from './validator'
 
 /** A tool or skill as a connection offers it for an inspected call (see CallEndpoint), named, with its protocol. */
@@ -17,20 +18,28 @@ export interface CallTarget extends CallEndpoint {
 /**
  * Runs one call the way docs/architecture.md describes: snapshot the raw arguments, run the hook on a copy (a hook
  * that throws sends nothing), validate raw and hooked against the input schema, lint for protocol
- * fields, send the hooked arguments, then check the context echo and the output schema.
+ * fields, send the hooked arguments, then check the context echo and the output schema. To an AdCP agent
+ * (`adcp`), the protocol fields and the context object are AdCP's, and the task's request and response are
+ * checked against AdCP's schemas too.
  */
 export async function inspectCall(
   target: CallTarget,
   args: Args,
   hooks: HookSet | undefined,
   validator: SchemaValidator,
-  protocolFields: readonly string[] = DEFAULT_PROTOCOL_FIELDS,
+  protocolFields: readonly string[] | undefined = undefined,
+  adcp?: AdcpCall,
 ): Promise<CallReport> {
   const outcome = await applyHook(hooks, target.tool, args)
-  const lint = dedupe([
-    ...lintProtocolFields(outcome.raw, target.inputSchema, protocolFields),
-    ...lintProtocolFields(outcome.hooked, undefined, protocolFields),
-  ])
+  // AdCP's envelope replaces the list written by hand; fields the user named are flagged too, as anywhere.
+  const lintWith = (value: unknown, schema: unknown) =>
+    adcp
+      ? [
+          ...lintProtocolFields(value, schema, adcp.protocolFields, adcpLint(adcp)),
+          ...(protocolFields ? lintProtocolFields(value, schema, protocolFields) : []),
+        ]
+      : lintProtocolFields(value, schema, protocolFields ?? DEFAULT_PROTOCOL_FIELDS)
+  const lint = dedupe([...lintWith(outcome.raw, target.inputSchema), ...lintWith(outcome.hooked, undefined)])
   const report: CallReport = {
     protocol: target.protocol,
     tool: target.tool,
@@ -44,8 +53,12 @@ export async function inspectCall(
     },
     sent: false,
     lint,
+    ...(adcp && {
+      adcp: { release: adcp.release, recognised: adcp.recognised, task: adcp.task, known: adcp.known, findings: [] },
+    }),
   }
   if (outcome.error) return { ...report, hookError: { code: -32600, message: outcome.error } }
+  if (report.adcp && adcp) report.adcp.findings.push(...adcp.check('request', outcome.hooked))
 
   const started = now()
   try {
@@ -55,7 +68,12 @@ export async function inspectCall(
     if (task) report.task = task
     report.durationMs = now() - started
     if (target.outputSchema && structured !== undefined) report.outputValidation = validator.validate(target.outputSchema, structured)
-    if (report.raw.context !== undefined) report.contextEcho = checkContextEcho(outcome.raw, outcome.hooked, data)
+    // The AdCP task's response: over MCP the structured content, over A2A the artifact's data part.
+    const adcpResponse = target.protocol === 'mcp' ? structured : data
+    if (report.adcp && adcp && adcpResponse !== undefined) report.adcp.findings.push(...adcp.check('response', adcpResponse))
+    const context = contextFieldsOf(adcp)
+    if (context && report.raw[context.request] !== undefined)
+      report.contextEcho = checkContextEcho(outcome.raw, outcome.hooked, data, context)
   } catch (error) {
     report.sent = true
     report.durationMs = now() - started
@@ -78,6 +96,7 @@ export function callFindings(report: CallReport): string[] {
     )
   }
   if (report.outputValidation?.valid === false) findings.push('structuredContent does not match the output schema')
+  for (const f of report.adcp?.findings ?? []) findings.push(adcpFindingText(report.adcp!.release, report.adcp!.task, f))
   if (report.error) findings.push(report.error)
   // A call answered with a failure is a failed turn, as in a conversation (one definition: the contract's turnFailure).
   else if (report.sent) {
@@ -85,6 +104,25 @@ export function callFindings(report: CallReport): string[] {
     if (failure) findings.push(failure)
   }
   return findings
+}
+
+/** One AdCP finding as a line: the release, the task, where in its request or response, and which rule of which schema. */
+export function adcpFindingText(release: string, task: string, f: NonNullable<CallReport['adcp']>['findings'][number]): string {
+  return `AdCP ${release} ${task} ${f.phase}: ${f.instancePath} ${f.message} (${f.schema}, schema path ${f.schemaPath})`
+}
+
+function adcpLint(adcp: AdcpCall): LintRules {
+  return {
+    topLevelOnly: true,
+    source: `AdCP ${adcp.release}'s protocol envelope${adcp.known ? `; ${adcp.task}'s request does not define it` : ''}`,
+  }
+}
+
+/** Where the context goes and comes back: AdCP's schemas say for an AdCP task (none: no context to echo). */
+function contextFieldsOf(adcp: AdcpCall | undefined): ContextFields | undefined {
+  if (!adcp) return CONTEXT_FIELDS
+  const { request, response } = adcp.context
+  return request && response ? { request, response } : undefined
 }
 
 function dedupe<T extends { where: string; path: string }>(items: T[]): T[] {

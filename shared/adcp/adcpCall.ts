@@ -1,0 +1,40 @@
+import type { AdcpFinding, EngineEvent } from '../contract'
+import { ADCP_RELEASE, checkAdcpTask, contextFields, envelopeFields, isAdcpTask, requestFields, type AdcpPhase } from './adcpRelease'
+import { recogniseAdcp } from './recogniseAdcp'
+
+/**
+ * One call to an AdCP agent, in AdCP's terms: which fields are the protocol's rather than the task's, where the
+ * context object goes and comes back, and the task's request and response against the release's schemas.
+ * The call inspector (shared/hooks/callInspector.ts) asks it; it is loaded with the first inspected call.
+ */
+export interface AdcpCall {
+  release: string
+  /** Why Parallax takes the agent for an AdCP agent. */
+  recognised: string
+  task: string
+  /** Whether the release defines the task (a tool of the agent's own has no AdCP schema). */
+  known: boolean
+  /** The protocol envelope's fields (and the legacy status fields) that the task's request does not define. */
+  protocolFields: string[]
+  /** Where the request carries AdCP's context object, and where the response echoes it (core/context.json). */
+  context: { request?: string; response?: string }
+  check(phase: AdcpPhase, value: unknown): AdcpFinding[]
+}
+
+/** The AdCP side of a call of `task`, when the connection's state says the agent is an AdCP agent. */
+export function adcpCall(state: readonly EngineEvent[], task: string): AdcpCall | undefined {
+  const recognised = recogniseAdcp(state)
+  if (!recognised) return undefined
+  const own = requestFields(task)
+  return {
+    release: ADCP_RELEASE,
+    recognised,
+    task,
+    known: isAdcpTask(task),
+    protocolFields: envelopeFields().filter((field) => !own.has(field)),
+    context: isAdcpTask(task)
+      ? { request: contextFields(task, 'request')[0], response: contextFields(task, 'response')[0] }
+      : { request: 'context', response: 'context' },
+    check: (phase, value) => checkAdcpTask(task, phase, value),
+  }
+}

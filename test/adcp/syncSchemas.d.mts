@@ -1,0 +1,4 @@
+/** test/adcp/syncSchemas.mjs: the AdCP schemas Parallax bundles, as the checked-in file holds them. */
+export const OUTPUT: string
+export function buildBundle(folder?: string): unknown
+export function bundleText(folder?: string): string

@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { bundleText, OUTPUT } from '../adcp/syncSchemas.mjs'
+
+describe("AdCP's schemas bundled with Parallax", () => {
+  it('are what the generator makes from the installed @adcp/sdk (run node test/adcp/syncSchemas.mjs after updating it)', () => {
+    expect(readFileSync(OUTPUT, 'utf8') === bundleText(), 'shared/adcp/adcpSchemas.json is out of date').toBe(true)
+  })
+
+  it("keep every schema's rules and its properties named description, without the documentation", () => {
+    const bundle = JSON.parse(readFileSync(OUTPUT, 'utf8'))
+    expect(bundle.release).toBe('3.0.6')
+    const product = bundle.schemas['/schemas/3.0.6/core/product.json']
+    expect(product.required).toContain('description')
+    expect(product.properties.description).toEqual({ type: 'string' })
+    expect(JSON.stringify(bundle)).not.toMatch(/"(examples|enumDescriptions|title)":/)
+    for (const task of ['get_products', 'list_creative_formats', 'create_media_buy', 'get_media_buy_delivery', 'get_adcp_capabilities'])
+      for (const id of [bundle.tasks[task].request, bundle.tasks[task].response]) expect(bundle.schemas[id], id).toBeDefined()
+  })
+})
