@@ -23,6 +23,7 @@ import {
   type CliHost,
   type LogLevelOutcome,
 } from './connect'
+import { adcpFindingText } from '../shared/hooks/callInspector'
 import { printJson } from './failure'
 import { AUTH_OPTIONS, withAuthFlags } from './authFlags'
 import { resolveTarget } from './resolveTarget'
@@ -129,6 +130,11 @@ export async function converse(argv: string[]): Promise<number> {
         if (isFailedTurn(result.state)) failed = true
         const failure = turnFailure(result.response)
         progress(`turn ${i + 1}: ${result.state}${result.taskId ? ` (task ${result.taskId})` : ''}${failure ? `: ${failure}` : ''}`)
+        // An AdCP task's request or response that breaks AdCP's schemas is a finding, as on `parallax call`.
+        for (const finding of result.adcp?.findings ?? []) {
+          failed = true
+          progress(`turn ${i + 1}: ${adcpFindingText(result.adcp!.release, result.adcp!.task, finding)}`)
+        }
         // --push: a task that is not over gets a webhook on Parallax's receiver, once.
         if (push && result.taskId && !TERMINAL.has(result.state) && !push.configs.some((c) => c.taskId === result.taskId)) {
           const config = await host.invoke('pushConfigs.create', { connectionId, taskId: result.taskId, expectWithinMs: pushWithin })
@@ -182,6 +188,7 @@ export async function converse(argv: string[]): Promise<number> {
         state: r.state,
         ...('error' in r && { error: r.error }),
         ...('taskId' in r && r.taskId && { taskId: r.taskId }),
+        ...('adcp' in r && r.adcp && { adcp: r.adcp }),
       })),
       history: history.map(({ role, content, timestamp, metadata }) => ({ role, content, timestamp, metadata })),
       ...(logLevelOutcome && { logLevel: logLevelOutcome }),

@@ -424,7 +424,7 @@ export class A2aConnection extends SupervisedConnection implements TaskOperation
         const result = await this.send({ data: { skill, input } })
         const artifacts = result.response && 'artifacts' in result.response ? result.response.artifacts : []
         const data = artifacts.flatMap((a) => a.parts.map((p) => ('data' in p ? p.data : undefined))).find((d) => d !== undefined)
-        return { response: result.response, data }
+        return { response: result.response, data, turn: result.turn }
       },
     }
   }

@@ -38,3 +38,25 @@ export function adcpCall(state: readonly EngineEvent[], task: string): AdcpCall 
     check: (phase, value) => checkAdcpTask(task, phase, value),
   }
 }
+
+/** The AdCP task a conversation turn calls, and with what: an MCP tool call, or an A2A data part `{skill, input}`. */
+export function turnCall(
+  turn: { tool: string; arguments: Record<string, unknown> } | { text: string } | { data: Record<string, unknown> },
+  mapping: { skillField: string; inputField: string },
+): { task: string; args: unknown } | undefined {
+  if ('tool' in turn) return { task: turn.tool, args: turn.arguments }
+  if (!('data' in turn)) return undefined
+  const skill = turn.data[mapping.skillField]
+  return typeof skill === 'string' ? { task: skill, args: turn.data[mapping.inputField] ?? {} } : undefined
+}
+
+/** An AdCP task's response in a protocol's answer: over MCP the structured content, over A2A the first data part of the task's artifacts. */
+export function taskResponse(protocol: string, response: unknown): unknown {
+  if (!response || typeof response !== 'object') return undefined
+  if (protocol === 'mcp') return (response as { structuredContent?: unknown }).structuredContent
+  const artifacts = (response as { artifacts?: { parts?: unknown[] }[] }).artifacts ?? []
+  return artifacts
+    .flatMap((a) => a.parts ?? [])
+    .map((p) => (p && typeof p === 'object' && 'data' in p ? (p as { data: unknown }).data : undefined))
+    .find((d) => d !== undefined)
+}

@@ -365,6 +365,18 @@ export interface CallReport {
   task?: { id: string; status: string }
   /** An AdCP agent's call: the release Parallax follows, why the agent is taken for one, and the task's request and response against that release's schemas. */
   adcp?: { release: string; recognised: string; task: string; known: boolean; findings: AdcpFinding[] }
+  /** The conversation turn the call was (where the protocol makes calls turns). */
+  turn?: number
+}
+
+/** An AdCP agent's task whose request or response breaks AdCP's published schemas: one event a call or turn, with every violation. */
+export interface AdcpCheckEvent extends EventBase {
+  type: 'adcp'
+  release: string
+  task: string
+  /** The conversation turn it was, where the protocol makes it one. */
+  turn?: number
+  findings: AdcpFinding[]
 }
 
 /** A violation of an AdCP task's published schema: where in the request or response, and which rule of which schema. */
@@ -572,6 +584,7 @@ export type EngineEvent =
   | RecordingEvent
   | LogEvent
   | HoldEvent
+  | AdcpCheckEvent
 export type EngineEventType = EngineEvent['type']
 
 /** What producers hand to the engine: the engine stamps `seq` (and `ts` when absent). */

@@ -48,6 +48,7 @@ import { ConnectionFactory } from './connectionFactory'
 import { reportFault } from './faultReport'
 import type { EngineOptions } from './engineOptions'
 import { HooksFileChoices } from './hooksFiles'
+import { AdcpChecks } from './adcpChecks'
 import { InspectedCalls } from './inspectedCalls'
 import { ProfileStore } from './profileStore'
 import { Recorders } from './recorders'
@@ -79,6 +80,8 @@ export class Engine implements CommandContext {
   private readonly factory: ConnectionFactory
   /** Inspected calls, and the hooks per target they run through. */
   private readonly calls: InspectedCalls
+  /** AdCP's rules for calls and turns to AdCP agents (loaded when first needed). */
+  private readonly adcp: AdcpChecks
   private readonly defaults: ConnectionOptions
   private readonly builtIns: BuiltIns
   private readonly recorders: Recorders
@@ -99,6 +102,7 @@ export class Engine implements CommandContext {
     const inDataDir = (name: string) => options.dataDir && join(options.dataDir, name)
     const sessionsDir = options.sessionsDir ?? inDataDir('sessions')
     this.events = new EventLog(new SessionStore({ dir: sessionsDir, host: options.host, secretKeys: options.secretKeys }))
+    this.adcp = new AdcpChecks(this.events)
     if (sessionsDir && (options.followTaps ?? options.host !== 'cli'))
       this.taps = new TapFollowers({
         store: this.events.store,
@@ -140,6 +144,7 @@ export class Engine implements CommandContext {
       hooksFiles: this.hooksFiles,
       builtInHooksDir: builtIns.hooksDir,
       protocolFields: options.protocolFields,
+      adcp: this.adcp,
     })
   }
 
@@ -336,7 +341,9 @@ export class Engine implements CommandContext {
     return withinConnection(connectionId, () => {
       const connection = this.connection(connectionId)
       const what = 'tool' in turn ? `tools/call ${turn.tool}` : connection.protocol === 'a2a' ? 'message/send' : 'the turn'
-      return withStepUp(what, () => connection.sendTurn(turn, options))
+      return withStepUp(what, () => connection.sendTurn(turn, options)).then((result) =>
+        this.adcp.checkTurn(connectionId, connection.protocol, turn, result),
+      )
     })
   }
 

@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises'
 import { extname, resolve, sep } from 'node:path'
 import { CommandError, type CallReport } from '../contract'
 import { withStepUp } from '../auth/stepUp'
-import type { adcpCall } from '../adcp/adcpCall'
 import { inspectCall } from '../hooks/callInspector'
 import type { HookSet } from '../hooks/hooks'
 import { loadHooks } from '../hooks/loadHooks'
 import type { SchemaValidator } from '../hooks/validator'
 import type { EventLog } from '../runtime/eventLog'
 import type { CallOptions, SupervisedConnection } from '../runtime/supervisedConnection'
+import type { AdcpChecks } from './adcpChecks'
 import type { ApprovalStore } from './approvals'
 import type { HooksFileChoices } from './hooksFiles'
 
@@ -22,6 +22,8 @@ export interface InspectedCallParts {
   builtInHooksDir: string | undefined
   /** Envelope fields flagged when found in domain arguments or input schemas (EngineOptions.protocolFields). */
   protocolFields: string[] | undefined
+  /** AdCP's rules for a call to an AdCP agent. */
+  adcp: AdcpChecks
 }
 
 /**
@@ -34,7 +36,6 @@ export class InspectedCalls {
   private readonly hooks = new Map<string, HookSet>()
   /** The JSON Schema validator (Ajv), made on the first inspected call: a host starts without it. */
   private validator: Promise<SchemaValidator> | undefined
-  private adcpRules: Promise<typeof adcpCall> | undefined
 
   constructor(private readonly parts: InspectedCallParts) {}
 
@@ -59,19 +60,15 @@ export class InspectedCalls {
       send: (args: Record<string, unknown>) => withStepUp(what, () => callable.send(args)),
     }
     const validator = await this.schemaValidator()
-    const adcp = (await this.adcp())(this.parts.events.context(connection.id), tool)
+    const adcp = await this.parts.adcp.forCall(connection.id, tool)
     const report = await inspectCall(endpoint, args, this.hooks.get(connection.target.id), validator, this.parts.protocolFields, adcp)
     this.parts.events.emit({ type: 'call', connectionId: connection.id, ...report, ...(view && { view }) })
+    this.parts.adcp.say(connection.id, report.adcp, report.turn)
     return report
   }
 
   private schemaValidator(): Promise<SchemaValidator> {
     return (this.validator ??= import('../hooks/validator').then(({ SchemaValidator }) => new SchemaValidator()))
-  }
-
-  /** AdCP's release (its schemas), loaded with the first inspected call like the validator. */
-  private adcp(): Promise<typeof adcpCall> {
-    return (this.adcpRules ??= import('../adcp/adcpCall').then((module) => module.adcpCall))
   }
 
   /** Loads (or reloads) a hooks file for the connection's target. A bad file leaves the old hooks in place. */

@@ -62,9 +62,10 @@ export async function inspectCall(
 
   const started = now()
   try {
-    const { response, data, structured, task } = await target.send(outcome.hooked)
+    const { response, data, structured, task, turn } = await target.send(outcome.hooked)
     report.sent = true
     report.response = response
+    if (turn !== undefined) report.turn = turn
     if (task) report.task = task
     report.durationMs = now() - started
     if (target.outputSchema && structured !== undefined) report.outputValidation = validator.validate(target.outputSchema, structured)

@@ -236,7 +236,7 @@ export class McpConnection extends SupervisedConnection {
       outputSchema: definition?.outputSchema,
       send: async (args) => {
         const asTask = options.task ? await this.mcpTasks.callAsTask(tool, args) : undefined
-        const { result } = asTask ?? (await this.requests.callTool(tool, args))
+        const { result, turn } = asTask ?? (await this.requests.callTool(tool, args))
         const text = result.content?.find((c) => c.type === 'text')?.text
         let data: unknown = result.structuredContent
         if (data === undefined && text) {
@@ -247,7 +247,7 @@ export class McpConnection extends SupervisedConnection {
           }
         }
         const task = asTask && { id: asTask.taskId, status: asTask.status }
-        return { response: result, data, structured: result.structuredContent, ...(task && { task }) }
+        return { response: result, data, structured: result.structuredContent, turn, ...(task && { task }) }
       },
     }
   }

@@ -74,7 +74,9 @@ export interface CallEndpoint {
   inputSchema?: unknown
   outputSchema?: unknown
   /** Sends the (hooked) arguments; returns the response and its structured data for the checks, and the task it went through as. */
-  send(args: Record<string, unknown>): Promise<{ response: unknown; data: unknown; structured?: unknown; task?: CallReport['task'] }>
+  send(
+    args: Record<string, unknown>,
+  ): Promise<{ response: unknown; data: unknown; structured?: unknown; task?: CallReport['task']; turn?: number }>
 }
 
 /** A protocol's tasks (A2A): work with a state, a history and a stream of its own. */

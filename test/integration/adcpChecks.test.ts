@@ -106,7 +106,7 @@ describe.each([
   })
 })
 
-describe('parallax call --json against an AdCP seller', () => {
+describe('parallax call and converse --json against an AdCP seller', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parallax-adcp-cli-'))
   const parallax = cliRunner(dir)
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -120,5 +120,35 @@ describe('parallax call --json against an AdCP seller', () => {
       expect.stringContaining('AdCP 3.0.6 list_creative_formats response: /formats/0/format_id must be object'),
     ])
     expect(run.code).toBe(1)
+  })
+
+  it('converse over A2A reports the turn that breaks the schema, and exits 1; a conformant turn passes', async () => {
+    seller = await startA2aSeller('legacy')
+    const turn = JSON.stringify({ skill: 'list_creative_formats', input: {} })
+    const run = await parallax('converse', `a2a:${seller.url}`, '--turn', turn, '--json')
+    const out = JSON.parse(run.stdout)
+    expect(out.turns[0].adcp).toMatchObject({ release: '3.0.6', task: 'list_creative_formats', findings: [FORMAT_ID_RULE] })
+    expect(run.code).toBe(1)
+    await seller.close()
+    seller = await startA2aSeller('conformant')
+    const passing = await parallax('converse', `a2a:${seller.url}`, '--turn', turn, '--json')
+    expect(JSON.parse(passing.stdout).turns[0].adcp).toMatchObject({ release: '3.0.6', findings: [] })
+    expect(passing.code).toBe(0)
+  })
+
+  it('the engine says which call broke the schema as an event, with its turn', async () => {
+    const { call } = await connect(sellerOverMcp('legacy'))
+    const recorder = new EventRecorder(engine!)
+    const report = await call('list_creative_formats', {})
+    expect(recorder.events.filter((e) => e.type === 'adcp')).toEqual([
+      expect.objectContaining({
+        type: 'adcp',
+        release: '3.0.6',
+        task: 'list_creative_formats',
+        turn: report.turn,
+        findings: [FORMAT_ID_RULE],
+      }),
+    ])
+    expect(report.turn).toBe(1)
   })
 })

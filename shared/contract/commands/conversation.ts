@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { AcpPromptAnswer } from '../acp'
 import type { A2aMessage, A2aPart, A2aTask, McpToolResult } from '../agentData'
 import type { ConversationContext } from '../conversation'
+import type { CallReport } from '../events'
 import { ConnectionRef } from './refs'
 
 export const TurnSchema = z.union([
@@ -50,4 +51,6 @@ export interface TurnResult {
   taskId?: string
   contextId?: string
   streamed?: boolean
+  /** A turn that calls an AdCP agent's task (an MCP tool call, an A2A `{skill, input}`): its request and response against AdCP's schemas. */
+  adcp?: CallReport['adcp']
 }
