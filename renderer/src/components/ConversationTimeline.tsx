@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef } from 'react'
-import type { ConversationEvent, ConversationMessage } from '../../../shared/contract'
+import type { AdcpCheckEvent, ConversationEvent, ConversationMessage } from '../../../shared/contract'
+import { AdcpFindings } from './AdcpFindings'
 import { clock } from './format'
 import { AcpMessage, stopReasonText } from './AcpMessages'
 import './timeline.css'
@@ -14,7 +15,16 @@ import { AgentText } from './Name'
  * A conversation as two lanes (user left, agent right), with task state changes, artifacts and
  * timestamps marked observed or reported. Virtualized with measured heights, so long sessions stay fluid.
  */
-export function ConversationTimeline({ events, empty }: { events: ConversationEvent[]; empty: string }) {
+export function ConversationTimeline({
+  events,
+  empty,
+  checks = [],
+}: {
+  events: ConversationEvent[]
+  empty: string
+  /** AdCP turns that broke AdCP's schemas: shown after their turn's last message. */
+  checks?: readonly AdcpCheckEvent[]
+}) {
   const scroller = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
     count: events.length,
@@ -35,6 +45,8 @@ export function ConversationTimeline({ events, empty }: { events: ConversationEv
             const event = events[item.index]
             const previousTurn = item.index > 0 ? events[item.index - 1].message.metadata?.turn : undefined
             const turn = event.message.metadata?.turn
+            const endsTurn = turn !== undefined && events[item.index + 1]?.message.metadata?.turn !== turn
+            const turnChecks = endsTurn ? checks.filter((c) => c.turn === turn) : []
             return (
               <div
                 key={event.seq}
@@ -45,6 +57,11 @@ export function ConversationTimeline({ events, empty }: { events: ConversationEv
               >
                 {turn !== undefined && turn !== previousTurn && <div className="turn-label">Turn {turn}</div>}
                 <MessageView message={event.message} connectionId={event.connectionId} />
+                {turnChecks.map((c) => (
+                  <div key={c.seq} className="turn-checks">
+                    <AdcpFindings release={c.release} task={c.task} findings={c.findings} />
+                  </div>
+                ))}
               </div>
             )
           })}

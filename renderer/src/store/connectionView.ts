@@ -1,6 +1,7 @@
 import type {
   FailureCause,
   ApprovalRequest,
+  AdcpCheckEvent,
   CallEvent,
   HooksEvent,
   ConnectionEvent,
@@ -59,6 +60,8 @@ export interface ConnectionView {
   logs: LogList
   conversation: ConversationEvent[]
   calls: CallEvent[]
+  /** Calls and turns of an AdCP agent's tasks that broke AdCP's schemas (the newest MAX_FINDINGS). */
+  adcp: AdcpCheckEvent[]
   hooks?: HooksEvent
   /** The recording in progress (since when, events written so far), or the one that failed. */
   recording?: { name: string; startedAt: number; events: number; error?: string }
@@ -115,6 +118,7 @@ export function newConnectionView(event: EngineEvent): ConnectionView {
     logs: new LogList(event.connectionId),
     conversation: [],
     calls: [],
+    adcp: [],
     serverRequests: {},
     oddities: 0,
     logOddities: 0,
@@ -147,6 +151,10 @@ export function applyEvent(view: ConnectionView, event: EngineEvent): void {
       break
     case 'call':
       view.calls.push(event)
+      break
+    case 'adcp':
+      view.adcp.push(event)
+      if (view.adcp.length > MAX_FINDINGS) view.adcp.splice(0, view.adcp.length - MAX_FINDINGS)
       break
     case 'serverRequest':
       view.serverRequests[String(event.id)] = event

@@ -89,7 +89,10 @@ function TabCount({ view, tab }: { view: ConnectionView; tab: Tab }) {
                     ? view.logs.length
                     : undefined
   if (!n) return null
-  const warn = ((tab === 'discovery' || tab === 'handshake') && view.oddities > 0) || (tab === 'log' && view.logOddities > 0)
+  const warn =
+    ((tab === 'discovery' || tab === 'handshake') && view.oddities > 0) ||
+    (tab === 'log' && view.logOddities > 0) ||
+    ((tab === 'conversation' || tab === 'calls') && view.adcp.length > 0)
   return <span className={`count${warn ? ' warn' : ''}`}>{n.toLocaleString()}</span>
 }
 

@@ -6,6 +6,7 @@ import { command, useStore, type CallSurface, type Draft, type EntryKind } from 
 import { keepDraft, pickEntry, pickEntryKind } from '../../../store/actions'
 import { openAppView, settleAppView } from '../../../store/appActions'
 import { parseObject, readLinked } from './act'
+import { AdcpFindings } from '../../../components/AdcpFindings'
 import { CopyButton } from '../../../components/CopyButton'
 import { DiffList } from '../../../components/DiffList'
 import { clock, ms } from '../../../components/format'
@@ -249,6 +250,7 @@ function Verdict({ call }: { call: CallEvent }) {
     call.validation.hooked.valid === false ||
     (call.contextEcho?.present && !call.contextEcho.matchesRaw) ||
     call.error ||
+    !!call.adcp?.findings.length ||
     (call.response as { isError?: unknown } | undefined)?.isError === true
   return <span className={`dot ${bad ? 'bad' : 'ok'}`} />
 }
@@ -345,6 +347,7 @@ function CallResult({ call, onRead }: { call: CallEvent; onRead?: (uri: string) 
               : call.outputValidation.errors.map((e) => `${e.path} ${e.message}`).join('; ')}
           </div>
         )}
+        {call.adcp && <AdcpFindings {...call.adcp} />}
         {call.error && <div className="verdict bad">Call failed: {call.error}</div>}
       </div>
       {call.sent && call.response !== undefined && (

@@ -33,6 +33,7 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
       {view.protocol === 'mcp' && !sendsNothing(view) && <InFlightList view={view} />}
       <ConversationTimeline
         events={messages}
+        checks={view.adcp}
         empty={
           brushed
             ? 'No message in the range brushed on the Timeline.'
