@@ -1,6 +1,7 @@
 import type { AcpHandshake } from './acp'
 import type { ApprovalRequest } from './approvals'
 import type { A2aSecuritySummary, AuthStep } from './auth'
+import type { AdcpTaskStatus } from './adcpStatus'
 import type { TurnOutcome } from './conversation'
 import type { ConversationMessage } from './conversation'
 import type { McpEra, McpEraRules, McpNegotiation } from './mcpEra'
@@ -416,6 +417,8 @@ export interface RecordingEvent extends EventBase {
 /** How a replayed turn ended: `outcome` in the one vocabulary (what parity compares), `state` the protocol's own word. */
 export interface ReplayOutcome {
   outcome: TurnOutcome
+  /** To an AdCP agent: how the turn ended in AdCP's task-status vocabulary, what parity compares instead of `outcome`. */
+  adcpStatus?: AdcpTaskStatus
   state: string
   data?: unknown
   text?: string

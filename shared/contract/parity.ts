@@ -1,4 +1,5 @@
 import microdiff from 'microdiff'
+import { adcpTaskStatus } from './adcpStatus'
 import { turnOutcome, type ConversationMessage } from './conversation'
 import type { ConversationEvent, ReplayOutcome, TurnParity } from './events'
 
@@ -66,9 +67,19 @@ export function compact(outcome: Omit<Outcome, 'outcome'>): Outcome {
   return outcome.data !== undefined ? { ...ended, data: outcome.data } : { ...ended, ...(outcome.text && { text: outcome.text }) }
 }
 
-/** What parity compares of an outcome: everything but the protocol's own word for its state. */
+/**
+ * What parity compares of an outcome: everything but the protocol's own word for its state; to an AdCP agent,
+ * AdCP's task status rather than the one vocabulary (AdCP tells a rejected task from a failed one).
+ */
 export function comparable({ state: _protocolWord, ...rest }: Outcome): Omit<Outcome, 'state'> {
-  return rest
+  if (rest.adcpStatus === undefined) return rest
+  const { outcome: _oneVocabulary, ...adcp } = rest
+  return adcp as Omit<Outcome, 'state'>
+}
+
+/** An outcome with AdCP's task status (the one mapping from the protocol's word), for an AdCP agent's turn. */
+export function withAdcpStatus(outcome: Outcome): Outcome {
+  return { ...outcome, adcpStatus: adcpTaskStatus(outcome.state) }
 }
 
 /** How two outcomes of the same turn differ (either may be missing), by the rules above. */

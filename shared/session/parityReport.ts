@@ -120,10 +120,17 @@ function turnHtml(turn: ReportTurn, sides: { a: string; b: string }): string {
     .map(([side, message]) => `<div class="error">${side.toUpperCase()}: ${escape(message ?? '')}</div>`)
     .join('')
   return `<details${open} data-turn="${turn.index}" data-status="${turn.status}">
-<summary><span class="badge ${turn.status}">${turn.status}</span> <b>turn ${turn.index}</b> <span>${escape(describeTurn(turn))}</span>${turn.reason ? ` <span class="muted">${escape(turn.reason)}</span>` : ''}</summary>
+<summary><span class="badge ${turn.status}">${turn.status}</span> <b>turn ${turn.index}</b> <span>${escape(describeTurn(turn))}</span>${adcpStatuses(turn)}${turn.reason ? ` <span class="muted">${escape(turn.reason)}</span>` : ''}</summary>
 <div class="body">${errors}${diff}
 <div class="sides"><div><div class="muted">A · ${escape(sides.a)}</div>${outcome(turn.a)}</div><div><div class="muted">B · ${escape(sides.b)}</div>${outcome(turn.b)}</div></div>
 </div></details>`
+}
+
+/** An AdCP agent's turn: how each side ended in AdCP's task-status vocabulary, which parity compared. */
+function adcpStatuses(turn: ReportTurn): string {
+  if (turn.a?.adcpStatus === undefined && turn.b?.adcpStatus === undefined) return ''
+  const word = (o: ReplayOutcome | undefined) => escape(o?.adcpStatus ?? '(none)')
+  return ` <span class="adcp" data-adcp-a="${word(turn.a)}" data-adcp-b="${word(turn.b)}">AdCP task status: A ${word(turn.a)} · B ${word(turn.b)}</span>`
 }
 
 function describeTurn(turn: ReportTurn): string {

@@ -1,5 +1,6 @@
 import {
   outcomeDifferences,
+  withAdcpStatus,
   type AcpPromptAnswer,
   type Protocol,
   toolResultState,
@@ -131,7 +132,9 @@ export class Replay {
       // Progress is asked for only where the recording says a timeout may need it (a slow turn, or one it cannot time).
       const progress = tookMs === undefined || tookMs >= SLOW_TURN_MS
       const result = await this.engine.sendTurn(side.id, message.turn, { progress })
-      return { outcome: outcomeOfResult(side.protocol, result), frames: frames() }
+      // An AdCP agent's turn (the engine checked it as one) ends in AdCP's words too.
+      const outcome = outcomeOfResult(side.protocol, result)
+      return { outcome: result.adcp ? withAdcpStatus(outcome) : outcome, frames: frames() }
     } catch (error) {
       return { error: errorMessage(error), frames: frames() }
     }
@@ -139,7 +142,7 @@ export class Replay {
 
   private compare(recorded: RecordedTurn, runs: Run[]): TurnParity {
     const single = runs.length === 1
-    const [a, b] = single ? [{ outcome: recorded.recorded }, runs[0]] : runs
+    const [a, b] = adcpOnBothSides(single ? [{ outcome: recorded.recorded }, runs[0]] : runs)
     const frames = single ? { ...(b.frames && { b: b.frames }) } : { ...(a.frames && { a: a.frames }), ...(b.frames && { b: b.frames }) }
     const base = {
       index: recorded.index,
@@ -167,6 +170,15 @@ export class Replay {
       ...input,
     })
   }
+}
+
+/**
+ * Where one side is an AdCP agent, both are said in AdCP's words (the recording, or a side the engine could not
+ * tell for one, by the same mapping), so parity compares AdCP's statuses.
+ */
+function adcpOnBothSides(runs: Run[]): Run[] {
+  if (!runs.some((r) => r.outcome?.adcpStatus !== undefined)) return runs
+  return runs.map((r) => (r.outcome && r.outcome.adcpStatus === undefined ? { ...r, outcome: withAdcpStatus(r.outcome) } : r))
 }
 
 /** What one side did with a turn, and the events (by seq) its work on it spans. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { ADCP_TASK_STATUSES, adcpTaskStatus } from '../../shared/contract'
 import { bundleText, OUTPUT } from '../adcp/syncSchemas.mjs'
 
 describe("AdCP's schemas bundled with Parallax", () => {
@@ -16,5 +17,40 @@ describe("AdCP's schemas bundled with Parallax", () => {
     expect(JSON.stringify(bundle)).not.toMatch(/"(examples|enumDescriptions|title)":/)
     for (const task of ['get_products', 'list_creative_formats', 'create_media_buy', 'get_media_buy_delivery', 'get_adcp_capabilities'])
       for (const id of [bundle.tasks[task].request, bundle.tasks[task].response]) expect(bundle.schemas[id], id).toBeDefined()
+  })
+
+  it("AdCP's task statuses are the release's (enums/task-status.json), and each protocol's words map onto them", () => {
+    const bundle = JSON.parse(readFileSync(OUTPUT, 'utf8'))
+    expect([...ADCP_TASK_STATUSES]).toEqual(bundle.schemas[bundle.definitions.taskStatus].enum)
+    const words = [
+      'completed',
+      'error',
+      'working',
+      'input_required',
+      'failed',
+      'cancelled',
+      'submitted',
+      'input-required',
+      'auth-required',
+      'canceled',
+      'rejected',
+      'message',
+      'end_turn?',
+    ]
+    expect(words.map(adcpTaskStatus)).toEqual([
+      'completed',
+      'failed',
+      'working',
+      'input-required',
+      'failed',
+      'canceled',
+      'submitted',
+      'input-required',
+      'auth-required',
+      'canceled',
+      'rejected',
+      'completed',
+      'unknown',
+    ])
   })
 })
