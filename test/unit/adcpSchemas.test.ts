@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { contextFields, envelopeFields, requestFields } from '../../shared/adcp/adcpRelease'
 import { ADCP_TASK_STATUSES, adcpTaskStatus } from '../../shared/contract'
 import { bundleText, OUTPUT } from '../adcp/syncSchemas.mjs'
 
@@ -52,5 +53,27 @@ describe("AdCP's schemas bundled with Parallax", () => {
       'completed',
       'unknown',
     ])
+  })
+
+  it("reads from AdCP's own schemas which fields are the protocol's and where the context object goes", () => {
+    expect(envelopeFields()).toEqual([
+      'context_id',
+      'task_id',
+      'status',
+      'message',
+      'timestamp',
+      'replayed',
+      'push_notification_config',
+      'governance_context',
+      'payload',
+      'task_status',
+      'response_status',
+    ])
+    expect(requestFields('create_media_buy').has('push_notification_config')).toBe(true)
+    expect(requestFields('get_products').has('push_notification_config')).toBe(false)
+    // Every seller task takes the buyer's context and echoes it where core/context.json is referenced.
+    for (const task of ['get_products', 'list_creative_formats', 'create_media_buy', 'get_media_buy_delivery', 'update_media_buy'])
+      expect([contextFields(task, 'request'), contextFields(task, 'response')], task).toEqual([['context'], ['context']])
+    expect(contextFields('no_such_task', 'request')).toEqual([])
   })
 })
