@@ -1,27 +1,42 @@
 import type { EngineEvent } from '../contract'
-import { isAdcpTask } from './adcpRelease'
+import { isAdcpTask, requestFields } from './adcpRelease'
 
 /** Where AdCP's agent-card extension lives: `capabilities.extensions[].uri` on AdCP's own site. */
 const ADCP_EXTENSION = /^https?:\/\/([a-z0-9-]+\.)*adcontextprotocol\.org\//i
 /** The discovery tool only AdCP 3 agents offer. */
 const CAPABILITIES_TASK = 'get_adcp_capabilities'
-/** How many of AdCP's task names a tool set needs without get_adcp_capabilities to be an AdCP agent's. */
+/** How many of AdCP's tasks a tool set needs without get_adcp_capabilities to be an AdCP agent's. */
 const SEVERAL = 2
+/** The tag AdCP's own SDK gives each skill of an AdCP agent's card. */
+const ADCP_TAG = 'adcp'
 
 /**
  * Whether a connection talks to an AdCP agent, from what it said of itself (a connection's state: its handshake
- * and discovery, as the event log keeps them): an A2A card that declares AdCP's extension, or a tool set (MCP
- * tools, A2A skills) with AdCP's capabilities task or several of its task names. Says why, or undefined.
+ * and discovery, as the event log keeps them). An A2A card declares AdCP by AdCP's extension, or by skills
+ * tagged `adcp` (as AdCP's own SDK tags them); an MCP tool set by AdCP's capabilities task, or by several of
+ * AdCP's tasks in AdCP's shape (each declares no argument AdCP's request does not define: a tool that only
+ * shares a task's name is another protocol's). Says why, or undefined.
  */
 export function recogniseAdcp(state: readonly EngineEvent[]): string | undefined {
   const card = state.findLast((e) => e.type === 'handshake' && e.protocol === 'a2a')
   const declared = card?.type === 'handshake' && card.protocol === 'a2a' ? adcpExtension(card.agentCard) : undefined
   if (declared) return `the agent card declares AdCP (${declared})`
-  const names = offeredNames(state)
-  if (names.includes(CAPABILITIES_TASK)) return `it offers ${CAPABILITIES_TASK}`
-  const tasks = names.filter(isAdcpTask)
-  if (tasks.length >= SEVERAL) return `it offers AdCP's tasks ${tasks.join(', ')}`
+  const offered = offeredTools(state)
+  if (offered.some((t) => t.name === CAPABILITIES_TASK)) return `it offers ${CAPABILITIES_TASK}`
+  const tagged = offered.filter((t) => isAdcpTask(t.name) && t.tags?.includes(ADCP_TAG)).map((t) => t.name)
+  if (tagged.length) return `its skills ${tagged.join(', ')} are tagged ${ADCP_TAG}`
+  const tasks = offered
+    .filter((t) => isAdcpTask(t.name) && t.inputSchema !== undefined && inAdcpShape(t.name, t.inputSchema))
+    .map((t) => t.name)
+  if (tasks.length >= SEVERAL) return `it offers AdCP's tasks ${tasks.join(', ')} in AdCP's shape`
   return undefined
+}
+
+/** A tool's declared arguments are all the AdCP task's own (an open schema, as AdCP's SDK lists them, declares none). */
+function inAdcpShape(task: string, inputSchema: unknown): boolean {
+  const declared = Object.keys((inputSchema as { properties?: object } | undefined)?.properties ?? {})
+  const own = requestFields(task)
+  return declared.every((field) => own.has(field))
 }
 
 function adcpExtension(card: unknown): string | undefined {
@@ -35,14 +50,27 @@ function adcpExtension(card: unknown): string | undefined {
   return typeof version === 'string' ? `${found.uri}, version ${version}` : found.uri
 }
 
-/** The names of the tools (MCP) or skills (A2A) the latest discovery listed. */
-function offeredNames(state: readonly EngineEvent[]): string[] {
+interface Offered {
+  name: string
+  /** MCP: the tool's input schema. */
+  inputSchema?: unknown
+  /** A2A: the skill's tags. */
+  tags?: string[]
+}
+
+/** The tools (MCP) or skills (A2A, by id) the latest discovery listed. */
+function offeredTools(state: readonly EngineEvent[]): Offered[] {
   const step = state.findLast(
     (e) => e.type === 'discovery' && (e.method === 'tools/list' || e.method === 'agent-card') && e.status === 'called',
   )
-  const items = step?.type === 'discovery' ? (step.items ?? []) : []
-  return items
-    .map((item) => (item as { name?: unknown; id?: unknown }) ?? {})
-    .map((item) => (step?.type === 'discovery' && step.method === 'agent-card' ? (item.id ?? item.name) : item.name))
-    .filter((name): name is string => typeof name === 'string')
+  if (step?.type !== 'discovery') return []
+  const skills = step.method === 'agent-card'
+  return (step.items ?? []).flatMap((entry) => {
+    const item = (entry ?? {}) as { name?: unknown; id?: unknown; inputSchema?: unknown; tags?: unknown }
+    const name = skills ? (item.id ?? item.name) : item.name
+    if (typeof name !== 'string') return []
+    return [
+      { name, inputSchema: item.inputSchema, tags: Array.isArray(item.tags) ? item.tags.filter((t) => typeof t === 'string') : undefined },
+    ]
+  })
 }

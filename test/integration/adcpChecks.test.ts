@@ -106,6 +106,23 @@ describe.each([
   })
 })
 
+describe('which agents are AdCP agents', () => {
+  const listed = (listing: string): SavedTarget => ({ ...fixtureTarget('adcpSeller', ['legacy', listing]), id: `adcp-${listing}` })
+
+  it("AdCP's tasks in AdCP's shape make an AdCP agent, without get_adcp_capabilities", async () => {
+    const { call } = await connect(listed('tasks-only'))
+    const report = await call('list_creative_formats', {})
+    expect(report.adcp).toMatchObject({ recognised: expect.stringContaining("in AdCP's shape"), findings: [FORMAT_ID_RULE] })
+  })
+
+  it("tools that only share AdCP's task names (arguments of their own) are not checked against AdCP", async () => {
+    const { call } = await connect(listed('lookalike'))
+    const report = await call('list_creative_formats', {})
+    expect(report.adcp).toBeUndefined()
+    expect(callFindings(report)).toEqual([])
+  })
+})
+
 describe('parallax call and converse --json against an AdCP seller', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parallax-adcp-cli-'))
   const parallax = cliRunner(dir)
