@@ -115,6 +115,13 @@ describe('which agents are AdCP agents', () => {
     expect(report.adcp).toMatchObject({ recognised: expect.stringContaining("in AdCP's shape"), findings: [FORMAT_ID_RULE] })
   })
 
+  it("an A2A card that tags its skills adcp, as AdCP's SDK does, is an AdCP agent's", async () => {
+    seller = await startA2aSeller('legacy', 'tags')
+    const { call } = await connect({ ...a2aTarget(seller.url), id: 'adcp-a2a-tags' })
+    const report = await call('list_creative_formats', {})
+    expect(report.adcp).toMatchObject({ recognised: expect.stringContaining('tagged adcp'), findings: [FORMAT_ID_RULE] })
+  })
+
   it("tools that only share AdCP's task names (arguments of their own) are not checked against AdCP", async () => {
     const { call } = await connect(listed('lookalike'))
     const report = await call('list_creative_formats', {})
