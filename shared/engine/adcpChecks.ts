@@ -1,6 +1,7 @@
 import { DEFAULT_MAPPING, type CallReport, type Turn, type TurnResult } from '../contract'
 import type * as AdcpModule from '../adcp/adcpCall'
 import type { AdcpCall } from '../adcp/adcpCall'
+import { errorMessage } from '../runtime/errors'
 import type { EventLog } from '../runtime/eventLog'
 
 /**
@@ -25,6 +26,23 @@ export class AdcpChecks {
 
   /** A conversation turn that called an AdCP task: its request and response checked, and said when they break the schemas. */
   async checkTurn(connectionId: string, protocol: string, turn: Turn, result: TurnResult): Promise<TurnResult> {
+    if ('text' in turn) return result // a text turn calls no task
+    try {
+      return await this.checked(connectionId, protocol, turn, result)
+    } catch (error) {
+      // The turn happened: a check that cannot run says so and loses nothing of it.
+      this.events.emit({
+        type: 'log',
+        connectionId,
+        source: 'engine',
+        level: 'error',
+        text: `AdCP check of turn ${result.turn}: ${errorMessage(error)}`,
+      })
+      return result
+    }
+  }
+
+  private async checked(connectionId: string, protocol: string, turn: Turn, result: TurnResult): Promise<TurnResult> {
     const { adcpCall, turnCall, taskResponse } = await this.load()
     const called = turnCall(turn, DEFAULT_MAPPING)
     const adcp = called && adcpCall(this.events.context(connectionId), called.task)
