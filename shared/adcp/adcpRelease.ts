@@ -100,7 +100,13 @@ function responseSchema(task: string, value: unknown): string {
 export function checkAdcpTask(task: string, phase: AdcpPhase, value: unknown): AdcpFinding[] {
   if (!isAdcpTask(task)) return []
   const schema = phase === 'request' ? adcp.tasks[task].request : responseSchema(task, value)
-  const validate = validatorFor(schema)
+  let validate: ValidateFunction
+  try {
+    validate = validatorFor(schema)
+  } catch (error) {
+    // Never thrown into a call: a schema that cannot be compiled is said where its findings would be.
+    return [{ phase, schema, instancePath: '/', schemaPath: '#', message: `the schema cannot be used: ${(error as Error).message}` }]
+  }
   if (validate(value)) return []
   return (validate.errors ?? []).map((error) => finding(phase, schema, error))
 }
