@@ -25,6 +25,7 @@ export default tseslint.config(
             'shared/*.mjs',
             'shared/demo/hooks/*.mjs',
             'test/*.mjs',
+            'test/adcp/*.mjs',
           ],
           // The plain-JavaScript launchers, scripts and examples above, each a small file outside tsconfig.
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,

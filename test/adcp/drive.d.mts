@@ -1,0 +1,12 @@
+export interface DriveStep {
+  success: boolean
+  status?: string
+  data?: Record<string, unknown>
+  error?: string
+}
+export declare function driveSeller(options: {
+  protocol: 'mcp' | 'a2a'
+  url: string
+  brand?: string
+  operator?: string
+}): Promise<Record<'capabilities' | 'require' | 'products' | 'formats' | 'buy' | 'mediaBuys' | 'delivery', DriveStep>>
