@@ -26,7 +26,7 @@ import {
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express'
 import express from 'express'
 import { PARALLAX_VERSION } from '../version'
-import { ADCP_VERSION, MediaSeller } from './mediaSales'
+import { ADCP_VERSION, MediaSeller, type MediaBuy } from './mediaSales'
 import { conversationalBuy, isTask, runTask, TASKS, type TaskName } from './sellerTasks'
 
 /** How an A2A card declares AdCP: the extension, with the release and the protocols the agent supports. */
@@ -127,10 +127,12 @@ function a2aDifference(task: TaskName, data: Input): Input {
  * The media-sales agent over A2A: the seller's AdCP tasks as skills (a data part `{"skill", "input"}` runs
  * one, checked and answered as the MCP tools are), and a buy in words that asks a follow-up question
  * (INPUT_REQUIRED) for what it is missing and completes on the answer; streams status and artifacts.
- * One seller behind every context, as a seller keeps its buys whichever conversation made them.
+ * Each context has its own book of buys, numbered from mb_0001 as each MCP session's are (so a replay gets
+ * the same ids); a buy made in another context is still found by its id, the newest first (AdCP's client
+ * sends each task in a context of its own).
  */
 export class MediaSalesExecutor implements AgentExecutor {
-  private readonly seller = new MediaSeller()
+  private readonly books = new Map<string, MediaSeller>()
   /** What a task parked in INPUT_REQUIRED is waiting for. */
   private readonly pending = new Map<string, { input: Input; asked: string; contextId: string }>()
 
@@ -188,7 +190,9 @@ export class MediaSalesExecutor implements AgentExecutor {
     this.pending.delete(taskId)
     publishStatus(TaskState.TASK_STATE_WORKING, agentMessage(taskId, contextId, [textPart(`Running ${taskName}…`)]))
 
-    const outcome = runTask(taskName, input, this.seller)
+    let book = this.books.get(contextId)
+    if (!book) this.books.set(contextId, (book = new MediaSeller((id) => this.elsewhere(id))))
+    const outcome = runTask(taskName, input, book)
     // The answer is an artifact either way: AdCP's response, or its error arm (`errors[]`) on a failed task.
     bus.publish(
       AgentEvent.artifactUpdate({
@@ -211,6 +215,14 @@ export class MediaSalesExecutor implements AgentExecutor {
       outcome.ok ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_FAILED,
       agentMessage(taskId, contextId, [textPart(outcome.summary)]),
     )
+  }
+
+  private elsewhere(id: string): MediaBuy | undefined {
+    for (const book of [...this.books.values()].reverse()) {
+      const buy = book.own(id)
+      if (buy) return buy
+    }
+    return undefined
   }
 
   // A task parked in INPUT_REQUIRED has no running execute() to notice a cancel: publish it here.

@@ -298,13 +298,15 @@ export function bookingAsked(text: string): { product_id?: string; budget?: numb
 }
 
 /**
- * A seller's book of buys, across every connection to it (buyers create a buy on one call and read it back
- * on another). Ids are sequential per seller, so a replayed session against a fresh seller gets the same ones;
- * a repeated `idempotency_key` gets the buy it created, not a second one.
+ * A seller's book of buys. Ids are sequential per book, so a replayed session against a fresh book gets the
+ * same ones; a repeated `idempotency_key` gets the buy it created, not a second one. A face that keeps a book
+ * per conversation (A2A's contexts) gives it `elsewhere`, where a buy made in another conversation is found.
  */
 export class MediaSeller {
   private readonly buys = new Map<string, MediaBuy>()
   private readonly byKey = new Map<string, MediaBuy>()
+
+  constructor(private readonly elsewhere: (id: string) => MediaBuy | undefined = () => undefined) {}
 
   create(request: MediaBuyRequest): MediaBuy {
     const replayed = request.idempotency_key && this.byKey.get(request.idempotency_key)
@@ -335,10 +337,15 @@ export class MediaSeller {
   find(ids?: string[]): MediaBuy[] {
     if (!ids?.length) return [...this.buys.values()]
     return ids.map((id) => {
-      const buy = this.buys.get(id)
+      const buy = this.buys.get(id) ?? this.elsewhere(id)
       if (!buy) throw new MediaBuyError('MEDIA_BUY_NOT_FOUND', `unknown media_buy_id "${id}"`, 'media_buy_ids')
       return buy
     })
+  }
+
+  /** A buy of this book's own. */
+  own(id: string): MediaBuy | undefined {
+    return this.buys.get(id)
   }
 
   get size(): number {
