@@ -40,7 +40,7 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
     { name: 'parallax-demo-media-sales', version: PARALLAX_VERSION, title: 'Demo media-sales agent' },
     {
       instructions:
-        'An AdCP seller (media buy). Find products with get_products (a brief), list creative formats, then create a media buy and read its delivery.',
+        'A media-sales agent, an AdCP seller (media buy): find products with get_products (a brief), list creative formats, then create a media buy and read its delivery.',
     },
   )
   const seller = options.seller ?? new MediaSeller()
