@@ -250,7 +250,7 @@ export function mediaSalesAcpAgent(delayMs = 120) {
       const asked = wantsBuy ? bookingAsked(text) : {}
       const forecasting = session.tools.has('forecast_delivery')
       const steps = [
-        'Search products for the brief',
+        'Get products for the brief',
         ...(forecasting ? ['Forecast delivery'] : []),
         ...(wantsBuy ? [asked.product_id ? `Book ${asked.product_id} as asked` : 'Book the best match'] : []),
       ]
