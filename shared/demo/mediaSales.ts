@@ -317,8 +317,9 @@ export class MediaSeller {
     if (!(Date.parse(request.end_time) > start))
       throw new MediaBuyError('INVALID_REQUEST', 'end_time must be a date-time after start_time', 'end_time')
     const packages = request.packages.map((pkg, i) => checkedPackage(pkg, i))
+    const media_buy_id = `mb_${String(this.buys.size + 1).padStart(4, '0')}`
     const buy: MediaBuy = {
-      media_buy_id: `mb_${String(this.buys.size + 1).padStart(4, '0')}`,
+      media_buy_id,
       ...(request.buyer_ref && { buyer_ref: request.buyer_ref }),
       status: 'active',
       currency: 'USD',
@@ -326,7 +327,7 @@ export class MediaSeller {
       // "asap" is now: the buy's flight starts when it is booked.
       start_time: request.start_time === 'asap' ? new Date().toISOString() : request.start_time,
       end_time: request.end_time,
-      packages: packages.map((p, i) => ({ package_id: `${String(this.buys.size + 1).padStart(4, '0')}_pkg_${i + 1}`, ...p })),
+      packages: packages.map((p, i) => ({ package_id: `${media_buy_id}_pkg_${i + 1}`, ...p })),
     }
     this.buys.set(buy.media_buy_id, buy)
     if (request.idempotency_key) this.byKey.set(request.idempotency_key, buy)
