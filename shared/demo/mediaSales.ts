@@ -234,8 +234,13 @@ export function listFormats(query: { format_ids?: { id: string }[]; name_search?
   return FORMATS.filter((f) => (!ids || ids.includes(f.format_id.id)) && (!name || f.name.toLowerCase().includes(name)))
 }
 
-/** An AdCP error: its standard code, what went wrong, and the request field at fault. */
+/**
+ * An AdCP error: its standard code, what went wrong, and the request field at fault. Every code the demo
+ * uses is one AdCP classes as correctable: the buyer fixes the request and sends it again.
+ */
 export class MediaBuyError extends Error {
+  readonly recovery = 'correctable'
+
   constructor(
     readonly code: string,
     message: string,

@@ -155,7 +155,11 @@ const RUN: Record<TaskName, (input: Input, seller: MediaSeller) => Input> = {
   },
 }
 
-/** A task's outcome: its AdCP response, the buyer's `context` echoed; a failure is AdCP's error arm, `errors[]`. */
+/**
+ * A task's outcome: its AdCP response, the buyer's `context` echoed. A failure is AdCP's two layers: the
+ * error in the payload's `errors[]` (the error arm, where the task's response has one) and on the envelope
+ * as `adcp_error`; the faces mark the call failed (MCP `isError`, A2A `failed`).
+ */
 export type TaskOutcome = { ok: true; data: Input; summary: string } | { ok: false; data: Input; summary: string }
 
 /** Checks `input` against the task's schema and runs it: the one behaviour every face of the seller has. */
@@ -177,9 +181,10 @@ export function runTask(task: TaskName, input: Input, seller: MediaSeller): Task
 }
 
 function failed(error: MediaBuyError, echo: Input): TaskOutcome {
+  const adcpError = { code: error.code, message: error.message, recovery: error.recovery, ...(error.field && { field: error.field }) }
   return {
     ok: false,
-    data: { errors: [{ code: error.code, message: error.message, ...(error.field && { field: error.field }) }], ...echo },
+    data: { errors: [adcpError], adcp_error: adcpError, ...echo },
     summary: `${error.code}: ${error.message}`,
   }
 }

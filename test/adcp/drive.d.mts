@@ -10,3 +10,4 @@ export declare function driveSeller(options: {
   brand?: string
   operator?: string
 }): Promise<Record<'capabilities' | 'require' | 'products' | 'formats' | 'buy' | 'mediaBuys' | 'delivery', DriveStep>>
+export declare function refusedBuy(options: { protocol: 'mcp' | 'a2a'; url: string }): Promise<DriveStep>

@@ -57,3 +57,23 @@ export async function driveSeller({ protocol, url, brand = 'acmeoutdoor.example'
   steps.delivery = outcome(await client.getMediaBuyDelivery({ account, media_buy_ids: id ? [id] : [], context: context('delivery') }))
   return steps
 }
+
+/** A buy the seller must refuse (a budget below the product's minimum), as AdCP's client reports it. */
+export async function refusedBuy({ protocol, url }) {
+  const client = new SingleAgentClient(
+    { id: `seller-${protocol}`, name: 'Seller', agent_uri: url, protocol },
+    { persistConversations: false },
+  )
+  const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' }
+  return outcome(
+    await client.createMediaBuy({
+      buyer_ref: 'campaign-too-small',
+      account,
+      brand: { domain: 'acmeoutdoor.example' },
+      start_time: '2027-04-01T00:00:00Z',
+      end_time: '2027-04-30T23:59:59Z',
+      packages: [{ buyer_ref: 'package-1', product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 10 }],
+      context: { correlation_id: `${protocol}-refused` },
+    }),
+  )
+}

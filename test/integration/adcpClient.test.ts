@@ -4,7 +4,7 @@ import { startStreamableServer } from '../../shared/demo/httpServers'
 import { createToolServer } from '../../shared/demo/mcpServers'
 import { MediaSeller } from '../../shared/demo/mediaSales'
 // AdCP's own client and schemas, loaded from test/adcp (where the client finds the A2A SDK it declares).
-import { driveSeller } from '../adcp/drive.mjs'
+import { driveSeller, refusedBuy } from '../adcp/drive.mjs'
 import { ADCP_RELEASE, releaseErrors } from '../adcp/schemas.mjs'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- AdCP's answers, checked against AdCP's schemas
@@ -102,5 +102,15 @@ describe(`AdCP's own client (@adcp/client 4.8.0) buys from the demo seller (AdCP
       ({ pricing_model: _, ...rest }: Record<string, unknown>) => rest,
     )
     expect(a2aOutcome).toEqual(outcome(mcp))
+  })
+
+  it('a buy the seller refuses (a budget below the minimum) fails on both protocols, as the client reports it', async () => {
+    const [mcp, a2a] = await Promise.all([
+      refusedBuy({ protocol: 'mcp', url: await mcpSeller() }),
+      refusedBuy({ protocol: 'a2a', url: await a2aSeller() }),
+    ])
+    expect(mcp).toMatchObject({ success: false, error: expect.stringMatching(/^BUDGET_TOO_LOW: budget 10 is below the minimum/) })
+    // @adcp/client 4.8.0 reads a failed A2A task's reason from the JSON-RPC envelope, where A2A has none: it says only that it failed.
+    expect(a2a).toMatchObject({ success: false, error: expect.stringMatching(/^Task failed/) })
   })
 })

@@ -10,6 +10,7 @@ import { parseRecording } from '../../shared/session/recording'
 import { turnsFromEvents } from '../../shared/session/turns'
 import { EventRecorder } from '../fixtures/events'
 import { approveAll, fixtureTarget } from '../fixtures/targets'
+import { releaseErrors } from '../adcp/schemas.mjs'
 
 const DEMO_RECORDING = fileURLToPath(new URL('../../shared/demo/recordings/media-buying.jsonl', import.meta.url))
 const demoTurns = () => {
@@ -193,10 +194,15 @@ describe('parity speaks one vocabulary', () => {
     expect(turn.status).toBe('same')
     expect(turn.a).toMatchObject({ outcome: 'failed', state: 'error' })
     expect(turn.b).toMatchObject({ outcome: 'failed', state: 'failed' })
-    // Both answer with AdCP's error arm, the same on both faces.
-    expect(turn.a?.data).toEqual({
-      errors: [{ code: 'BUDGET_TOO_LOW', message: expect.stringMatching(/below the minimum/), field: 'packages[0].budget' }],
-    })
+    // Both answer with AdCP's error in its two layers (the error arm's errors[], the envelope's adcp_error), the same on both faces.
+    const error = {
+      code: 'BUDGET_TOO_LOW',
+      message: expect.stringMatching(/below the minimum/),
+      recovery: 'correctable',
+      field: 'packages[0].budget',
+    }
+    expect(turn.a?.data).toEqual({ errors: [error], adcp_error: error })
+    expect(releaseErrors('create_media_buy', 'response', turn.a?.data)).toEqual([])
     expect(turn.b?.data).toEqual(turn.a?.data)
   })
 })
