@@ -26,7 +26,7 @@ import {
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express'
 import express from 'express'
 import { PARALLAX_VERSION } from '../version'
-import { ADCP_VERSION, MediaSeller, type MediaBuy } from './mediaSales'
+import { ADCP_VERSION, MediaSeller, type MediaBuy, type SellerLedger } from './mediaSales'
 import { conversationalBuy, isTask, runTask, TASKS, type TaskName } from './sellerTasks'
 
 /** How an A2A card declares AdCP: the extension, with the release and the protocols the agent supports. */
@@ -128,11 +128,12 @@ function a2aDifference(task: TaskName, data: Input): Input {
  * one, checked and answered as the MCP tools are), and a buy in words that asks a follow-up question
  * (INPUT_REQUIRED) for what it is missing and completes on the answer; streams status and artifacts.
  * Each context has its own book of buys, numbered from mb_0001 as each MCP session's are (so a replay gets
- * the same ids); a buy made in another context is still found by its id, the newest first (AdCP's client
- * sends each task in a context of its own).
+ * the same ids); a buy made in another context is still found by its id, the newest first, and an
+ * idempotency key holds across contexts (AdCP's client sends each task in a context of its own).
  */
 export class MediaSalesExecutor implements AgentExecutor {
   private readonly books = new Map<string, MediaSeller>()
+  private readonly ledger: SellerLedger = { keys: new Map(), elsewhere: (id) => this.elsewhere(id) }
   /** What a task parked in INPUT_REQUIRED is waiting for. */
   private readonly pending = new Map<string, { input: Input; asked: string; contextId: string }>()
 
@@ -191,7 +192,7 @@ export class MediaSalesExecutor implements AgentExecutor {
     publishStatus(TaskState.TASK_STATE_WORKING, agentMessage(taskId, contextId, [textPart(`Running ${taskName}…`)]))
 
     let book = this.books.get(contextId)
-    if (!book) this.books.set(contextId, (book = new MediaSeller((id) => this.elsewhere(id))))
+    if (!book) this.books.set(contextId, (book = new MediaSeller(this.ledger)))
     const outcome = runTask(taskName, input, book)
     // The answer is an artifact either way: AdCP's response, or its error arm (`errors[]`) on a failed task.
     bus.publish(

@@ -302,19 +302,25 @@ export function bookingAsked(text: string): { product_id?: string; budget?: numb
   return { ...(product_id && { product_id }), ...(budget !== undefined && { budget }), ...(brand && { brand }) }
 }
 
+/** What the books of one seller share: the buy made under each idempotency key, and the buys of its other books. */
+export interface SellerLedger {
+  keys: Map<string, MediaBuy>
+  elsewhere(id: string): MediaBuy | undefined
+}
+
 /**
  * A seller's book of buys. Ids are sequential per book, so a replayed session against a fresh book gets the
  * same ones; a repeated `idempotency_key` gets the buy it created, not a second one. A face that keeps a book
- * per conversation (A2A's contexts) gives it `elsewhere`, where a buy made in another conversation is found.
+ * per conversation (A2A's contexts) gives each the seller's `ledger`, so a key or a buy made in another
+ * conversation is found.
  */
 export class MediaSeller {
   private readonly buys = new Map<string, MediaBuy>()
-  private readonly byKey = new Map<string, MediaBuy>()
 
-  constructor(private readonly elsewhere: (id: string) => MediaBuy | undefined = () => undefined) {}
+  constructor(private readonly ledger: SellerLedger = { keys: new Map(), elsewhere: () => undefined }) {}
 
   create(request: MediaBuyRequest): MediaBuy {
-    const replayed = request.idempotency_key && this.byKey.get(request.idempotency_key)
+    const replayed = request.idempotency_key && this.ledger.keys.get(request.idempotency_key)
     if (replayed) return replayed
     if (!request.packages.length) throw new MediaBuyError('INVALID_REQUEST', 'a media buy needs at least one package', 'packages')
     const start = request.start_time === 'asap' ? Date.now() : Date.parse(request.start_time)
@@ -335,7 +341,7 @@ export class MediaSeller {
       packages: packages.map((p, i) => ({ package_id: `${media_buy_id}_pkg_${i + 1}`, ...p })),
     }
     this.buys.set(buy.media_buy_id, buy)
-    if (request.idempotency_key) this.byKey.set(request.idempotency_key, buy)
+    if (request.idempotency_key) this.ledger.keys.set(request.idempotency_key, buy)
     return buy
   }
 
@@ -343,7 +349,7 @@ export class MediaSeller {
   find(ids?: string[]): MediaBuy[] {
     if (!ids?.length) return [...this.buys.values()]
     return ids.map((id) => {
-      const buy = this.buys.get(id) ?? this.elsewhere(id)
+      const buy = this.buys.get(id) ?? this.ledger.elsewhere(id)
       if (!buy) throw new MediaBuyError('MEDIA_BUY_NOT_FOUND', `unknown media_buy_id "${id}"`, 'media_buy_ids')
       return buy
     })

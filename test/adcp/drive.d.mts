@@ -11,3 +11,7 @@ export declare function driveSeller(options: {
   operator?: string
 }): Promise<Record<'capabilities' | 'require' | 'products' | 'formats' | 'buy' | 'mediaBuys' | 'delivery', DriveStep>>
 export declare function refusedBuy(options: { protocol: 'mcp' | 'a2a'; url: string }): Promise<DriveStep>
+export declare function buyTwiceWithOneKey(options: {
+  protocol: 'mcp' | 'a2a'
+  url: string
+}): Promise<{ first: DriveStep; again: DriveStep; request: Record<string, unknown> }>

@@ -77,3 +77,28 @@ export async function refusedBuy({ protocol, url }) {
     }),
   )
 }
+
+/**
+ * The same create_media_buy sent twice with one idempotency_key (which AdCP 3.0.6 requires on a mutating task),
+ * through the client's generic executeTask: its createMediaBuy validates requests against an earlier schema
+ * that refuses the key.
+ */
+export async function buyTwiceWithOneKey({ protocol, url }) {
+  const client = new SingleAgentClient(
+    { id: `seller-${protocol}`, name: 'Seller', agent_uri: url, protocol },
+    { persistConversations: false },
+  )
+  const request = {
+    idempotency_key: `${protocol}-retry-0123456789abcdef`,
+    buyer_ref: 'campaign-retried', // the client's own response schema still requires it echoed
+    account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
+    brand: { domain: 'acmeoutdoor.example' },
+    start_time: '2027-04-01T00:00:00Z',
+    end_time: '2027-04-30T23:59:59Z',
+    packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 2000 }],
+  }
+  const first = outcome(await client.executeTask('create_media_buy', request))
+  // The retry's body differs (its buyer_ref): a seller that honours the key answers with the buy it made.
+  const again = outcome(await client.executeTask('create_media_buy', { ...request, buyer_ref: 'campaign-retried-again' }))
+  return { first, again, request }
+}

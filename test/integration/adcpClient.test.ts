@@ -4,7 +4,7 @@ import { startStreamableServer } from '../../shared/demo/httpServers'
 import { createToolServer } from '../../shared/demo/mcpServers'
 import { MediaSeller } from '../../shared/demo/mediaSales'
 // AdCP's own client and schemas, loaded from test/adcp (where the client finds the A2A SDK it declares).
-import { driveSeller, refusedBuy } from '../adcp/drive.mjs'
+import { buyTwiceWithOneKey, driveSeller, refusedBuy } from '../adcp/drive.mjs'
 import { ADCP_RELEASE, releaseErrors } from '../adcp/schemas.mjs'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- AdCP's answers, checked against AdCP's schemas
@@ -102,6 +102,19 @@ describe(`AdCP's own client (@adcp/client 4.8.0) buys from the demo seller (AdCP
       ({ pricing_model: _, ...rest }: Record<string, unknown>) => rest,
     )
     expect(a2aOutcome).toEqual(outcome(mcp))
+  })
+
+  it('a retried buy with the same idempotency_key gets the buy it made, not a second one, on both protocols', async () => {
+    for (const [protocol, url] of [
+      ['mcp', await mcpSeller()],
+      ['a2a', await a2aSeller()],
+    ] as const) {
+      const { first, again, request } = await buyTwiceWithOneKey({ protocol, url })
+      expect(releaseErrors('create_media_buy', 'request', request)).toEqual([])
+      expect({ protocol, first: first.success, again: again.success }).toEqual({ protocol, first: true, again: true })
+      expect(first.data).toMatchObject({ media_buy_id: 'mb_0001', buyer_ref: 'campaign-retried' })
+      expect(again.data).toEqual(first.data)
+    }
   })
 
   it('a buy the seller refuses (a budget below the minimum) fails on both protocols, as the client reports it', async () => {
