@@ -22,7 +22,7 @@ import { Engine } from '../shared/engine/engine'
 import { figure, interleave, median, type BenchOptions, type Figure } from './harness'
 import { startBenchServers } from './servers'
 
-const CALL = { name: 'list_creative_formats', arguments: { channel: 'display' } }
+const CALL = { name: 'list_creative_formats', arguments: { name_search: 'banner' } }
 
 /** An engine as the app runs it: frame tap and events on, a UI client subscribed through the batcher. */
 export function engineWithUi(dataDir?: string): Engine {
@@ -142,7 +142,7 @@ async function a2aPair(url: string, count: number): Promise<Figure> {
   const engine = engineWithUi()
   try {
     const client = await a2aClient(url)
-    const data = { skill: 'list_creative_formats', input: { channel: 'display' } }
+    const data = { skill: 'list_creative_formats', input: { name_search: 'banner' } }
     const target: SavedTarget = {
       id: 'bench-a2a',
       name: 'a2a',

@@ -14,9 +14,9 @@ import { startBenchServers } from './servers'
 
 /** The turns of the replayed session: calls that each side answers at once, in a cycle. */
 const CALLS = [
-  { tool: 'search_products', arguments: { brief: 'sports fans watching in spring', channel: 'video' } },
-  { tool: 'list_creative_formats', arguments: { channel: 'display' } },
-  { tool: 'search_products', arguments: { brief: 'podcast listeners who cook', max_results: 3 } },
+  { tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'sports fans watching in spring', filters: { channels: ['olv'] } } },
+  { tool: 'list_creative_formats', arguments: { name_search: 'banner' } },
+  { tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'podcast listeners who cook', pagination: { max_results: 3 } } },
   { tool: 'list_creative_formats', arguments: {} },
 ]
 

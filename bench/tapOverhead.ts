@@ -9,7 +9,7 @@ import { demoTargets } from '../shared/demo/targets'
 import { figure, interleave, median, type BenchOptions, type Figure } from './harness'
 
 const CLI = fileURLToPath(new URL('../cli/parallax.mjs', import.meta.url))
-const CALL = { name: 'list_creative_formats', arguments: { channel: 'display' } }
+const CALL = { name: 'list_creative_formats', arguments: { name_search: 'banner' } }
 /** The least any relay process costs: Node piping both ways and reading nothing (what the tap's figure is read against). */
 const BARE_RELAY = `const c = require('child_process').spawn(process.argv[1], process.argv.slice(2), { stdio: ['pipe', 'pipe', 'inherit'] })
 process.stdin.on('data', (b) => c.stdin.write(b)); c.stdout.on('data', (b) => process.stdout.write(b))

@@ -27,7 +27,7 @@ export interface TimelineSpan {
   start: number
   /** Absent while it is still open (a request not yet answered, a stream still running). */
   end?: number
-  /** What it is, as a person reads it: `tools/call search_products`, `ping`, `task t-12`. */
+  /** What it is, as a person reads it: `tools/call get_products`, `ping`, `task t-12`. */
   label: string
   outcome: SpanOutcome
   /** The event that began it (a request's frame), and the one that ended it: what a click opens. */

@@ -26,28 +26,20 @@ import {
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express'
 import express from 'express'
 import { PARALLAX_VERSION } from '../version'
-import { deliveryReport, listFormats, MediaBuyBook, MediaBuyError, searchProducts, type BuyingMode, type Channel } from './mediaSales'
+import { ADCP_VERSION, MediaSeller, type MediaBuy, type SellerLedger } from './mediaSales'
+import { conversationalBuy, isTask, runTask, TASKS, type TaskName } from './sellerTasks'
 
-/** The skills, with the inputs each one cannot do without (asked for with INPUT_REQUIRED). */
-const SKILLS = {
-  search_products: { name: 'Search products', description: 'Find advertising products that match a campaign brief.', required: ['brief'] },
-  list_creative_formats: { name: 'List creative formats', description: 'The creative formats this seller accepts.', required: [] },
-  create_media_buy: {
-    name: 'Create media buy',
-    description: 'Book a product for a budget; asks for what is missing.',
-    required: ['product_id', 'budget', 'buying_mode'],
-  },
-  get_delivery_report: { name: 'Get delivery report', description: 'Delivery so far for a media buy.', required: ['media_buy_id'] },
-} as const
-type SkillId = keyof typeof SKILLS
+/** How an A2A card declares AdCP: the extension, with the release and the protocols the agent supports. */
+export const ADCP_EXTENSION_URI = 'https://adcontextprotocol.org/extensions/adcp'
+
+/** A turn in words ("buy prod_mobile_run 2000") needs these before it books; the agent asks for each (INPUT_REQUIRED). */
+const BUY_FIELDS = ['product_id', 'budget', 'brand'] as const
 type Input = Record<string, unknown>
 
 const QUESTIONS: Record<string, string> = {
-  brief: 'What is the campaign about? Send a short brief.',
   product_id: 'Which product should I book? Send a product_id, e.g. prod_mobile_run.',
   budget: 'What budget, in USD?',
-  buying_mode: 'Which buying mode: auction or guaranteed?',
-  media_buy_id: 'Which media buy? Send its media_buy_id.',
+  brand: 'Which brand is the buy for? Send its domain, e.g. acmeoutdoor.example.',
 }
 
 export const textPart = (text: string): Part => ({
@@ -76,26 +68,38 @@ function agentMessage(taskId: string, contextId: string, parts: Part[]): Message
   }
 }
 
-/** Reads a turn: a data part `{"skill", "input"}`, or text such as "buy prod_mobile_run 2000 auction". */
-function readTurn(message: Message): { skill?: SkillId; input: Input; text: string } {
+/** What a turn asks: an AdCP task with its input, or a buy in words (`words`), or nothing the agent knows. */
+interface Turn {
+  task?: TaskName
+  words?: boolean
+  input: Input
+  text: string
+}
+
+/**
+ * Reads a turn: a data part `{"skill", "input"}` (AdCP's form; `parameters` is the older name of `input`),
+ * or text such as "buy prod_mobile_run 2000", "report mb_0001", "formats", or a brief.
+ */
+function readTurn(message: Message): Turn {
   let text = ''
   for (const part of message.parts) {
     if (part.content?.$case === 'data' && part.content.value && typeof part.content.value === 'object') {
-      const data = part.content.value as { skill?: string; input?: Input }
-      if (data.skill && data.skill in SKILLS) return { skill: data.skill as SkillId, input: { ...(data.input ?? {}) }, text }
+      const data = part.content.value as { skill?: string; input?: Input; parameters?: Input }
+      if (data.skill && isTask(data.skill)) return { task: data.skill, input: { ...(data.input ?? data.parameters ?? {}) }, text }
       return { input: { ...(data as Input) }, text }
     }
     if (part.content?.$case === 'text') text += part.content.value
   }
   const words = text.trim().split(/\s+/)
   const verb = words[0]?.toLowerCase()
-  if (verb === 'formats') return { skill: 'list_creative_formats', input: words[1] ? { channel: words[1] } : {}, text }
-  if (verb === 'report') return { skill: 'get_delivery_report', input: words[1] ? { media_buy_id: words[1] } : {}, text }
+  if (verb === 'formats') return { task: 'list_creative_formats', input: {}, text }
+  if (verb === 'buys') return { task: 'get_media_buys', input: {}, text }
+  if (verb === 'report') return { task: 'get_media_buy_delivery', input: words[1] ? { media_buy_ids: [words[1]] } : {}, text }
   if (verb === 'buy') {
-    const [product_id, budget, buying_mode] = words.slice(1)
-    return { skill: 'create_media_buy', input: clean({ product_id, budget: budget && Number(budget), buying_mode }), text }
+    const [product_id, budget, brand] = words.slice(1)
+    return { words: true, input: clean({ product_id, budget: budget && Number(budget), brand }), text }
   }
-  if (verb === 'search') return { skill: 'search_products', input: clean({ brief: words.slice(1).join(' ') }), text }
+  if (verb === 'search') return { task: 'get_products', input: { buying_mode: 'brief', brief: words.slice(1).join(' ') }, text }
   return { input: {}, text }
 }
 
@@ -109,50 +113,29 @@ function answer(field: string, text: string): unknown {
   return field === 'budget' ? Number(value.replace(/[$,]/g, '')) : value
 }
 
-function runSkill(skill: SkillId, input: Input, book: MediaBuyBook): { data: Input; summary: string } {
-  switch (skill) {
-    case 'search_products': {
-      const products = searchProducts({
-        brief: String(input.brief),
-        channel: input.channel as Channel | undefined,
-        max_results: input.max_results as number | undefined,
-      })
-      return { data: { products }, summary: `Found ${products.length} product(s): ${products.map((p) => p.product_id).join(', ')}` }
-    }
-    case 'list_creative_formats': {
-      const formats = listFormats(input.channel as Channel | undefined)
-      return { data: { formats }, summary: `${formats.length} creative format(s)` }
-    }
-    case 'create_media_buy': {
-      const buy = book.create({
-        product_id: String(input.product_id),
-        budget: Number(input.budget),
-        buying_mode: input.buying_mode as BuyingMode,
-      })
-      return { data: { media_buy: buy }, summary: `Created ${buy.media_buy_id} for ${buy.budget} USD (${buy.buying_mode})` }
-    }
-    case 'get_delivery_report': {
-      const buy = book.get(String(input.media_buy_id))
-      if (!buy) throw new MediaBuyError(`unknown media_buy_id "${input.media_buy_id}"`)
-      // The deliberate, documented difference between the demo's two faces: over A2A the delivery report
-      // also names its currency; over MCP it does not. A first replay of the demo recording shows it.
-      return {
-        data: { report: { ...deliveryReport(buy), currency: 'USD' } },
-        summary: `Delivered ${deliveryReport(buy).impressions} impressions`,
-      }
-    }
-  }
+/**
+ * The deliberate, documented difference between the demo's two faces: over A2A each media buy's delivery
+ * also names its pricing model (a field AdCP allows and MCP's face leaves out). A first replay or Compare
+ * of the demo recording shows it on get_media_buy_delivery.
+ */
+function a2aDifference(task: TaskName, data: Input): Input {
+  if (task !== 'get_media_buy_delivery' || !Array.isArray(data.media_buy_deliveries)) return data
+  return { ...data, media_buy_deliveries: data.media_buy_deliveries.map((d: Input) => ({ ...d, pricing_model: 'cpm' })) }
 }
 
 /**
- * The media-sales agent over A2A: the same skills as the MCP tools; asks a follow-up question
- * (INPUT_REQUIRED) when a required input is missing and completes on the answer; streams status and
- * artifacts. Each context has its own book of buys, as each MCP session does.
+ * The media-sales agent over A2A: the seller's AdCP tasks as skills (a data part `{"skill", "input"}` runs
+ * one, checked and answered as the MCP tools are), and a buy in words that asks a follow-up question
+ * (INPUT_REQUIRED) for what it is missing and completes on the answer; streams status and artifacts.
+ * Each context has its own book of buys, numbered from mb_0001 as each MCP session's are (so a replay gets
+ * the same ids); a buy made in another context is still found by its id, the newest first, and an
+ * idempotency key holds across contexts (AdCP's client sends each task in a context of its own).
  */
 export class MediaSalesExecutor implements AgentExecutor {
-  private readonly books = new Map<string, MediaBuyBook>()
+  private readonly books = new Map<string, MediaSeller>()
+  private readonly ledger: SellerLedger = { keys: new Map(), elsewhere: (id) => this.elsewhere(id) }
   /** What a task parked in INPUT_REQUIRED is waiting for. */
-  private readonly pending = new Map<string, { skill: SkillId; input: Input; asked: string; contextId: string }>()
+  private readonly pending = new Map<string, { input: Input; asked: string; contextId: string }>()
 
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = context
@@ -176,11 +159,25 @@ export class MediaSalesExecutor implements AgentExecutor {
     bus.publish(AgentEvent.task(task))
 
     const turn = readTurn(context.userMessage)
-    const waiting = this.pending.get(taskId)
-    let skill = turn.skill ?? waiting?.skill
-    const input: Input = { ...(waiting?.input ?? {}), ...turn.input }
-    if (waiting && !turn.skill && turn.text && !(waiting.asked in turn.input)) input[waiting.asked] = answer(waiting.asked, turn.text)
-    if (!skill) {
+    const waiting = turn.task ? undefined : this.pending.get(taskId)
+    let taskName = turn.task
+    let input: Input = turn.input
+    if (waiting || turn.words) {
+      // A buy in words: gather what it names and what it was asked, then ask for the next missing thing.
+      input = { ...(waiting?.input ?? {}), ...turn.input }
+      if (waiting && turn.text && !(waiting.asked in turn.input)) input[waiting.asked] = answer(waiting.asked, turn.text)
+      const missing = BUY_FIELDS.find((field) => input[field] === undefined || input[field] === '')
+      if (missing) {
+        this.pending.set(taskId, { input, asked: missing, contextId })
+        publishStatus(
+          TaskState.TASK_STATE_INPUT_REQUIRED,
+          agentMessage(taskId, contextId, [textPart(QUESTIONS[missing]), dataPart({ missing: [missing], skill: 'create_media_buy' })]),
+        )
+        return
+      }
+      taskName = 'create_media_buy'
+      input = conversationalBuy({ product_id: String(input.product_id), budget: Number(input.budget), brand: String(input.brand) })
+    } else if (!taskName) {
       if (!turn.text.trim()) {
         publishStatus(
           TaskState.TASK_STATE_FAILED,
@@ -188,50 +185,45 @@ export class MediaSalesExecutor implements AgentExecutor {
         )
         return
       }
-      skill = 'search_products'
-      input.brief = turn.text.trim()
-    }
-
-    const missing = SKILLS[skill].required.find((field) => input[field] === undefined || input[field] === '')
-    if (missing) {
-      this.pending.set(taskId, { skill, input, asked: missing, contextId })
-      publishStatus(
-        TaskState.TASK_STATE_INPUT_REQUIRED,
-        agentMessage(taskId, contextId, [textPart(QUESTIONS[missing]), dataPart({ missing: [missing], skill })]),
-      )
-      return
+      taskName = 'get_products'
+      input = { buying_mode: 'brief', brief: turn.text.trim() }
     }
     this.pending.delete(taskId)
-    publishStatus(TaskState.TASK_STATE_WORKING, agentMessage(taskId, contextId, [textPart(`Running ${skill}…`)]))
+    publishStatus(TaskState.TASK_STATE_WORKING, agentMessage(taskId, contextId, [textPart(`Running ${taskName}…`)]))
 
     let book = this.books.get(contextId)
-    if (!book) this.books.set(contextId, (book = new MediaBuyBook()))
-    try {
-      const { data: result, summary } = runSkill(skill, input, book)
-      // Like the MCP face, echo the buyer's context untouched.
-      const data = input.context && typeof input.context === 'object' ? { ...result, context: input.context } : result
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: {
-            artifactId: randomUUID(),
-            name: skill,
-            description: SKILLS[skill].description,
-            parts: [dataPart(data)],
-            metadata: undefined,
-            extensions: [],
-          },
-          append: false,
-          lastChunk: true,
+    if (!book) this.books.set(contextId, (book = new MediaSeller(this.ledger)))
+    const outcome = runTask(taskName, input, book)
+    // The answer is an artifact either way: AdCP's response, or its error arm (`errors[]`) on a failed task.
+    bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId,
+        contextId,
+        artifact: {
+          artifactId: randomUUID(),
+          name: outcome.ok ? taskName : 'error',
+          description: TASKS[taskName].description,
+          parts: [dataPart(outcome.ok ? a2aDifference(taskName, outcome.data) : outcome.data)],
           metadata: undefined,
-        }),
-      )
-      publishStatus(TaskState.TASK_STATE_COMPLETED, agentMessage(taskId, contextId, [textPart(summary)]))
-    } catch (error) {
-      if (!(error instanceof MediaBuyError)) throw error
-      publishStatus(TaskState.TASK_STATE_FAILED, agentMessage(taskId, contextId, [textPart(error.message)]))
+          extensions: [],
+        },
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      }),
+    )
+    publishStatus(
+      outcome.ok ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_FAILED,
+      agentMessage(taskId, contextId, [textPart(outcome.summary)]),
+    )
+  }
+
+  private elsewhere(id: string): MediaBuy | undefined {
+    for (const book of [...this.books.values()].reverse()) {
+      const buy = book.own(id)
+      if (buy) return buy
     }
+    return undefined
   }
 
   // A task parked in INPUT_REQUIRED has no running execute() to notice a cancel: publish it here.
@@ -253,7 +245,8 @@ export class MediaSalesExecutor implements AgentExecutor {
 export function mediaSalesCard(baseUrl: string, grpcAddress?: string): AgentCard {
   return {
     name: 'Parallax demo media-sales agent',
-    description: 'Searches advertising products, lists creative formats and books media buys; asks for what is missing.',
+    description:
+      'An AdCP seller (media buy): finds products for a brief, lists creative formats, books media buys and reports their delivery; asks for what a buy in words is missing.',
     version: PARALLAX_VERSION,
     provider: { organization: 'Parallax demo', url: baseUrl },
     supportedInterfaces: [
@@ -266,17 +259,35 @@ export function mediaSalesCard(baseUrl: string, grpcAddress?: string): AgentCard
       ),
       ...(grpcAddress ? [{ url: grpcAddress, protocolBinding: 'GRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }] : []),
     ],
-    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
+    capabilities: {
+      streaming: true,
+      pushNotifications: true,
+      extensions: [
+        {
+          uri: ADCP_EXTENSION_URI,
+          description: `AdCP ${ADCP_VERSION}: the media buy protocol`,
+          required: false,
+          params: { adcp_version: ADCP_VERSION, protocols_supported: ['media_buy'] },
+        },
+      ],
+      extendedAgentCard: false,
+    },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
-    skills: Object.entries(SKILLS).map(([id, s]) => ({
-      id,
-      name: s.name,
-      description: s.description,
-      tags: ['media-sales'],
-      examples: id === 'create_media_buy' ? ['buy prod_mobile_run 2000 auction'] : id === 'search_products' ? ['search sports video'] : [],
+    // AdCP names a skill by its task (buyers look skills up by name).
+    skills: Object.entries(TASKS).map(([task, { description }]) => ({
+      id: task,
+      name: task,
+      description,
+      tags: ['adcp', 'media-buy'],
+      examples:
+        task === 'create_media_buy'
+          ? ['buy prod_mobile_run 2000 acmeoutdoor.example']
+          : task === 'get_products'
+            ? ['search sports video']
+            : [],
       inputModes: ['text/plain', 'application/json'],
       outputModes: ['application/json'],
       securityRequirements: [],

@@ -2,17 +2,8 @@ import { Readable, Writable } from 'node:stream'
 import { agent, ndJsonStream, RequestError, type AgentContext, type InitializeRequest } from '@agentclientprotocol/sdk/unstable'
 import { ACP_HINT_FIELD, ACP_HINT_META_KEY } from '../contract/acp'
 import { PARALLAX_VERSION } from '../version'
-import {
-  bookingAsked,
-  deliveryReport,
-  FORMATS,
-  listFormats,
-  MediaBuyBook,
-  MediaBuyError,
-  PRODUCTS,
-  searchProducts,
-  type Channel,
-} from './mediaSales'
+import { bookingAsked, cpmOf, FORMATS, MediaSeller, PRODUCTS } from './mediaSales'
+import { conversationalBuy, runTask, TASKS, type TaskName } from './sellerTasks'
 
 /** A tool of the seller, as an ACP agent runs it for a prompt: its kind (for the client's icons) and what it does. */
 interface Tool {
@@ -25,65 +16,57 @@ interface Tool {
 }
 
 interface Session {
-  book: MediaBuyBook
+  seller: MediaSeller
   tools: Map<string, Tool>
   /** The prompt in flight, stopped by `session/cancel`. */
   turn?: AbortController
 }
 
-class ToolFailure extends Error {}
+/** A tool that failed, with what it answers (AdCP's error arm for a task). */
+class ToolFailure extends Error {
+  constructor(
+    message: string,
+    readonly output: Record<string, unknown> = { error: message },
+  ) {
+    super(message)
+  }
+}
 
 const withContext = (input: Record<string, unknown>, data: Record<string, unknown>) =>
   input.context ? { ...data, context: input.context } : data
 
-const BASE_TOOLS: Record<string, Tool> = {
-  search_products: {
-    title: 'Search products',
-    description: 'Find advertising products that match a campaign brief: /search_products {"brief": "…"}',
-    kind: 'search',
-    run: (input) =>
-      withContext(input, {
-        products: searchProducts({
-          brief: String(input.brief ?? ''),
-          channel: input.channel as Channel | undefined,
-          max_results: input.max_results as number | undefined,
-        }),
-      }),
-  },
-  list_creative_formats: {
-    title: 'List creative formats',
-    description: 'The creative formats this seller accepts, optionally for one channel.',
-    kind: 'fetch',
-    run: (input) => withContext(input, { formats: listFormats(input.channel as Channel | undefined) }),
-  },
-  create_media_buy: {
-    title: 'Create media buy',
-    description: 'Book a product for a budget (asks you first): /create_media_buy {"product_id", "budget", "buying_mode"}',
-    kind: 'edit',
-    permission: (input) => `Book ${String(input.product_id)} for ${String(input.budget)} USD (${String(input.buying_mode)})`,
-    run: (input, session) => {
-      try {
-        const { context: _context, ...order } = input
-        const buy = session.book.create(order as never)
-        if (!session.tools.has('get_delivery_report')) session.tools.set('get_delivery_report', REPORT_TOOL)
-        return withContext(input, { media_buy: buy })
-      } catch (error) {
-        throw error instanceof MediaBuyError ? new ToolFailure(error.message) : error
-      }
-    },
-  },
+const KINDS: Record<TaskName, Tool['kind']> = {
+  get_adcp_capabilities: 'fetch',
+  get_products: 'search',
+  list_creative_formats: 'fetch',
+  create_media_buy: 'edit',
+  get_media_buys: 'fetch',
+  get_media_buy_delivery: 'fetch',
 }
 
-const REPORT_TOOL: Tool = {
-  title: 'Get delivery report',
-  description: 'Delivery so far for a media buy created in this session.',
-  kind: 'fetch',
-  run: (input, session) => {
-    const buy = session.book.get(String(input.media_buy_id))
-    if (!buy) throw new ToolFailure(`unknown media_buy_id "${String(input.media_buy_id)}"`)
-    return withContext(input, { report: deliveryReport(buy) })
-  },
+/** Each AdCP task of the seller as a command: the same check, behaviour and answer as its MCP tool. */
+function taskTool(task: TaskName): Tool {
+  return {
+    ...TASKS[task],
+    kind: KINDS[task],
+    ...(task === 'create_media_buy' && {
+      permission: (input) =>
+        `Book ${((input.packages ?? []) as { product_id?: unknown; budget?: unknown }[])
+          .map((p) => `${String(p.product_id)} for ${String(p.budget)} USD`)
+          .join(', ')}`,
+    }),
+    run: (input, session) => {
+      const outcome = runTask(task, input, session.seller)
+      if (!outcome.ok) throw new ToolFailure(outcome.summary, outcome.data)
+      // As over MCP, delivery is listed once the seller has a buy.
+      if (task === 'create_media_buy' && !session.tools.has('get_media_buy_delivery'))
+        session.tools.set('get_media_buy_delivery', taskTool('get_media_buy_delivery'))
+      return outcome.data
+    },
+  }
 }
+
+const BASE_TASKS: TaskName[] = ['get_adcp_capabilities', 'get_products', 'list_creative_formats', 'create_media_buy', 'get_media_buys']
 
 /** Tools a client gets only by asking for their category (the requested tool categories hint), as over MCP. */
 const CATEGORY_TOOLS: Record<string, [string, Tool]> = {
@@ -98,7 +81,7 @@ const CATEGORY_TOOLS: Record<string, [string, Tool]> = {
         if (!product) throw new ToolFailure(`unknown product_id "${String(input.product_id)}"`)
         const budget = Number(input.budget)
         return withContext(input, {
-          forecast: { product_id: product.product_id, budget, impressions: Math.round((budget / product.cpm) * 1000) },
+          forecast: { product_id: product.product_id, budget, impressions: Math.round((budget / cpmOf(product)) * 1000) },
         })
       },
     },
@@ -110,9 +93,10 @@ const CATEGORY_TOOLS: Record<string, [string, Tool]> = {
       description: 'Render a placeholder preview for a creative format.',
       kind: 'other',
       run: (input) => {
-        const format = FORMATS.find((f) => f.format_id === input.format_id)
+        const format = FORMATS.find((f) => f.format_id.id === input.format_id)
         if (!format) throw new ToolFailure(`unknown format_id "${String(input.format_id)}"`)
-        return withContext(input, { preview: { format_id: format.format_id, url: `media://previews/${format.format_id}.png` } })
+        const id = format.format_id.id
+        return withContext(input, { preview: { format_id: id, url: `media://previews/${id}.png` } })
       },
     },
   ],
@@ -130,8 +114,8 @@ function requestedCategories(raw: unknown): string[] {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * The demo media-sales agent's ACP face: the same seller as its MCP and A2A faces. Its tools are slash
- * commands (`/search_products {"brief": …}` runs one, as a replayed MCP call does), and a plain prompt is a
+ * The demo media-sales agent's ACP face: the same seller as its MCP and A2A faces. Its AdCP tasks are slash
+ * commands (`/get_products {"buying_mode": "brief", "brief": …}` runs one, as a replayed MCP call does), and a plain prompt is a
  * small plan it carries out — search, (forecast, when asked for that category), book the best product after
  * asking permission — each step a tool call whose output is the same data its MCP face returns. It honours
  * the requested tool categories hint as its MCP face honours the experimental capability: read from the
@@ -161,9 +145,9 @@ export function mediaSalesAcpAgent(delayMs = 120) {
   )
   app.onRequest('session/new', async ({ client }) => {
     const sessionId = `sess_${++next}`
-    const tools = new Map(Object.entries(BASE_TOOLS))
+    const tools = new Map(BASE_TASKS.map((task) => [task as string, taskTool(task)]))
     for (const category of categories) if (CATEGORY_TOOLS[category]) tools.set(...CATEGORY_TOOLS[category])
-    sessions.set(sessionId, { book: new MediaBuyBook(), tools })
+    sessions.set(sessionId, { seller: new MediaSeller(), tools })
     // Announced once the answer is on its way: the commands belong to the session it names.
     setTimeout(() => void announce(client, sessionId), 0)
     return { sessionId }
@@ -243,7 +227,7 @@ export function mediaSalesAcpAgent(delayMs = 120) {
         if (!(error instanceof ToolFailure)) throw error
         await update({
           status: 'failed',
-          rawOutput: { error: error.message },
+          rawOutput: error.output,
           content: [{ type: 'content', content: { type: 'text', text: error.message } }],
         })
         return undefined
@@ -262,11 +246,11 @@ export function mediaSalesAcpAgent(delayMs = 120) {
       await run(slash[1], input)
     } else {
       const wantsBuy = /\b(buy|book)\b/i.test(text)
-      // What the prompt names is booked as named: the product, the budget, the buying mode; the rest is the seller's pick.
+      // What the prompt names is booked as named: the product, the budget, the brand; the rest is the seller's pick.
       const asked = wantsBuy ? bookingAsked(text) : {}
       const forecasting = session.tools.has('forecast_delivery')
       const steps = [
-        'Search products for the brief',
+        'Get products for the brief',
         ...(forecasting ? ['Forecast delivery'] : []),
         ...(wantsBuy ? [asked.product_id ? `Book ${asked.product_id} as asked` : 'Book the best match'] : []),
       ]
@@ -284,8 +268,8 @@ export function mediaSalesAcpAgent(delayMs = 120) {
         })
       await say('Reading the brief and planning the steps.', 'agent_thought_chunk')
       await plan(0)
-      const found = (await run('search_products', { brief: text, max_results: 3 }))?.products as
-        { product_id: string; name: string; min_budget: number }[] | undefined
+      const found = (await run('get_products', { buying_mode: 'brief', brief: text, pagination: { max_results: 3 } }))?.products as
+        typeof PRODUCTS | undefined
       const named = PRODUCTS.find((p) => p.product_id === asked.product_id)
       const best = named ?? found?.[0]
       if (!best && !asked.product_id) {
@@ -295,7 +279,7 @@ export function mediaSalesAcpAgent(delayMs = 120) {
       if (named) await say(`You asked for ${named.name} (${named.product_id}). `)
       else if (asked.product_id) await say(`There is no ${asked.product_id} in the inventory. `)
       else if (best) await say(`The best match is ${best.name} (${best.product_id}). `)
-      const budget = asked.budget ?? best?.min_budget
+      const budget = asked.budget ?? best?.pricing_options[0].min_spend_per_package
       let done = 1
       if (forecasting && best) {
         await plan(done++)
@@ -305,8 +289,12 @@ export function mediaSalesAcpAgent(delayMs = 120) {
       }
       if (wantsBuy && !signal.aborted) {
         await plan(done++)
-        const order = { product_id: asked.product_id ?? best!.product_id, budget, buying_mode: asked.buying_mode ?? 'auction' }
-        const bought = (await run('create_media_buy', order))?.media_buy as { media_buy_id?: string } | undefined
+        const order = conversationalBuy({
+          product_id: asked.product_id ?? best!.product_id,
+          budget: budget ?? 0,
+          brand: asked.brand ?? 'buyer.example',
+        })
+        const bought = (await run('create_media_buy', order)) as { media_buy_id?: string } | undefined
         await say(bought ? `Booked as ${bought.media_buy_id}.` : 'Nothing was booked.')
       }
       await plan(done)

@@ -3,9 +3,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { TOOL_CATEGORIES_HINT } from '../contract/profiles'
 import { PARALLAX_VERSION } from '../version'
-import { deliveryReport, listFormats, MediaBuyBook, MediaBuyError, PRODUCTS, FORMATS, searchProducts, type Channel } from './mediaSales'
+import { cpmOf, FORMATS, MediaSeller, PRODUCTS } from './mediaSales'
+import { runTask, TASK_INPUTS, TASKS, type TaskName } from './sellerTasks'
 
-const channel = z.enum(['display', 'video', 'audio', 'ctv'])
 /** Buyers send an opaque `context` object; a well-behaved seller echoes it back untouched. */
 const context = z.record(z.string(), z.unknown()).optional().describe('Opaque buyer context, echoed back in the response')
 
@@ -23,50 +23,47 @@ export interface ToolServerOptions {
    * stamps the buyer's context, and echoes the stamped context instead of the one it was sent.
    */
   echoChangedContext?: boolean
+  /** The seller behind the tools (its book of buys); a server of its own by default, as each stdio process is. */
+  seller?: MediaSeller
 }
 
+/** The tasks listed from the start; `get_media_buy_delivery` joins them with the seller's first buy. */
+const FIRST_TASKS: TaskName[] = ['get_adcp_capabilities', 'get_products', 'list_creative_formats', 'create_media_buy', 'get_media_buys']
+
 /**
- * The demo tool server: a small media-sales agent. Creating the first media buy registers a
- * `get_delivery_report` tool, which makes the server send `notifications/tools/list_changed`.
- * Every tool echoes the buyer's `context` untouched (unless `echoChangedContext`).
+ * The demo tool server: an AdCP seller (media buy protocol, AdCP 3.0.6), one tool per task. Creating the
+ * seller's first media buy registers `get_media_buy_delivery`, which makes the server send
+ * `notifications/tools/list_changed`. Every tool echoes the buyer's `context` untouched (unless `echoChangedContext`).
  */
 export function createToolServer(options: ToolServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: 'parallax-demo-media-sales', version: PARALLAX_VERSION, title: 'Demo media-sales agent' },
-    { instructions: 'A media-sales agent. Search products with a brief, list creative formats, then create a media buy.' },
-  )
-  const book = new MediaBuyBook()
-  let reportTool = false
-  const result = (data: Record<string, unknown>) => {
-    const context = data.context as Record<string, unknown> | undefined
-    return toolResult(options.echoChangedContext && context ? { ...data, context: { ...context, seller_normalized: true } } : data)
-  }
-
-  server.registerTool(
-    'search_products',
     {
-      title: 'Search products',
-      description: 'Find advertising products that match a campaign brief.',
-      inputSchema: {
-        brief: z.string().min(1).describe('What the campaign wants to achieve, in plain words'),
-        channel: channel.optional(),
-        max_results: z.number().int().min(1).max(20).optional(),
-        context,
+      instructions:
+        'A media-sales agent, an AdCP seller (media buy): find products with get_products (a brief), list creative formats, then create a media buy and read its delivery.',
+    },
+  )
+  const seller = options.seller ?? new MediaSeller()
+  const register = (task: TaskName) =>
+    server.registerTool(
+      task,
+      { ...TASKS[task], inputSchema: TASK_INPUTS[task] as z.ZodRawShape },
+      async (input: Record<string, unknown>): Promise<CallToolResult> => {
+        const outcome = runTask(task, input, seller)
+        // AdCP's error arm: `errors[]` in the data, and the call marked failed.
+        if (!outcome.ok) return { ...toolResult(outcome.data), content: [{ type: 'text' as const, text: outcome.summary }], isError: true }
+        if (task === 'create_media_buy' && !deliveryListed) {
+          deliveryListed = true
+          register('get_media_buy_delivery')
+        }
+        const data = outcome.data
+        const echoed = data.context as Record<string, unknown> | undefined
+        return toolResult(options.echoChangedContext && echoed ? { ...data, context: { ...echoed, seller_normalized: true } } : data)
       },
-    },
-    async ({ brief, channel, max_results, context }) =>
-      result({ products: searchProducts({ brief, channel: channel as Channel | undefined, max_results }), ...(context && { context }) }),
-  )
-
-  server.registerTool(
-    'list_creative_formats',
-    {
-      title: 'List creative formats',
-      description: 'The creative formats this seller accepts, optionally for one channel.',
-      inputSchema: { channel: channel.optional(), context },
-    },
-    async ({ channel, context }) => result({ formats: listFormats(channel as Channel | undefined), ...(context && { context }) }),
-  )
+    )
+  // A seller with buys already (another session made them) lists delivery from the start.
+  let deliveryListed = seller.size > 0
+  for (const task of deliveryListed ? [...FIRST_TASKS, 'get_media_buy_delivery' as const] : FIRST_TASKS) register(task)
 
   // Clients may ask for categories of tools (a capability hint): the seller adds the ones it has.
   server.server.oninitialized = () => {
@@ -74,35 +71,6 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
     const asked = Array.isArray(hint?.categories) ? hint.categories : []
     for (const [category, register] of Object.entries(CATEGORY_TOOLS)) if (asked.includes(category)) register(server)
   }
-
-  server.registerTool(
-    'create_media_buy',
-    {
-      title: 'Create media buy',
-      description: 'Book a product for a budget. Requires buying_mode.',
-      inputSchema: {
-        product_id: z.string(),
-        budget: z.number().positive(),
-        buying_mode: z.enum(['auction', 'guaranteed']),
-        flight_start: z.string().optional(),
-        flight_end: z.string().optional(),
-        context,
-      },
-    },
-    async ({ context, ...input }) => {
-      try {
-        const buy = book.create(input)
-        if (!reportTool) {
-          reportTool = true
-          registerReportTool(server, book, result)
-        }
-        return result({ media_buy: buy, ...(context && { context }) })
-      } catch (error) {
-        if (error instanceof MediaBuyError) return failure(error.message)
-        throw error
-      }
-    },
-  )
   return server
 }
 
@@ -121,7 +89,7 @@ const CATEGORY_TOOLS: Record<string, (server: McpServer) => void> = {
         const product = PRODUCTS.find((p) => p.product_id === product_id)
         if (!product) return failure(`unknown product_id "${product_id}"`)
         return toolResult({
-          forecast: { product_id, budget, impressions: Math.round((budget / product.cpm) * 1000) },
+          forecast: { product_id, budget, impressions: Math.round((budget / cpmOf(product)) * 1000) },
           ...(context && { context }),
         })
       },
@@ -136,26 +104,11 @@ const CATEGORY_TOOLS: Record<string, (server: McpServer) => void> = {
         _meta: { [TOOL_CATEGORIES_HINT]: 'creative' },
       },
       async ({ format_id, context }) => {
-        const format = FORMATS.find((f) => f.format_id === format_id)
+        const format = FORMATS.find((f) => f.format_id.id === format_id)
         if (!format) return failure(`unknown format_id "${format_id}"`)
         return toolResult({ preview: { format_id, url: `media://previews/${format_id}.png` }, ...(context && { context }) })
       },
     ),
-}
-
-function registerReportTool(server: McpServer, book: MediaBuyBook, result: (data: Record<string, unknown>) => CallToolResult): void {
-  server.registerTool(
-    'get_delivery_report',
-    {
-      title: 'Get delivery report',
-      description: 'Delivery so far for a media buy created in this session.',
-      inputSchema: { media_buy_id: z.string(), context },
-    },
-    async ({ media_buy_id, context }) => {
-      const buy = book.get(media_buy_id)
-      return buy ? result({ report: deliveryReport(buy), ...(context && { context }) }) : failure(`unknown media_buy_id "${media_buy_id}"`)
-    },
-  )
 }
 
 /** The demo prompt-only server: it advertises `prompts` and nothing else. */

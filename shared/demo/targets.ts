@@ -7,7 +7,10 @@ import { DEMO_A2A_GRPC_TARGET, DEMO_A2A_TARGET } from './demoAgents'
 import type { DemoServerName } from './mcpServers'
 
 const DEMOS: Record<DemoServerName, { name: string; description: string }> = {
-  tools: { name: 'Demo media-sales agent', description: 'Tools: search products, list creative formats, create a media buy.' },
+  tools: {
+    name: 'Demo media-sales agent',
+    description: 'Tools: get products, list creative formats, create a media buy, read its delivery (an AdCP 3.0.6 seller of media).',
+  },
   prompts: {
     name: 'Demo prompt library',
     description: 'Prompt-only server: no tools, so tools/list is never called and keepalive uses ping.',

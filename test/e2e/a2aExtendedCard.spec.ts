@@ -25,7 +25,7 @@ test('the authenticated extended card shows beside the public one, with what dif
       await expect(extended).toHaveAttribute('data-status', 'called', { timeout: 20_000 })
       await expect(extended).toContainText('2 differences from the public card')
       const diff = page.getByTestId('extended-card-diff')
-      await expect(diff).toContainText('/skills/4')
+      await expect(diff).toContainText('/skills/6')
       await expect(diff).toContainText('premium_inventory')
       await expect(diff).toContainText('/description')
       await expect(page.getByTestId('agent-card')).not.toContainText('e2e-buyer-token')

@@ -15,7 +15,7 @@ test('push notifications: a webhook on Parallax’s receiver for a task, and eac
     await page.getByRole('tab', { name: /Conversation/ }).click()
     await message.fill('buy prod_mobile_run 2000')
     await message.press('Enter')
-    await expect(page.locator('[data-kind="status"][data-state="input-required"]')).toContainText('Which buying mode')
+    await expect(page.locator('[data-kind="status"][data-state="input-required"]')).toContainText('Which brand')
   })
 
   await test.step('Tasks → Push… → Add webhook: the agent is given a webhook on 127.0.0.1', async () => {
@@ -32,7 +32,7 @@ test('push notifications: a webhook on Parallax’s receiver for a task, and eac
   })
 
   await test.step('the answer moves the task on: the agent pushes each change, and each push is in the conversation', async () => {
-    await message.fill('auction')
+    await message.fill('acmeoutdoor.example')
     await message.press('Enter')
     await expect(page.locator('[data-kind="status"][data-state="completed"]')).toContainText('Created mb_0001')
     const pushed = page.locator('[data-kind="push"][data-state="completed"]')
@@ -58,7 +58,7 @@ test('push notifications: a webhook on Parallax’s receiver for a task, and eac
   await test.step('a task canceled while it waited: no webhook offered either', async () => {
     await message.fill('buy prod_mobile_run 500')
     await message.press('Enter')
-    await expect(page.locator('[data-kind="status"][data-state="input-required"]').last()).toContainText('Which buying mode')
+    await expect(page.locator('[data-kind="status"][data-state="input-required"]').last()).toContainText('Which brand')
     await page.getByRole('button', { name: 'Tasks…' }).click()
     const waiting = tasks.getByRole('row').filter({ has: page.locator('.state-chip.input-required') })
     await waiting.getByRole('button', { name: 'Push…' }).click()

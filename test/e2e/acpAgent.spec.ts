@@ -30,7 +30,7 @@ test('the demo agent over ACP: handshake, a prompt whose tool calls stream in, a
     const prompt = page.getByLabel('Prompt')
     await prompt.fill('Find video for a sneaker launch and book it')
     await prompt.press('Enter')
-    await expect(page.locator('[data-kind="tool"][data-tool="search_products"][data-state="completed"]')).toBeVisible({ timeout: 15_000 })
+    await expect(page.locator('[data-kind="tool"][data-tool="get_products"][data-state="completed"]')).toBeVisible({ timeout: 15_000 })
     await expect(page.locator('[data-kind="plan"]').first()).toBeVisible()
     const ask = page.getByTestId('server-request')
     await expect(ask).toContainText('The agent asks your permission')

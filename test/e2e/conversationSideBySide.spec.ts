@@ -1,5 +1,5 @@
 import { expect, test } from './webHostProcess'
-import { openDemo } from './flows'
+import { DEMO_BUY, openDemo } from './flows'
 
 test('a two-turn A2A conversation and an MCP session, side by side by turn', async ({ page, host }) => {
   await page.goto(host.url)
@@ -15,9 +15,9 @@ test('a two-turn A2A conversation and an MCP session, side by side by turn', asy
     const message = page.getByLabel('Message')
     await message.fill('buy prod_mobile_run 2000')
     await message.press('Enter')
-    await expect(page.locator('[data-kind="status"][data-state="input-required"]')).toContainText('Which buying mode')
+    await expect(page.locator('[data-kind="status"][data-state="input-required"]')).toContainText('Which brand')
     await expect(page.getByTestId('thread')).toContainText('continues task')
-    await message.fill('auction')
+    await message.fill('acmeoutdoor.example')
     await message.press('Enter')
     await expect(page.locator('[data-kind="status"][data-state="completed"]')).toContainText('Created mb_0001')
     await expect(page.locator('[data-kind="artifact"]')).toContainText('media_buy')
@@ -39,11 +39,11 @@ test('a two-turn A2A conversation and an MCP session, side by side by turn', asy
     await page.getByRole('tab', { name: /Conversation/ }).click()
     await page.getByLabel('Tool').selectOption('create_media_buy')
     const args = page.getByLabel('Arguments (JSON)')
-    await args.fill('{"product_id": "prod_mobile_run", "budget": 2000, "buying_mode": "auction"}')
+    await args.fill(DEMO_BUY)
     await page.getByRole('button', { name: 'Call' }).click()
     await expect(page.locator('[data-kind="result"]')).toContainText('mb_0001')
-    await page.getByLabel('Tool').selectOption('get_delivery_report')
-    await args.fill('{"media_buy_id": "mb_0001"}')
+    await page.getByLabel('Tool').selectOption('get_media_buy_delivery')
+    await args.fill('{"media_buy_ids": ["mb_0001"]}')
     await page.getByRole('button', { name: 'Call' }).click()
     await expect(page.locator('[data-kind="result"]')).toHaveCount(2)
   })

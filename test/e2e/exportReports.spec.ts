@@ -48,7 +48,7 @@ test('Export report in Replay and in Compare downloads what is on screen as one 
       expect(html).toMatch(
         new RegExp(`data-turn="${turn}" data-status="${status}">\\n<summary><span class="badge ${status}">${status}</span>`),
       )
-    expect(html).toContain('<td class="path">/data/report/currency</td>')
+    expect(html).toContain('<td class="path">/data/media_buy_deliveries/0/pricing_model</td>')
   })
 
   await test.step('Compare: the demo over MCP vs over A2A, a table of every operation, exported', async () => {
@@ -66,11 +66,11 @@ test('Export report in Replay and in Compare downloads what is on screen as one 
     const catalog = page.getByTestId('compare-catalog')
     await expect(catalog.getByRole('columnheader')).toHaveText(['Kind', 'Name', 'A', 'B', 'Status', 'Frames'], { timeout: 20_000 })
     const rows = catalog.locator('tbody tr')
-    await expect(rows).toHaveCount(4)
-    await expect(page.locator('.section-title', { hasText: 'Catalog' })).toContainText('3 same, 0 only in A, 1 only in B, 0 changed')
-    const report = catalog.locator('[data-name="get_delivery_report"]')
-    await expect(report.getByRole('cell')).toHaveText(['operation', 'get_delivery_report', '—', '✓', 'only in B', /^B #\d+$/])
-    for (const same of ['create_media_buy', 'list_creative_formats', 'search_products'])
+    await expect(rows).toHaveCount(6)
+    await expect(page.locator('.section-title', { hasText: 'Catalog' })).toContainText('5 same, 0 only in A, 1 only in B, 0 changed')
+    const report = catalog.locator('[data-name="get_media_buy_delivery"]')
+    await expect(report.getByRole('cell')).toHaveText(['operation', 'get_media_buy_delivery', '—', '✓', 'only in B', /^B #\d+$/])
+    for (const same of ['create_media_buy', 'get_adcp_capabilities', 'get_media_buys', 'get_products', 'list_creative_formats'])
       await expect(catalog.locator(`[data-name="${same}"]`).getByRole('cell').nth(4)).toHaveText('same')
     // Frame links look like links: the accent colour, underlined.
     const link = report.getByRole('button', { name: /^B #\d+$/ })
@@ -83,11 +83,11 @@ test('Export report in Replay and in Compare downloads what is on screen as one 
     expectSelfContained(html)
     expect(html).toContain('<h1>Compare Demo media-sales agent vs Demo media-sales agent (A2A)</h1>')
     expect(html).toContain(
-      '<span class="badge same">3 same</span> <span class="badge removed">0 only in A</span> <span class="badge added">1 only in B</span>',
+      '<span class="badge same">5 same</span> <span class="badge removed">0 only in A</span> <span class="badge added">1 only in B</span>',
     )
     expect(html).toMatch(
-      /<tr data-name="get_delivery_report" data-status="only in B"><td>operation<\/td><td class="path">get_delivery_report<\/td><td>—<\/td><td>✓<\/td>/,
+      /<tr data-name="get_media_buy_delivery" data-status="only in B"><td>operation<\/td><td class="path">get_media_buy_delivery<\/td><td>—<\/td><td>✓<\/td>/,
     )
-    expect(html.match(/data-status="same"/g)).toHaveLength(3)
+    expect(html.match(/data-status="same"/g)).toHaveLength(5)
   })
 })

@@ -33,3 +33,12 @@ export async function addAndConnect(
   await page.getByRole('button', { name: 'Save and connect' }).click()
   await expectHealthy(page, timeout)
 }
+
+/** An AdCP create_media_buy the demo seller accepts: prod_mobile_run at its auction CPM, for 2,000 USD. */
+export const DEMO_BUY = JSON.stringify({
+  brand: { domain: 'acmeoutdoor.example' },
+  account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
+  start_time: '2027-04-01T00:00:00Z',
+  end_time: '2027-04-30T23:59:59Z',
+  packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 2000 }],
+})

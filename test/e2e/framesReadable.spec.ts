@@ -14,7 +14,7 @@ test('A2A frames carry their HTTP exchange; probes are marked and hidden with on
     await page.getByRole('tab', { name: /Calls/ }).click()
     await page.getByLabel('Tool to call').selectOption('list_creative_formats')
     await page.getByRole('button', { name: 'JSON', exact: true }).click()
-    await page.getByLabel('Raw arguments (JSON)').fill('{"channel": "audio"}')
+    await page.getByLabel('Raw arguments (JSON)').fill('{"name_search": "audio"}')
     await page.getByRole('button', { name: 'Call', exact: true }).click()
     await expect(page.getByTestId('call-result')).toBeVisible({ timeout: 15_000 })
   })

@@ -24,15 +24,14 @@ test('a hooked call: raw, hooked and their diff, both validations and the contex
     await expect(files).toContainText('a web page cannot read a file’s path from the browser’s file picker')
     await page.screenshot({ path: 'test-results/hooks-browse.png' })
     await files.getByRole('button', { name: /fill-buying-mode\.json/ }).click()
-    await expect(page.getByTestId('hooks-bar')).toContainText('(declarative) for create_media_buy')
+    await expect(page.getByTestId('hooks-bar')).toContainText('(declarative) for get_products')
     await expect(page.getByLabel('Hooks file')).toHaveValue(shipped)
     await expect(files).toHaveCount(0)
   })
 
-  await test.step('call create_media_buy without buying_mode, as an older client would', async () => {
-    await page.getByLabel('Tool to call').selectOption('create_media_buy')
-    await page.locator('#arg-product_id').fill('prod_mobile_run')
-    await page.locator('#arg-budget').fill('2000')
+  await test.step('call get_products without buying_mode, as a client written for AdCP 2.x would', async () => {
+    await page.getByLabel('Tool to call').selectOption('get_products')
+    await page.locator('#arg-brief').fill('mobile display')
     await page.locator('#arg-context').fill('{"buyer": "acme"}')
     await page.locator('#arg-context').blur()
     await page.getByRole('button', { name: 'Call', exact: true }).click()
@@ -42,7 +41,7 @@ test('a hooked call: raw, hooked and their diff, both validations and the contex
     await expect(page.getByTestId('raw-pane')).toContainText('invalid · 1')
     await expect(page.getByTestId('raw-pane')).toContainText('missing required property "buying_mode"')
     await expect(page.getByTestId('hooked-pane')).toContainText('valid')
-    await expect(page.getByTestId('hooked-pane')).toContainText('"auction"')
+    await expect(page.getByTestId('hooked-pane')).toContainText('"brief"')
     await expect(page.getByTestId('diff-pane')).toContainText('/buying_mode')
     await expect(page.getByTestId('context-echo')).toContainText('echoed the raw context')
     await page.screenshot({ path: 'test-results/hooked-call.png', fullPage: true })
@@ -58,11 +57,11 @@ test('a hooked call: raw, hooked and their diff, both validations and the contex
   await test.step('a file of the user’s, once loaded, is offered by Browse… under Loaded lately', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'parallax-hooks-'))
     try {
-      const mine = join(dir, 'guaranteed.json')
-      writeFileSync(mine, JSON.stringify({ create_media_buy: { defaults: { buying_mode: 'guaranteed' } } }))
+      const mine = join(dir, 'wholesale.json')
+      writeFileSync(mine, JSON.stringify({ get_products: { defaults: { buying_mode: 'wholesale' } } }))
       await page.getByLabel('Hooks file').fill(mine)
       await page.getByRole('button', { name: 'Load' }).click()
-      await expect(page.getByTestId('hooks-bar')).toContainText('guaranteed.json (declarative)')
+      await expect(page.getByTestId('hooks-bar')).toContainText('wholesale.json (declarative)')
       await page.getByRole('button', { name: 'Browse…' }).click()
       const files = page.getByRole('group', { name: 'Hooks files' })
       await expect(files.getByRole('button', { name: mine })).toBeVisible()
@@ -70,7 +69,7 @@ test('a hooked call: raw, hooked and their diff, both validations and the contex
       await expect(page.getByTestId('hooks-bar')).toContainText('fill-buying-mode.json (declarative)')
       await page.getByRole('button', { name: 'Browse…' }).click()
       await files.getByRole('button', { name: mine }).click()
-      await expect(page.getByTestId('hooks-bar')).toContainText('guaranteed.json (declarative)')
+      await expect(page.getByTestId('hooks-bar')).toContainText('wholesale.json (declarative)')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -9,7 +9,7 @@ test('record a connection, then replay the demo session MCP vs A2A with the diff
     await page.getByRole('button', { name: '● Record' }).click()
     await page.getByRole('tab', { name: /Conversation/ }).click()
     await page.getByLabel('Tool').selectOption('list_creative_formats')
-    await page.getByLabel('Arguments (JSON)').fill('{"channel": "audio"}')
+    await page.getByLabel('Arguments (JSON)').fill('{"name_search": "audio"}')
     await page.getByRole('button', { name: 'Call' }).click()
     await expect(page.locator('[data-kind="result"]')).toHaveCount(1)
     await page.getByRole('button', { name: '■ Stop recording' }).click()
@@ -34,7 +34,7 @@ test('record a connection, then replay the demo session MCP vs A2A with the diff
     await expect(page.getByTestId('parity-summary')).toContainText('3 same')
     await expect(page.getByTestId('parity-summary')).toContainText('1 differ')
     await expect(page.locator('[data-turn="4"]')).toHaveAttribute('data-status', 'differs')
-    await expect(page.getByTestId('turn-diff')).toContainText('/data/report/currency')
+    await expect(page.getByTestId('turn-diff')).toContainText('/data/media_buy_deliveries/0/pricing_model')
     await page.screenshot({ path: 'test-results/replay-side-by-side.png' })
   })
 

@@ -12,9 +12,9 @@ test('a request in Frames is edited, checked against the MCP schema, confirmed a
 
   await test.step('a tool call to resend', async () => {
     await page.getByRole('tab', { name: /Calls/ }).click()
-    await page.getByLabel('Tool to call').selectOption('search_products')
+    await page.getByLabel('Tool to call').selectOption('get_products')
     await page.getByRole('button', { name: 'JSON', exact: true }).click()
-    await page.getByLabel('Raw arguments (JSON)').fill('{"brief": "sports fans"}')
+    await page.getByLabel('Raw arguments (JSON)').fill('{"buying_mode": "brief", "brief": "sports fans"}')
     await page.getByRole('button', { name: 'Call', exact: true }).click()
     await expect(page.getByTestId('call-result')).toBeVisible({ timeout: 15_000 })
   })
@@ -29,16 +29,18 @@ test('a request in Frames is edited, checked against the MCP schema, confirmed a
   await test.step('an edit the schema refuses says where and why, and cannot be sent', async () => {
     await resend.getByRole('button', { name: 'Edit & resend' }).click()
     await expect(editor).toHaveValue(/"brief": "sports fans"/)
-    await editor.fill('{"name": "search_products", "arguments": "podcast listeners"}')
+    await editor.fill('{"name": "get_products", "arguments": "podcast listeners"}')
     await expect(page.getByRole('alert')).toContainText('arguments')
     await expect(resend.getByRole('button', { name: 'Send edited' })).toBeDisabled()
-    await editor.fill('{"name": "search_products", ')
+    await editor.fill('{"name": "get_products", ')
     await expect(page.getByRole('alert')).toContainText('Not sendable')
     await page.screenshot({ path: 'test-results/resend-refused.png' })
   })
 
   await test.step('a valid edit fits the schema; a tool call asks before it is sent', async () => {
-    await editor.fill('{"name": "search_products", "arguments": {"brief": "podcast listeners", "channel": "audio"}}')
+    await editor.fill(
+      '{"name": "get_products", "arguments": {"buying_mode": "brief", "brief": "podcast listeners", "filters": {"channels": ["podcast"]}}}',
+    )
     await expect(resend).toContainText('✓ fits the MCP schema for tools/call')
     await resend.getByRole('button', { name: 'Send edited' }).click()
     const dialog = page.getByRole('alertdialog', { name: 'Send tools/call again?' })

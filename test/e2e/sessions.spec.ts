@@ -13,10 +13,10 @@ import { openDemo } from './flows'
 // session, leave no process behind, keep their results while the user goes elsewhere; recording starts
 // at Record; a server that came back says so.
 
-async function callFormats(page: Page, channel: string, results: number): Promise<void> {
+async function callFormats(page: Page, nameSearch: string, results: number): Promise<void> {
   await page.getByRole('tab', { name: /Conversation/ }).click()
   await page.getByLabel('Tool').selectOption('list_creative_formats')
-  await page.getByLabel('Arguments (JSON)').fill(JSON.stringify({ channel }))
+  await page.getByLabel('Arguments (JSON)').fill(JSON.stringify({ name_search: nameSearch }))
   await page.getByRole('button', { name: 'Call' }).click()
   await expect(page.locator('[data-kind="result"]')).toHaveCount(results)
 }
@@ -113,7 +113,7 @@ test('Replay runs on its own connections, leaves no process, and its results sta
     await page.keyboard.press('Escape')
     await expect(drawer).toHaveCount(0)
     await expect(page.getByTestId('parity-summary')).toContainText('4 of 4 turn(s) · done')
-    await expect(page.getByTestId('turn-diff')).toContainText('/data/report/currency')
+    await expect(page.getByTestId('turn-diff')).toContainText('/data/media_buy_deliveries/0/pricing_model')
   })
 
   await test.step('the target page still shows the user’s session; back on Replay, the results are as they were', async () => {
@@ -157,7 +157,7 @@ test('Record keeps only what happens from then on, shows its progress, and says 
   await expect(status).toHaveText(/0:0\d · \d+ events/)
   await expect(page.locator('[data-target="demo:tools"]').getByTestId('recording-mark')).toBeVisible()
   const before = Number((await status.textContent())?.match(/(\d+) events/)?.[1])
-  await callFormats(page, 'video', 2)
+  await callFormats(page, 'pre-roll', 2)
   await expect.poll(async () => Number((await status.textContent())?.match(/(\d+) events/)?.[1])).toBeGreaterThan(before + 2)
   await page.screenshot({ path: 'test-results/sessions-recording.png' })
 
@@ -175,7 +175,7 @@ test('Record keeps only what happens from then on, shows its progress, and says 
   await expect(page.locator(`.recording.selected`)).toContainText(/recorded /)
   await expect(page.getByTestId('recording-date')).toContainText('1 turn(s)')
   await expect(page.getByTestId('replay-turns').locator('[data-turn]')).toHaveCount(1)
-  await expect(page.getByTestId('replay-turns')).toContainText('"channel":"video"')
+  await expect(page.getByTestId('replay-turns')).toContainText('"name_search":"pre-roll"')
 
   const recording = parseRecording(readFileSync(join(host.dataDir, 'recordings', `${name}.jsonl`), 'utf8'))
   expect(recording.events).toHaveLength(events)

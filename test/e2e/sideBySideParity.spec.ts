@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { expect, test } from './webHostProcess'
 
 /** The same two calls on each demo tool server: one without a buyer context, one with it (what the echo bug changes). */
-const CALLS = ['{"channel": "audio"}', '{"channel": "audio", "context": {"buyer_ref": "r-7"}}']
+const CALLS = ['{"name_search": "audio"}', '{"name_search": "audio", "context": {"buyer_ref": "r-7"}}']
 
 async function connectAndCall(page: Page, targetId: string, record = false) {
   await page.locator(`[data-target="${targetId}"]`).click()

@@ -4,7 +4,7 @@ import type { Locator, Page } from '@playwright/test'
 import type { TimelineSpan } from '../../shared/contract'
 import { openApprovedTarget, openUiClient } from '../../web/client'
 import { expect, ROOT, test, type RunningWebHost } from './webHostProcess'
-import { openDemo } from './flows'
+import { DEMO_BUY, openDemo } from './flows'
 
 // The Timeline on real sessions: the built-in demo servers (an MCP server over stdio, an A2A agent), what
 // the engine answers drawn on one canvas; zoom, pan, brush and click through, and the views it links to.
@@ -253,8 +253,8 @@ test('an A2A conversation on the Timeline (its task and stream), then beside an 
     const message = page.getByLabel('Message')
     await message.fill('buy prod_mobile_run 2000')
     await message.press('Enter')
-    await expect(page.locator('[data-kind="status"][data-state="input-required"]')).toContainText('Which buying mode')
-    await message.fill('auction')
+    await expect(page.locator('[data-kind="status"][data-state="input-required"]')).toContainText('Which brand')
+    await message.fill('acmeoutdoor.example')
     await message.press('Enter')
     await expect(page.locator('[data-kind="status"][data-state="completed"]')).toContainText('Created mb_0001')
   })
@@ -275,11 +275,11 @@ test('an A2A conversation on the Timeline (its task and stream), then beside an 
     await page.getByRole('tab', { name: /Conversation/ }).click()
     await page.getByLabel('Tool').selectOption('create_media_buy')
     const args = page.getByLabel('Arguments (JSON)')
-    await args.fill('{"product_id": "prod_mobile_run", "budget": 2000, "buying_mode": "auction"}')
+    await args.fill(DEMO_BUY)
     await page.getByRole('button', { name: 'Call' }).click()
     await expect(page.locator('[data-kind="result"]')).toContainText('mb_0001')
-    await page.getByLabel('Tool').selectOption('get_delivery_report')
-    await args.fill('{"media_buy_id": "mb_0001"}')
+    await page.getByLabel('Tool').selectOption('get_media_buy_delivery')
+    await args.fill('{"media_buy_ids": ["mb_0001"]}')
     await page.getByRole('button', { name: 'Call' }).click()
     await expect(page.locator('[data-kind="result"]')).toHaveCount(2)
   })

@@ -281,7 +281,7 @@ describe('nothing lost', () => {
     const out = join(dir, 'busy.jsonl')
     const turns = Array.from({ length: 400 }, (_, i) => [
       '--turn',
-      JSON.stringify({ tool: 'list_creative_formats', arguments: { channel: i % 2 ? 'video' : 'display' } }),
+      JSON.stringify({ tool: 'list_creative_formats', arguments: { name_search: i % 2 ? 'pre-roll' : 'banner' } }),
     ]).flat()
     const child = spawn(
       process.execPath,

@@ -53,7 +53,11 @@ async function hostServes(connectionIds: string[]): Promise<void> {
   expect(ui.isOpen).toBe(true)
   expect((await ui.invoke('app.info', {})).name).toBe('Parallax')
   for (const connectionId of connectionIds) {
-    const report = await ui.invoke('tools.call', { connectionId, tool: 'search_products', arguments: { brief: 'podcast' } })
+    const report = await ui.invoke('tools.call', {
+      connectionId,
+      tool: 'get_products',
+      arguments: { buying_mode: 'brief', brief: 'podcast' },
+    })
     expect(report.error, connectionId).toBeUndefined()
   }
 }
@@ -101,14 +105,14 @@ describe('faults nobody handled, under the real web host with a UI attached', ()
       const hooks = join(dir, `stray-${targetId.replace(/\W/g, '-')}.mjs`)
       writeFileSync(
         hooks,
-        `export function search_products(_tool, args) {
+        `export function get_products(_tool, args) {
         setTimeout(() => { Promise.reject(new Error('stray rejection')) }, 20)
         setTimeout(() => { throw new Error('thrown from a timer') }, 40)
         return args
       }\n`,
       )
       await loadHooks(faulty, hooks)
-      await ui.invoke('tools.call', { connectionId: faulty, tool: 'search_products', arguments: { brief: 'podcast' } })
+      await ui.invoke('tools.call', { connectionId: faulty, tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'podcast' } })
 
       const failed = await ui.waitFor((e) => e.type === 'connection' && e.connectionId === faulty && e.state === 'failed', 10_000)
       expect(failed.type === 'connection' && failed.reason).toBe(
@@ -133,17 +137,14 @@ describe('faults nobody handled, under the real web host with a UI attached', ()
 
   it('in a one-shot CLI command: the faulty connection fails, said on stderr, one JSON object on stdout, no stack dump', async () => {
     const hooks = join(dir, 'stray-cli.mjs')
-    writeFileSync(
-      hooks,
-      `export function search_products(_tool, args) {\n  Promise.reject(new Error('stray rejection'))\n  return args\n}\n`,
-    )
+    writeFileSync(hooks, `export function get_products(_tool, args) {\n  Promise.reject(new Error('stray rejection'))\n  return args\n}\n`)
     const parallax = cliRunner(join(dir, 'cli-data'))
     const run = await parallax(
       'call',
       'demo:tools',
-      'search_products',
+      'get_products',
       '--args',
-      '{"brief":"podcast"}',
+      '{"buying_mode":"brief","brief":"podcast"}',
       '--hooks',
       hooks,
       '--yes',

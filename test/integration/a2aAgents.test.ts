@@ -33,10 +33,12 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
     })
     expect(handshake.interfaceReason).toMatch(/JSONRPC 1\.0/)
     expect(handshake.skills.map((s) => s.id)).toEqual([
-      'search_products',
+      'get_adcp_capabilities',
+      'get_products',
       'list_creative_formats',
       'create_media_buy',
-      'get_delivery_report',
+      'get_media_buys',
+      'get_media_buy_delivery',
     ])
     expect((handshake.agentCard as { name: string }).name).toBe('Parallax demo media-sales agent')
     const [request, response] = frames(connection.id, 'agent-card')
@@ -54,14 +56,18 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
     const connection = await connect(agent.url)
     const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
     expect(first.state).toBe('input-required')
-    const second = await connection.send({ text: 'guaranteed' })
+    const second = await connection.send({ text: 'acmeoutdoor.example' })
     expect(second).toMatchObject({ state: 'completed', taskId: first.taskId, contextId: first.contextId })
     expect(second.request).toMatchObject({ taskId: first.taskId, contextId: first.contextId })
     // On the wire: the second SendMessage carried the task and context ids.
     const sends = frames(connection.id, 'SendMessage').filter((f) => f.direction === 'out')
     expect((sends[1].payload as { params: { message: { taskId: string } } }).params.message.taskId).toBe(first.taskId)
-    const artifact = (second.response as { artifacts: { parts: { data: { media_buy: { buying_mode: string } } }[] }[] }).artifacts[0]
-    expect(artifact.parts[0].data.media_buy.buying_mode).toBe('guaranteed')
+    const artifact = (second.response as { artifacts: { parts: { data: Record<string, unknown> }[] }[] }).artifacts[0]
+    expect(artifact.parts[0].data).toMatchObject({
+      media_buy_id: 'mb_0001',
+      status: 'active',
+      packages: [{ product_id: 'prod_mobile_run', budget: 2000 }],
+    })
 
     const { task, conversation: history } = await connection.getTask(first.taskId!, 10)
     expect((task as { status: { state: string } }).status.state).toBe('completed')
@@ -75,13 +81,16 @@ describe('A2A v1.0 agent (the demo media-sales agent)', () => {
       ['agent', 'artifact', undefined],
     ])
     expect(history.history.every((m) => m.timestamp > 0 && m.metadata?.timestampSource === 'observed')).toBe(true)
-    expect(history.history[1].content).toMatch(/buying mode/)
+    expect(history.history[1].content).toMatch(/Which brand/)
   })
 
   it('streams: every SSE event is its own frame, the timeline shows each state and the artifact', async () => {
     const agent = await serve(startMediaSalesAgent())
     const connection = await connect(agent.url)
-    const result = await connection.send({ data: { skill: 'search_products', input: { brief: 'sports video' } } }, { stream: true })
+    const result = await connection.send(
+      { data: { skill: 'get_products', input: { buying_mode: 'brief', brief: 'sports video' } } },
+      { stream: true },
+    )
     expect(result).toMatchObject({ state: 'completed', streamed: true })
     const events = frames(connection.id, 'SendStreamingMessage').filter((f) => f.kind === 'stream-event')
     expect(events.length).toBe(4) // task, working, artifact, completed

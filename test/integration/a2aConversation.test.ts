@@ -105,7 +105,7 @@ describe('A2A conversations come out right, whatever the event order', () => {
   it('a non-streamed answer says each agent message once (a status message is also in the history)', async () => {
     const { e, recorder, connectionId } = await connect('demo:a2a')
     await e.invoke('conversation.send', { connectionId, turn: { text: 'buy prod_mobile_run 2000' }, stream: false, newContext: false })
-    await e.invoke('conversation.send', { connectionId, turn: { text: 'auction' }, stream: false, newContext: false })
+    await e.invoke('conversation.send', { connectionId, turn: { text: 'acmeoutdoor.example' }, stream: false, newContext: false })
     const agent: ConversationMessage[] = recorder
       .of('conversation', connectionId)
       .map((c) => c.message)

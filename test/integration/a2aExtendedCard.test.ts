@@ -28,7 +28,7 @@ describe('the authenticated extended agent card', () => {
     const { step, connectionId } = await extendedStep(a2aTarget(agent.url, 'auto', { Authorization: `Bearer ${TOKEN}` }))
     expect(step).toMatchObject({
       status: 'called',
-      count: 5,
+      count: 7,
       reason: expect.stringMatching(/^GetExtendedAgentCard with this target's headers for http:\/\/127\.0\.0\.1:\d+: 2 difference\(s\)/),
     })
     const { card, differences } = step.extendedCard!
@@ -38,10 +38,10 @@ describe('the authenticated extended agent card', () => {
         {
           path: '/description',
           op: 'replace',
-          from: expect.stringMatching(/^Searches advertising/),
+          from: expect.stringMatching(/^An AdCP seller/),
           to: expect.stringMatching(/premium inventory/),
         },
-        { path: '/skills/4', op: 'add', to: expect.objectContaining({ id: 'premium_inventory' }) },
+        { path: '/skills/6', op: 'add', to: expect.objectContaining({ id: 'premium_inventory' }) },
       ]),
     )
     expect(differences).toHaveLength(2)
@@ -96,11 +96,11 @@ describe('the authenticated extended agent card', () => {
     expect(report.extendedCard).toMatchObject({
       status: 'called',
       card: { skills: expect.arrayContaining([expect.objectContaining({ id: 'premium_inventory' })]) },
-      differences: expect.arrayContaining([expect.objectContaining({ path: '/skills/4', op: 'add' })]),
+      differences: expect.arrayContaining([expect.objectContaining({ path: '/skills/6', op: 'add' })]),
     })
     expect(json.stdout).not.toContain(TOKEN)
     const human = await parallax('inspect', 'buyer', '--config', config, '--probes', '0')
     expect(human.stdout).toMatch(/extended card: 2 difference\(s\) from the public card/)
-    expect(human.stdout).toMatch(/^ {2}\+ \/skills\/4 /m)
+    expect(human.stdout).toMatch(/^ {2}\+ \/skills\/6 /m)
   })
 })

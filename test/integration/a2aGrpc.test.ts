@@ -53,7 +53,10 @@ describe('A2A over gRPC (the SDK’s gRPC server)', () => {
   it('streams over gRPC: each stream message is its own frame, and the timeline shows each state', async () => {
     const agent = await serve(startGrpcAgent(new MediaSalesExecutor()))
     const connection = await connect(a2aTarget(agent.url))
-    const result = await connection.send({ data: { skill: 'search_products', input: { brief: 'sports video' } } }, { stream: true })
+    const result = await connection.send(
+      { data: { skill: 'get_products', input: { buying_mode: 'brief', brief: 'sports video' } } },
+      { stream: true },
+    )
     expect(result).toMatchObject({ state: 'completed', streamed: true })
     const call = frames(connection.id, 'SendStreamingMessage')
     expect(call.map((f) => f.kind)).toEqual(['request', 'stream-event', 'stream-event', 'stream-event', 'stream-event', 'trailers'])
@@ -124,7 +127,7 @@ describe('A2A over gRPC (the SDK’s gRPC server)', () => {
     expect(approval).toBeDefined()
     const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
     expect(first.state).toBe('input-required')
-    const second = await connection.send({ text: 'guaranteed' })
+    const second = await connection.send({ text: 'acmeoutdoor.example' })
     expect(second).toMatchObject({ state: 'completed', taskId: first.taskId, contextId: first.contextId })
     const tasks = await connection.listTasks()
     expect(tasks.map((t) => t.id)).toContain(first.taskId)

@@ -49,7 +49,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
       token: expect.any(String),
     })
 
-    const second = await connection.send({ text: 'auction' })
+    const second = await connection.send({ text: 'acmeoutdoor.example' })
     expect(second.state).toBe('completed')
     await px.recorder.waitFor(
       (e) => e.type === 'conversation' && e.message.metadata?.kind === 'push' && e.message.metadata.state === 'completed',
@@ -124,7 +124,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     expect(pushes(connection.id)).toEqual([])
 
     // The watched task then changes, and the agent pushes nothing for it: still a finding.
-    expect((await connection.send({ text: 'auction' })).state).toBe('completed')
+    expect((await connection.send({ text: 'acmeoutdoor.example' })).state).toBe('completed')
     const finding = await px.recorder.waitFor(
       (e) => e.type === 'log' && e.connectionId === connection.id && /sent no push notification/.test(e.text),
       5_000,
@@ -138,7 +138,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
     const connection = await connect(a2aTarget(agent.url))
     const first = await connection.send({ text: 'buy prod_mobile_run 2000' })
     const config = await connection.pushConfigs().create(first.taskId!, 300)
-    expect((await connection.send({ text: 'auction' })).state).toBe('completed')
+    expect((await connection.send({ text: 'acmeoutdoor.example' })).state).toBe('completed')
     const finding = await px.recorder.waitFor((e) => e.type === 'log' && e.connectionId === connection.id && e.oddity === true, 5_000)
     expect(finding).toMatchObject({
       level: 'warn',
@@ -164,7 +164,7 @@ describe('A2A push notifications, to Parallax’s webhook receiver on 127.0.0.1'
           message: {
             messageId: randomUUID(),
             role: 'ROLE_USER',
-            parts: [{ text: 'auction' }],
+            parts: [{ text: 'acmeoutdoor.example' }],
             taskId: first.taskId,
             contextId: first.contextId,
           },

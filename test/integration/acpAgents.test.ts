@@ -292,13 +292,19 @@ describe('did the agent honour requested_tool_categories?', () => {
     })
     expect(hinted.catalog.added.map((x) => x.name).sort()).toEqual(['forecast_delivery', 'preview_creative'])
     const across = await engine.invoke('compare.run', { a: { targetId: 'demo:tools' }, b: { targetId: 'demo:acp' } })
-    expect(across.catalog.same.map((x) => x.name).sort()).toEqual(['create_media_buy', 'list_creative_formats', 'search_products'])
+    expect(across.catalog.same.map((x) => x.name).sort()).toEqual([
+      'create_media_buy',
+      'get_adcp_capabilities',
+      'get_media_buys',
+      'get_products',
+      'list_creative_formats',
+    ])
     expect(across.catalog.added).toEqual([])
   })
 })
 
 describe('the demo ACP agent', () => {
-  it('books what the prompt asks for: the product, budget and buying mode it names, not the best match for the brief', async () => {
+  it('books what the prompt asks for: the product, budget and brand it names, not the best match for the brief', async () => {
     engine = new Engine({ host: 'web', builtIns: builtInDemos(), defaults: { keepaliveIntervalMs: 3_600_000 } })
     const recorder = new EventRecorder(engine)
     const { connectionId } = await engine.invoke('connections.open', { targetId: 'demo:acp' })
@@ -316,15 +322,22 @@ describe('the demo ACP agent', () => {
       const answer = (await sent).response as AcpPromptAnswer
       return { answer, order: answer.toolCalls.find((c) => c.name === 'create_media_buy')?.rawInput }
     }
-    // The product by its id, the budget and the buying mode, as the prompt names them.
-    const first = await book('Book prod_mobile_run for our sports video campaign: 2,500 USD, guaranteed')
-    expect(first.order).toEqual({ product_id: 'prod_mobile_run', budget: 2500, buying_mode: 'guaranteed' })
+    // The product by its id, the budget and the brand, as the prompt names them: an AdCP create_media_buy.
+    const first = await book('Book prod_mobile_run for our sports video campaign: 2,500 USD, for acmeoutdoor.example')
+    expect(first.order).toMatchObject({
+      brand: { domain: 'acmeoutdoor.example' },
+      start_time: 'asap',
+      packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 2500 }],
+    })
     expect(first.answer.text).toMatch(/^You asked for Mobile run of network \(prod_mobile_run\)\. .*Booked as mb_0001\.$/)
-    expect(first.answer.data).toMatchObject({ media_buy: { product_id: 'prod_mobile_run', budget: 2500, buying_mode: 'guaranteed' } })
-    // By its name, though the brief's best match is another product; what it does not name (the mode) is the seller's pick.
+    expect(first.answer.data).toMatchObject({ media_buy_id: 'mb_0001', packages: [{ product_id: 'prod_mobile_run', budget: 2500 }] })
+    // By its name, though the brief's best match is another product; what it does not name (the brand) is a placeholder.
     const second = await book('Book the Outdoor lifestyle video spot for our live sports pre-roll fans, $9,000')
-    expect(second.order).toEqual({ product_id: 'prod_outdoor_video', budget: 9000, buying_mode: 'auction' })
-    const search = second.answer.toolCalls.find((c) => c.name === 'search_products')?.rawOutput as { products: { product_id: string }[] }
+    expect(second.order).toMatchObject({
+      brand: { domain: 'buyer.example' },
+      packages: [{ product_id: 'prod_outdoor_video', pricing_option_id: 'cpm_auction', budget: 9000 }],
+    })
+    const search = second.answer.toolCalls.find((c) => c.name === 'get_products')?.rawOutput as { products: { product_id: string }[] }
     expect(search.products[0].product_id).toBe('prod_sports_video')
   })
 })

@@ -24,7 +24,13 @@ describe('the CLI speaks ACP', () => {
     expect(report).toMatchObject({ format: 'parallax.inspect/1', protocol: 'acp' })
     expect(report.handshake.agentInfo.name).toBe('parallax-demo-media-sales')
     expect(report.handshake.session.how).toBe('new')
-    expect(report.commands.map((c: { name: string }) => c.name)).toEqual(['search_products', 'list_creative_formats', 'create_media_buy'])
+    expect(report.commands.map((c: { name: string }) => c.name)).toEqual([
+      'get_adcp_capabilities',
+      'get_products',
+      'list_creative_formats',
+      'create_media_buy',
+      'get_media_buys',
+    ])
     expect(report.keepalive.probes[0]).toMatchObject({ probe: 'process', ok: true })
     const text = await parallax('inspect', 'demo:acp', '--profile', 'hinted', '--probes', '0')
     expect(text.stdout).toContain('tool categories forecasting, creative (as field and meta)')
@@ -171,9 +177,18 @@ describe('the CLI speaks ACP', () => {
       'record',
       'demo:tools',
       '--turn',
-      '{"tool":"search_products","arguments":{"brief":"sports video"}}',
+      '{"tool":"get_products","arguments":{"buying_mode":"brief","brief":"sports video"}}',
       '--turn',
-      '{"tool":"create_media_buy","arguments":{"product_id":"prod_mobile_run","budget":2000,"buying_mode":"auction"}}',
+      JSON.stringify({
+        tool: 'create_media_buy',
+        arguments: {
+          brand: { domain: 'acmeoutdoor.example' },
+          account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
+          start_time: '2027-04-01T00:00:00Z',
+          end_time: '2027-04-30T23:59:59Z',
+          packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 2000 }],
+        },
+      }),
       '--out',
       recording,
       '--json',
@@ -191,7 +206,7 @@ describe('the CLI speaks ACP', () => {
       'record',
       'demo:acp',
       '--turn',
-      '{"tool":"list_creative_formats","arguments":{"channel":"video"}}',
+      '{"tool":"list_creative_formats","arguments":{"name_search":"pre-roll"}}',
       '--turn',
       'Find audio for a podcast launch',
       '--out',

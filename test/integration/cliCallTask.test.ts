@@ -14,7 +14,7 @@ const parallax = cliRunner(join(dir, 'data'))
 
 const spec = fixtureTarget('taskTools').spec as { command: string; args: string[] }
 const TASK_SERVER = `stdio:${[spec.command, ...spec.args].join(' ')}`
-const ARGS = ['search_products', '--args', '{"brief": "sports fans"}']
+const ARGS = ['get_products', '--args', '{"buying_mode": "brief", "brief": "sports fans"}']
 /** The task the server itself says the result belongs to. */
 const relatedTask = (response: { _meta?: Record<string, { taskId?: string }> }) =>
   response._meta?.['io.modelcontextprotocol/related-task']?.taskId

@@ -27,7 +27,7 @@ beforeAll(async () => {
     'record',
     'demo:tools',
     '--turn',
-    '{"tool":"search_products","arguments":{"brief":"podcast"}}',
+    '{"tool":"get_products","arguments":{"buying_mode":"brief","brief":"podcast"}}',
     '--out',
     recording,
   )
@@ -46,7 +46,7 @@ describe('parallax request --from-frame', () => {
   it('a recorded tool call asks first: without a terminal or --yes nothing is sent, and it says how to send it', async () => {
     const run = await parallax('request', 'demo:tools', '--from-frame', `${recording}#${toolCall.seq}`, '--json')
     expect(run.code).toBe(2)
-    expect(oneObject(run).error).toMatchObject({ message: expect.stringMatching(/not sent: tools\/call search_products .* --yes/) })
+    expect(oneObject(run).error).toMatchObject({ message: expect.stringMatching(/not sent: tools\/call get_products .* --yes/) })
   })
 
   it('sends the recorded call again with --yes: the frame’s method and params', async () => {
@@ -56,7 +56,7 @@ describe('parallax request --from-frame', () => {
     expect(object).toMatchObject({
       method: 'tools/call',
       outcome: 'result',
-      params: { name: 'search_products', arguments: { brief: 'podcast' } },
+      params: { name: 'get_products', arguments: { buying_mode: 'brief', brief: 'podcast' } },
     })
     expect(JSON.stringify(object.result)).toContain('prod_podcast_audio')
   })
@@ -68,7 +68,7 @@ describe('parallax request --from-frame', () => {
       '--from-frame',
       `buying#${toolCall.seq}`,
       '--params',
-      '{"name": "list_creative_formats", "arguments": {"channel": "ctv"}}',
+      '{"name": "list_creative_formats", "arguments": {"name_search": "connected tv"}}',
       '--yes',
       '--json',
     )
@@ -82,7 +82,7 @@ describe('parallax request --from-frame', () => {
     expect(run.code).toBe(2)
     const message = String((oneObject(run).error as { message: string }).message)
     expect(message).toMatch(/cannot be sent again|not a frame|no event/)
-    expect(message).toContain(`#${toolCall.seq} tools/call search_products`)
+    expect(message).toContain(`#${toolCall.seq} tools/call get_products`)
   })
 
   it('a file holding one request (as Frames copies it) is sent as it is; a read asks nothing', async () => {

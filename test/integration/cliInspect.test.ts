@@ -20,9 +20,9 @@ describe('parallax converse', () => {
       '--turn',
       'buy prod_mobile_run 2000',
       '--turn',
-      'auction',
+      'acmeoutdoor.example',
       '--turn',
-      '{"skill":"get_delivery_report","input":{"media_buy_id":"mb_0001"}}',
+      '{"skill":"get_media_buy_delivery","input":{"media_buy_ids":["mb_0001"]}}',
       '--stream',
       '--json',
     )
@@ -32,7 +32,7 @@ describe('parallax converse', () => {
     expect(report.turns.map((t: { state: string }) => t.state)).toEqual(['input-required', 'completed', 'completed'])
     expect(report.turns[1].request.taskId).toBe(report.turns[0].taskId)
     expect(report.turns[2].request).toEqual({
-      parts: [{ data: { skill: 'get_delivery_report', input: { media_buy_id: 'mb_0001' } } }],
+      parts: [{ data: { skill: 'get_media_buy_delivery', input: { media_buy_ids: ['mb_0001'] } } }],
       contextId: report.contextId,
     })
     expect(report.history[0]).toMatchObject({
@@ -48,7 +48,7 @@ describe('parallax converse', () => {
       'converse',
       'demo:tools',
       '--turn',
-      '{"tool":"list_creative_formats","arguments":{"channel":"audio"}}',
+      '{"tool":"list_creative_formats","arguments":{"name_search":"audio"}}',
       '--json',
     )
     expect(ok.code).toBe(0)
@@ -66,13 +66,14 @@ describe('parallax converse', () => {
 })
 
 describe('parallax call', () => {
-  const args = JSON.stringify({ product_id: 'prod_mobile_run', budget: 2000, context: { buyer: 'acme' } })
+  // get_products as a buyer written for AdCP 2.x sends it: no buying_mode.
+  const args = JSON.stringify({ brief: 'mobile display', context: { buyer: 'acme' } })
 
   it('prints one parallax.call/1 object: a hook makes the call valid, exit 0', async () => {
     const { code, stdout } = await parallax(
       'call',
       'demo:tools',
-      'create_media_buy',
+      'get_products',
       '--args',
       args,
       '--hooks',
@@ -83,10 +84,10 @@ describe('parallax call', () => {
     const report = JSON.parse(stdout)
     expect(report).toMatchObject({
       format: 'parallax.call/1',
-      tool: 'create_media_buy',
+      tool: 'get_products',
       raw: JSON.parse(args),
-      hooked: { buying_mode: 'auction' },
-      diff: [{ path: '/buying_mode', op: 'add', to: 'auction' }],
+      hooked: { buying_mode: 'brief' },
+      diff: [{ path: '/buying_mode', op: 'add', to: 'brief' }],
       validation: { raw: { valid: false }, hooked: { valid: true, errors: [] } },
       sent: true,
       contextEcho: { present: true, matchesRaw: true },
@@ -97,15 +98,15 @@ describe('parallax call', () => {
   })
 
   it('exits 1 for a finding: invalid hooked arguments, or a context echo mismatch', async () => {
-    const invalid = await parallax('call', 'demo:tools', 'create_media_buy', '--args', args, '--json')
+    const invalid = await parallax('call', 'demo:tools', 'get_products', '--args', args, '--json')
     expect(invalid.code).toBe(1)
     expect(JSON.parse(invalid.stdout).findings[0]).toMatch(/hooked arguments are invalid/)
     const mismatch = await parallax(
       'call',
       'demo:tools-changed-context',
-      'create_media_buy',
+      'get_products',
       '--args',
-      JSON.stringify({ ...JSON.parse(args), buying_mode: 'auction' }),
+      JSON.stringify({ ...JSON.parse(args), buying_mode: 'brief' }),
       '--json',
     )
     expect(mismatch.code).toBe(1)
@@ -116,9 +117,9 @@ describe('parallax call', () => {
     const { stdout } = await parallax(
       'call',
       'demo:tools',
-      'search_products',
+      'get_products',
       '--args',
-      '{"brief": "news", "trace_id": "t1"}',
+      '{"buying_mode": "brief", "brief": "news", "trace_id": "t1"}',
       '--protocol-fields',
       'trace_id,jsonrpc',
       '--json',
@@ -166,11 +167,15 @@ describe('parallax record and replay', () => {
       targets: ['demo:tools', 'demo:a2a'],
       summary: { total: 4, same: 3, differs: 1, errors: 0 },
     })
-    expect(report.turns[3]).toMatchObject({ index: 4, status: 'differs', diff: [{ path: '/data/report/currency', op: 'add', b: 'USD' }] })
+    expect(report.turns[3]).toMatchObject({
+      index: 4,
+      status: 'differs',
+      diff: [{ path: '/data/media_buy_deliveries/0/pricing_model', op: 'add', b: 'cpm' }],
+    })
     const xml = readFileSync(junitFile, 'utf8')
     expect(xml.match(/<testcase /g)).toHaveLength(4)
     expect(xml).toContain('failures="1"')
-    expect(xml).toContain('differ at /data/report/currency')
+    expect(xml).toContain('differ at /data/media_buy_deliveries/0/pricing_model')
   })
 
   it('records with parallax record, replays against the same target with exit 0, and reports corrupt lines by number', async () => {
@@ -179,9 +184,9 @@ describe('parallax record and replay', () => {
       'record',
       'demo:tools',
       '--turn',
-      '{"tool":"list_creative_formats","arguments":{"channel":"video"}}',
+      '{"tool":"list_creative_formats","arguments":{"name_search":"pre-roll"}}',
       '--turn',
-      '{"tool":"search_products","arguments":{"brief":"podcast"}}',
+      '{"tool":"get_products","arguments":{"buying_mode":"brief","brief":"podcast"}}',
       '--out',
       out,
     )
@@ -271,7 +276,7 @@ describe('parallax inspect', () => {
       expect(code).toBe(0)
       const report = JSON.parse(stdout)
       expect(report.transport).toBe('streamable-http')
-      expect(report.tools).toHaveLength(3)
+      expect(report.tools).toHaveLength(5)
       expect(report.keepalive.probe).toBe('tools/list')
       expect(stdout).not.toContain('s3cret')
       expect(report.target.spec.headers.Authorization).toBe('[redacted]')
@@ -303,7 +308,7 @@ describe('parallax inspect', () => {
       warnings: [],
     })
     expect(report.agentCard.name).toBe('Parallax demo media-sales agent')
-    expect(report.skills).toHaveLength(4)
+    expect(report.skills).toHaveLength(6)
     expect(report.keepalive.probes.map((p: { note?: string }) => p.note)).toEqual(['not modified (ETag)', 'not modified (ETag)'])
   })
 

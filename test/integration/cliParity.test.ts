@@ -42,9 +42,9 @@ beforeAll(async () => {
       'record',
       'demo:tools',
       '--turn',
-      '{"tool":"list_creative_formats","arguments":{"channel":"video"}}',
+      '{"tool":"list_creative_formats","arguments":{"name_search":"pre-roll"}}',
       '--turn',
-      '{"tool":"search_products","arguments":{"brief":"podcast"}}',
+      '{"tool":"get_products","arguments":{"buying_mode":"brief","brief":"podcast"}}',
       '--out',
       join(library, 'a-formats-over-mcp.jsonl'),
     ),
@@ -52,7 +52,7 @@ beforeAll(async () => {
       'record',
       'demo:a2a',
       '--turn',
-      '{"skill":"search_products","input":{"brief":"sports"}}',
+      '{"skill":"get_products","input":{"buying_mode":"brief","brief":"sports"}}',
       '--out',
       join(library, 'c-search-over-a2a.jsonl'),
     ),
@@ -66,7 +66,7 @@ describe('parallax replay of several recordings', () => {
     const html = join(dir, 'two.html')
     const files = [join(library, 'c-search-over-a2a.jsonl'), join(library, 'b-media-buying.jsonl')]
     const run = await parallax('replay', ...files, ...TARGETS, '--json', '--junit', junit, '--report', html)
-    expect(run.code, run.stderr).toBe(1) // the demo session's delivery report differs
+    expect(run.code, run.stderr).toBe(1) // the demo session's delivery differs
     const report = oneObject(run) as Report
     expect(report.format).toBe('parallax.replay/1')
     expect(report.targets).toEqual(['demo:tools', 'demo:a2a'])
@@ -74,7 +74,7 @@ describe('parallax replay of several recordings', () => {
     expect(report.recordings.map((r) => r.recording)).toEqual([...files].sort())
     const [demo, search] = report.recordings
     expect(demo.summary).toEqual({ total: 4, same: 3, differs: 1, errors: 0 })
-    expect(demo.turns[3]).toMatchObject({ index: 4, status: 'differs', diff: [{ path: '/data/report/currency' }] })
+    expect(demo.turns[3]).toMatchObject({ index: 4, status: 'differs', diff: [{ path: '/data/media_buy_deliveries/0/pricing_model' }] })
     expect(search.summary).toEqual({ total: 1, same: 1, differs: 0, errors: 0 })
     expect(report.summary).toEqual({ total: 5, same: 4, differs: 1, errors: 0 })
 
@@ -97,7 +97,7 @@ describe('parallax replay of several recordings', () => {
           `<details${turn.status === 'differs' ? ' open' : ''} data-turn="${turn.index}" data-status="${turn.status}">\n<summary><span class="badge ${turn.status}">${turn.status}</span>`,
         )
     }
-    expect(page).toContain('/data/report/currency')
+    expect(page).toContain('/data/media_buy_deliveries/0/pricing_model')
   }, 60_000)
 
   it('replays a folder’s *.jsonl in order of their names, saying which recording each turn belongs to', async () => {
@@ -168,19 +168,23 @@ describe('parallax compare in one vocabulary', () => {
   it('says same, only in A, only in B and changed; --pair renames a tool to the skill it pairs with', async () => {
     const plain = await parallax('compare', 'demo:tools', 'demo:a2a')
     expect(plain.code).toBe(1)
-    expect(plain.stdout).toContain('catalog: 3 same, 0 only in A, 1 only in B, 0 changed\n  + operation get_delivery_report  only in B\n')
+    expect(plain.stdout).toContain(
+      'catalog: 5 same, 0 only in A, 1 only in B, 0 changed\n  + operation get_media_buy_delivery  only in B\n',
+    )
 
-    const paired = await parallax('compare', 'demo:tools', 'demo:a2a', '--pair', 'search_products=get_delivery_report', '--json')
+    const paired = await parallax('compare', 'demo:tools', 'demo:a2a', '--pair', 'get_media_buys=get_media_buy_delivery', '--json')
     expect(paired.code).toBe(1)
     const { catalog } = oneObject(paired)
     expect(catalog.same.map((x: { name: string }) => x.name).sort()).toEqual([
       'create_media_buy',
-      'get_delivery_report',
+      'get_adcp_capabilities',
+      'get_media_buy_delivery',
+      'get_products',
       'list_creative_formats',
     ])
-    expect(catalog.added.map((x: { name: string }) => x.name)).toEqual(['search_products'])
+    expect(catalog.added.map((x: { name: string }) => x.name)).toEqual(['get_media_buys'])
 
-    const bad = await parallax('compare', 'demo:tools', 'demo:a2a', '--pair', 'search_products')
+    const bad = await parallax('compare', 'demo:tools', 'demo:a2a', '--pair', 'get_products')
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/--pair takes tool=skill/)
   }, 60_000)

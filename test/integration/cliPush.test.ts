@@ -11,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-push-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const parallax = cliRunner(join(dir, 'data'))
 
-const BUY = ['--turn', 'buy prod_mobile_run 2000', '--turn', 'auction']
+const BUY = ['--turn', 'buy prod_mobile_run 2000', '--turn', 'acmeoutdoor.example']
 
 describe('parallax converse --push', () => {
   it('gives the unfinished task a webhook and reports the pushes that arrived (the demo agent pushes)', async () => {

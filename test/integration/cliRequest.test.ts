@@ -83,7 +83,16 @@ it('a tool result with isError is a failed turn (exit 1); params the MCP schema 
     'demo:tools',
     'tools/call',
     '--params',
-    '{"name": "create_media_buy", "arguments": {"product_id": "prod_nope", "budget": 100, "buying_mode": "auction"}}',
+    JSON.stringify({
+      name: 'create_media_buy',
+      arguments: {
+        brand: { domain: 'acmeoutdoor.example' },
+        account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
+        start_time: '2027-04-01T00:00:00Z',
+        end_time: '2027-04-30T23:59:59Z',
+        packages: [{ product_id: 'prod_nope', pricing_option_id: 'cpm_auction', budget: 100 }],
+      },
+    }),
   )
   expect(failed.code).toBe(1)
   expect(failed.stderr).toContain('the tool answered with an error (isError)')

@@ -104,9 +104,9 @@ describe('--json: one object on every exit path, failures included', () => {
     const url = `http://127.0.0.1:${refusedPort}/mcp`
     const runs: [string, string[]][] = [
       ['parallax.inspect/1', ['inspect', `mcp:${url}`]],
-      ['parallax.call/1', ['call', `mcp:${url}`, 'search_products']],
-      ['parallax.conversation/1', ['converse', `mcp:${url}`, '--turn', '{"tool":"search_products"}']],
-      ['parallax.record/1', ['record', `mcp:${url}`, '--turn', '{"tool":"search_products"}', '--out', join(dir, 'refused.jsonl')]],
+      ['parallax.call/1', ['call', `mcp:${url}`, 'get_products']],
+      ['parallax.conversation/1', ['converse', `mcp:${url}`, '--turn', '{"tool":"get_products"}']],
+      ['parallax.record/1', ['record', `mcp:${url}`, '--turn', '{"tool":"get_products"}', '--out', join(dir, 'refused.jsonl')]],
       ['parallax.replay/1', ['replay', DEMO_RECORDING, '--target', `mcp:${url}`]],
       ['parallax.compare/1', ['compare', 'demo:tools', `mcp:${url}`]],
     ]
@@ -328,14 +328,20 @@ describe('every connection failure names its cause and host:port, never only "fe
 })
 
 describe('one definition of a failed turn', () => {
-  const unknownProduct = { product_id: 'prod_nope', budget: 2000, buying_mode: 'auction' }
+  const unknownProduct = {
+    brand: { domain: 'acmeoutdoor.example' },
+    account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
+    start_time: '2027-04-01T00:00:00Z',
+    end_time: '2027-04-30T23:59:59Z',
+    packages: [{ product_id: 'prod_nope', pricing_option_id: 'cpm_auction', budget: 2000 }],
+  }
 
   it('a tool result with isError: call, converse and record all call it a failed turn and exit 1', async () => {
     const call = await parallax('call', 'demo:tools', 'create_media_buy', '--args', JSON.stringify(unknownProduct), '--json')
     expect(call.code).toBe(1)
     const report = oneObject(call) as { response: { isError: boolean }; findings: string[] }
     expect(report.response.isError).toBe(true)
-    expect(report.findings).toEqual(['the tool answered with an error (isError): unknown product_id "prod_nope"'])
+    expect(report.findings).toEqual(['the tool answered with an error (isError): PRODUCT_NOT_FOUND: unknown product_id "prod_nope"'])
 
     const text = await parallax('call', 'demo:tools', 'create_media_buy', '--args', JSON.stringify(unknownProduct))
     expect(text.code).toBe(1)
@@ -355,7 +361,7 @@ describe('one definition of a failed turn', () => {
   }, 60_000)
 
   it('a call answered without a failure is no finding (exit 0)', async () => {
-    const run = await parallax('call', 'demo:tools', 'list_creative_formats', '--args', '{"channel":"audio"}', '--json')
+    const run = await parallax('call', 'demo:tools', 'list_creative_formats', '--args', '{"name_search":"audio"}', '--json')
     expect(run.code).toBe(0)
     expect(oneObject(run)).toMatchObject({ findings: [] })
   })

@@ -100,16 +100,18 @@ describe('capability hints and compare', () => {
 })
 
 describe('compare across protocols speaks one vocabulary', () => {
-  it('pairs MCP tools with A2A skills by name: the demo is the same over both, but for the report MCP lists only after a buy', async () => {
+  it('pairs MCP tools with A2A skills by name: the demo is the same over both, but for the delivery MCP lists only after a buy', async () => {
     engine = new Engine({ host: 'cli', builtIns: builtInDemos(), approver: approveAll, defaults: { keepaliveIntervalMs: 60_000 } })
     const result = await engine.invoke('compare.run', { a: { targetId: 'demo:tools' }, b: { targetId: 'demo:a2a' } })
     const { same, added, removed, changed } = result.catalog
     expect(same.map((x) => `${x.kind}:${x.name}`).sort()).toEqual([
       'operation:create_media_buy',
+      'operation:get_adcp_capabilities',
+      'operation:get_media_buys',
+      'operation:get_products',
       'operation:list_creative_formats',
-      'operation:search_products',
     ])
-    expect(added.map((x) => `${x.kind}:${x.name}`)).toEqual(['operation:get_delivery_report'])
+    expect(added.map((x) => `${x.kind}:${x.name}`)).toEqual(['operation:get_media_buy_delivery'])
     expect(removed).toEqual([])
     expect(changed).toEqual([])
     expect(added[0].frames.b).toBeGreaterThan(0) // linked to the card that showed it
@@ -120,9 +122,9 @@ describe('compare across protocols speaks one vocabulary', () => {
     const result = await engine.invoke('compare.run', {
       a: { targetId: 'demo:tools' },
       b: { targetId: 'demo:a2a' },
-      operations: { search_products: 'get_delivery_report' },
+      operations: { get_media_buys: 'get_media_buy_delivery' },
     })
-    expect(result.catalog.same.map((x) => x.name)).toContain('get_delivery_report')
-    expect(result.catalog.added.map((x) => x.name)).toEqual(['search_products'])
+    expect(result.catalog.same.map((x) => x.name)).toContain('get_media_buy_delivery')
+    expect(result.catalog.added.map((x) => x.name)).toEqual(['get_media_buys'])
   })
 })

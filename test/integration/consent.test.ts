@@ -159,7 +159,7 @@ describe('hooks modules run only with approval of their exact content', () => {
     const file = join(dir, 'hooks.mjs')
     writeFileSync(
       file,
-      `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(marker)}, 'loaded')\nexport const search_products = (_t, a) => a\n`,
+      `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(marker)}, 'loaded')\nexport const get_products = (_t, a) => a\n`,
     )
 
     const asked = await refusal(e.execute('hooks.load', { connectionId, path: file }))
@@ -167,15 +167,15 @@ describe('hooks modules run only with approval of their exact content', () => {
     expect(asked.hooks!.sha256).toMatch(/^[0-9a-f]{64}$/)
     expect(existsSync(marker)).toBe(false) // the module never ran
     await e.execute('approvals.grant', { fingerprint: asked.fingerprint })
-    expect(await e.execute('hooks.load', { connectionId, path: file })).toMatchObject({ kind: 'module', tools: ['search_products'] })
+    expect(await e.execute('hooks.load', { connectionId, path: file })).toMatchObject({ kind: 'module', tools: ['get_products'] })
     expect(existsSync(marker)).toBe(true)
 
-    writeFileSync(file, `export const search_products = (_t, a) => ({ ...a, changed: true })\n`)
+    writeFileSync(file, `export const get_products = (_t, a) => ({ ...a, changed: true })\n`)
     const changed = await refusal(e.execute('hooks.load', { connectionId, path: file }))
     expect(changed.changes).toEqual([expect.stringMatching(/^content changed: sha256 /)])
 
     const declarative = join(dir, 'hooks.json')
-    writeFileSync(declarative, JSON.stringify({ search_products: { defaults: { limit: 1 } } }))
+    writeFileSync(declarative, JSON.stringify({ get_products: { defaults: { buying_mode: 'brief' } } }))
     expect(await e.execute('hooks.load', { connectionId, path: declarative })).toMatchObject({ kind: 'declarative' })
   })
 })

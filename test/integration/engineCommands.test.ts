@@ -156,7 +156,7 @@ describe('engine commands', () => {
       expect.objectContaining({
         method: 'agent-card',
         status: 'called',
-        count: 4,
+        count: 6,
         reason: expect.stringMatching(/the same card this connection was made with/),
       }),
     ])

@@ -11,7 +11,18 @@ import { approveAll, fixtureTarget } from '../fixtures/targets'
 
 const FILL_BUYING_MODE = fileURLToPath(new URL('../../shared/demo/hooks/fill-buying-mode.json', import.meta.url))
 const MODULE_HOOKS = fileURLToPath(new URL('../../shared/demo/hooks/media-sales-hooks.mjs', import.meta.url))
-const BUY = { product_id: 'prod_mobile_run', budget: 2000, context: { buyer: 'acme', po: 17 } }
+const CONTEXT = { buyer: 'acme', po: 17 }
+/** get_products as a buyer written for AdCP 2.x sends it: no buying_mode. */
+const BRIEF = { brief: 'mobile display', context: CONTEXT }
+/** An AdCP 3.0.6 create_media_buy the demo seller accepts. */
+const BUY = {
+  brand: { domain: 'acmeoutdoor.example' },
+  account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
+  start_time: '2027-04-01T00:00:00Z',
+  end_time: '2027-04-30T23:59:59Z',
+  packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 2000 }],
+  context: CONTEXT,
+}
 
 let engine: Engine
 let recorder: EventRecorder
@@ -32,37 +43,50 @@ describe('raw vs hooked arguments against real servers', () => {
   it('a default-filling hook turns an invalid raw call into a valid hooked one, and the raw context comes back', async () => {
     const connection = await open('demo:tools')
     const loaded = await engine.execute('hooks.load', { connectionId: connection.id, path: FILL_BUYING_MODE })
-    expect(loaded).toMatchObject({ kind: 'declarative', tools: ['create_media_buy'] })
-    const report = await engine.callTool(connection.id, 'create_media_buy', BUY)
+    expect(loaded).toMatchObject({ kind: 'declarative', tools: ['get_products'] })
+    const report = await engine.callTool(connection.id, 'get_products', BRIEF)
     expect(report.validation.raw).toEqual({ valid: false, errors: [{ path: '/', message: 'missing required property "buying_mode"' }] })
     expect(report.validation.hooked).toEqual({ valid: true, errors: [] })
-    expect(report.diff).toEqual([{ path: '/buying_mode', op: 'add', to: 'auction' }])
-    expect(report.raw).toEqual(BUY)
-    expect(report).toMatchObject({ sent: true, hook: { name: 'create_media_buy', source: FILL_BUYING_MODE } })
+    expect(report.diff).toEqual([{ path: '/buying_mode', op: 'add', to: 'brief' }])
+    expect(report.raw).toEqual(BRIEF)
+    expect(report).toMatchObject({ sent: true, hook: { name: 'get_products', source: FILL_BUYING_MODE } })
     expect(report.contextEcho).toMatchObject({ present: true, echoed: true, matchesRaw: true })
     expect(callFindings(report)).toEqual([])
     // What went on the wire is the hooked arguments.
     const sent = recorder.of('frame', connection.id).find((f) => f.method === 'tools/call' && f.direction === 'out')!
-    expect((sent.payload as { params: { arguments: unknown } }).params.arguments).toEqual({ ...BUY, buying_mode: 'auction' })
+    expect((sent.payload as { params: { arguments: unknown } }).params.arguments).toEqual({ ...BRIEF, buying_mode: 'brief' })
     expect(recorder.of('call', connection.id)).toHaveLength(1)
-    expect(recorder.of('hooks', connection.id)[0]).toMatchObject({ targetId: 'demo:tools', tools: ['create_media_buy'] })
+    expect(recorder.of('hooks', connection.id)[0]).toMatchObject({ targetId: 'demo:tools', tools: ['get_products'] })
   })
 
-  it('a JavaScript hooks module coerces a string budget; the diff shows both changes', async () => {
+  it('a JavaScript hooks module trims the brief and fills buying_mode; the diff shows both changes', async () => {
     const connection = await open('demo:tools')
     await engine.loadHooks(connection.id, MODULE_HOOKS)
-    const report = await engine.callTool(connection.id, 'create_media_buy', { ...BUY, budget: '$2,000' })
+    const report = await engine.callTool(connection.id, 'get_products', { ...BRIEF, brief: '  mobile display ' })
     expect(report.diff).toEqual([
-      { path: '/budget', op: 'replace', from: '$2,000', to: 2000 },
-      { path: '/buying_mode', op: 'add', to: 'auction' },
+      { path: '/brief', op: 'replace', from: '  mobile display ', to: 'mobile display' },
+      { path: '/buying_mode', op: 'add', to: 'brief' },
     ])
-    expect(report.validation.raw.errors.map((e) => e.path).sort()).toEqual(['/', '/budget'])
+    expect(report.validation.raw.errors.map((e) => e.path)).toEqual(['/'])
     expect(report.validation.hooked.valid).toBe(true)
+  })
+
+  it('a JavaScript hooks module coerces a package budget sent as a string', async () => {
+    const connection = await open('demo:tools')
+    await engine.loadHooks(connection.id, MODULE_HOOKS)
+    const report = await engine.callTool(connection.id, 'create_media_buy', {
+      ...BUY,
+      packages: [{ ...BUY.packages[0], budget: '$2,000' }],
+    })
+    expect(report.diff).toEqual([{ path: '/packages/0/budget', op: 'replace', from: '$2,000', to: 2000 }])
+    expect(report.validation.raw.errors.map((e) => e.path)).toEqual(['/packages/0/budget'])
+    expect(report.validation.hooked.valid).toBe(true)
+    expect(report.response).toMatchObject({ structuredContent: { media_buy_id: 'mb_0001', status: 'active' } })
   })
 
   it('catches a server that echoes a changed context instead of the raw one', async () => {
     const connection = await open('demo:tools-changed-context')
-    const report = await engine.callTool(connection.id, 'create_media_buy', { ...BUY, buying_mode: 'guaranteed' })
+    const report = await engine.callTool(connection.id, 'create_media_buy', BUY)
     expect(report.contextEcho).toEqual({
       present: true,
       echoed: true,
@@ -101,12 +125,12 @@ describe('raw vs hooked arguments against real servers', () => {
   it('applies hooks to an A2A skill sent as a data part, and checks its context echo', async () => {
     const connection = await open('demo:a2a')
     await engine.loadHooks(connection.id, FILL_BUYING_MODE)
-    const report = await engine.callTool(connection.id, 'create_media_buy', BUY)
+    const report = await engine.callTool(connection.id, 'get_products', BRIEF)
     expect(report).toMatchObject({ protocol: 'a2a', sent: true, validation: { raw: { valid: null }, hooked: { valid: null } } })
     expect((report.response as { status: { state: string } }).status.state).toBe('completed')
     expect(report.contextEcho).toMatchObject({ matchesRaw: true })
     const sent = recorder.of('frame', connection.id).find((f) => f.method === 'SendMessage' && f.direction === 'out')!
-    expect(JSON.stringify(sent.payload)).toContain('"buying_mode":"auction"')
+    expect(JSON.stringify(sent.payload)).toContain('"buying_mode":"brief"')
   })
 
   it('keeps the old hooks when a reload fails, and says why', async () => {
@@ -116,10 +140,10 @@ describe('raw vs hooked arguments against real servers', () => {
       /cannot read hooks file/,
     )
     expect(recorder.of('hooks', connection.id).at(-1)).toMatchObject({
-      tools: ['create_media_buy'],
+      tools: ['get_products'],
       error: expect.stringMatching(/cannot read/),
     })
-    expect((await engine.callTool(connection.id, 'create_media_buy', BUY)).validation.hooked.valid).toBe(true)
+    expect((await engine.callTool(connection.id, 'get_products', BRIEF)).validation.hooked.valid).toBe(true)
   })
 })
 
@@ -127,8 +151,8 @@ describe('hooks files to pick from', () => {
   it('the shipped examples by their real path, the files loaded lately (kept in the data folder, while they exist), and the host’s dialog where it has one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'parallax-hooks-files-'))
     try {
-      const mine = join(dataDir, 'guaranteed.json')
-      writeFileSync(mine, JSON.stringify({ create_media_buy: { defaults: { buying_mode: 'guaranteed' } } }))
+      const mine = join(dataDir, 'wholesale.json')
+      writeFileSync(mine, JSON.stringify({ get_products: { defaults: { buying_mode: 'wholesale' } } }))
       const asked: { title: string; extensions: string[] }[] = []
       engine = new Engine({
         host: 'electron',

@@ -61,8 +61,14 @@ describe('capability-gated discovery', () => {
     const tools = await recorder.waitFor(
       (e): e is DiscoveryEvent => e.type === 'discovery' && e.method === 'tools/list' && e.connectionId === connection.id,
     )
-    expect(tools).toMatchObject({ status: 'called', count: 3 })
-    expect((tools.items as { name: string }[]).map((t) => t.name)).toEqual(['search_products', 'list_creative_formats', 'create_media_buy'])
+    expect(tools).toMatchObject({ status: 'called', count: 5 })
+    expect((tools.items as { name: string }[]).map((t) => t.name)).toEqual([
+      'get_adcp_capabilities',
+      'get_products',
+      'list_creative_formats',
+      'create_media_buy',
+      'get_media_buys',
+    ])
   })
 
   it('lists only resources on the resource-only demo server', async () => {

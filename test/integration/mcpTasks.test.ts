@@ -50,7 +50,12 @@ async function connect(target: SavedTarget & { origin: 'user' }) {
 describe('MCP tasks', () => {
   it('a tool call made as a task: created, followed, its result fetched, its life in the conversation in A2A words', async () => {
     const { e, recorder, connectionId } = await connect(taskTools)
-    const report = await e.invoke('tools.call', { connectionId, tool: 'search_products', arguments: { brief: 'podcast' }, task: true })
+    const report = await e.invoke('tools.call', {
+      connectionId,
+      tool: 'get_products',
+      arguments: { buying_mode: 'brief', brief: 'podcast' },
+      task: true,
+    })
     expect(report.error).toBeUndefined()
     expect(JSON.stringify(report.response)).toContain('prod_podcast_audio')
 
@@ -139,7 +144,7 @@ describe('MCP tasks', () => {
   it('a recorded task-based session replays against the demo A2A agent, turn by turn the same', async () => {
     const { e, connectionId } = await connect(taskTools)
     await e.invoke('recordings.start', { connectionId, name: 'task-search' })
-    await e.invoke('tools.call', { connectionId, tool: 'search_products', arguments: { brief: 'podcast' }, task: true })
+    await e.invoke('tools.call', { connectionId, tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'podcast' }, task: true })
     const stopped = await e.invoke('recordings.stop', { connectionId })
     expect(stopped.turns).toBe(1)
     const { replayId } = await e.invoke('replay.start', { recording: 'task-search', targetIds: ['demo:a2a'] })

@@ -93,7 +93,7 @@ describe('Parallax installed from its npm tarball', () => {
   })
 
   it('`parallax converse demo:acp` runs the ACP face from the installed bundle (the ACP SDK is in it)', async () => {
-    const turn = JSON.stringify({ tool: 'search_products', arguments: { brief: 'video' } })
+    const turn = JSON.stringify({ tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'video' } })
     const { code, stdout, stderr } = await runInstalled(install, ['converse', 'demo:acp', '--turn', turn, '--json'])
     expect(stderr).not.toMatch(/running from source/)
     expect(code).toBe(0)
@@ -117,14 +117,14 @@ describe('Parallax installed from its npm tarball', () => {
 
   it('a TypeScript hooks file loads without a compiler where Node strips types, and otherwise says what it needs', async () => {
     const hooks = join(install.work, 'hooks.ts')
-    writeFileSync(hooks, 'export const create_media_buy = (_tool: string, args: object): object => ({ ...args, buying_mode: "auction" })\n')
-    const buy = JSON.stringify({ product_id: 'prod_mobile_run', budget: 2000 })
+    writeFileSync(hooks, 'export const get_products = (_tool: string, args: object): object => ({ ...args, buying_mode: "brief" })\n')
+    const brief = JSON.stringify({ brief: 'mobile display' })
     const { code, stdout } = await runInstalled(install, [
       'call',
       'demo:tools',
-      'create_media_buy',
+      'get_products',
       '--args',
-      buy,
+      brief,
       '--hooks',
       hooks,
       '--json',
@@ -132,7 +132,7 @@ describe('Parallax installed from its npm tarball', () => {
     ])
     const report = JSON.parse(stdout) as { hooked?: { buying_mode?: string }; error?: { message: string } }
     if (nodeStripsTypes()) {
-      expect(report.hooked?.buying_mode).toBe('auction')
+      expect(report.hooked?.buying_mode).toBe('brief')
       expect(code).toBe(0)
     } else {
       expect(report.error?.message).toContain(
@@ -196,15 +196,12 @@ describe('Parallax installed from its npm tarball', () => {
 
     it('a TypeScript hooks file loads with no compiler: Node 24 strips types itself', async () => {
       const hooks = join(install.work, 'hooks24.ts')
-      writeFileSync(
-        hooks,
-        'export const create_media_buy = (_tool: string, args: object): object => ({ ...args, buying_mode: "auction" })\n',
-      )
-      const buy = JSON.stringify({ product_id: 'prod_mobile_run', budget: 2000 })
-      const args = ['call', 'demo:tools', 'create_media_buy', '--args', buy, '--hooks', hooks, '--json', '--yes']
+      writeFileSync(hooks, 'export const get_products = (_tool: string, args: object): object => ({ ...args, buying_mode: "brief" })\n')
+      const brief = JSON.stringify({ brief: 'mobile display' })
+      const args = ['call', 'demo:tools', 'get_products', '--args', brief, '--hooks', hooks, '--json', '--yes']
       const { code, stdout, stderr } = await runInstalled(underNode(install, node24), args)
       expect(code, stderr).toBe(0)
-      expect((JSON.parse(stdout) as { hooked?: { buying_mode?: string } }).hooked?.buying_mode).toBe('auction')
+      expect((JSON.parse(stdout) as { hooked?: { buying_mode?: string } }).hooked?.buying_mode).toBe('brief')
     })
 
     it('`parallax web` serves the page and its engine answers on the socket', async () => {

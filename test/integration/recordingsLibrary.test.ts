@@ -112,7 +112,7 @@ describe('recordings library: nothing is lost', () => {
     expect(good.damaged).toBeUndefined()
     expect(good.header).toEqual({
       format: 'parallax.recording/1',
-      startedAt: '2026-11-22T15:42:31.515Z',
+      startedAt: '2026-11-26T22:16:09.887Z',
       targets: [{ id: 'demo:tools', name: 'Demo media-sales agent' }],
     })
     expect(JSON.stringify(listed).length).toBeLessThan(4000) // a summary, never the agent-controlled header
@@ -140,7 +140,7 @@ describe('recordings library: nothing is lost', () => {
     const { host, ui } = await start()
     await list(ui)
     const folder = join(host.dataDir, 'recordings')
-    const data = { skill: 'search_products', input: { brief: 'spring' } }
+    const data = { skill: 'get_products', input: { buying_mode: 'brief', brief: 'spring' } }
     const message = { role: 'user', content: '', timestamp: 1, metadata: { kind: 'message', turn: 1, data } }
     const asked = JSON.stringify({ type: 'conversation', seq: 1, ts: 1, connectionId: 'c1', message })
     const headerWith = (fields: object) =>
@@ -151,7 +151,9 @@ describe('recordings library: nothing is lost', () => {
     const damaged = await ui.invoke('recordings.load', { name: 'no start' })
     expect(damaged.header).toBeUndefined()
     expect(damaged.problems).toEqual([{ line: 1, message: 'the header has no valid startedAt time' }])
-    expect(damaged.turns).toEqual([{ index: 1, turn: { kind: 'call', tool: 'search_products', arguments: { brief: 'spring' } } }])
+    expect(damaged.turns).toEqual([
+      { index: 1, turn: { kind: 'call', tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'spring' } } },
+    ])
     // The same header, whole: its mapping is the recording's own, under which this data part names no skill.
     const whole = await ui.invoke('recordings.load', { name: 'whole' })
     expect(whole.problems).toEqual([])
@@ -277,7 +279,7 @@ describe("the data folder is the user's alone", () => {
     try {
       const { connectionId } = await engine.invoke('connections.open', { targetId: 'demo:tools' })
       expect((await engine.invoke('connections.wait', { connectionId })).connected).toBe(true)
-      await engine.invoke('tools.call', { connectionId, tool: 'search_products', arguments: { brief: 'video' } })
+      await engine.invoke('tools.call', { connectionId, tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'video' } })
       const big = engine.events.since(0).find((e) => e.type === 'frame' && e.truncated?.file)
       expect(big?.type === 'frame' && big.truncated?.file).toMatch(/^payloads\.bin#\d+\+\d+$/)
       const whole = await engine.invoke('frames.export', { connectionId, seq: big!.seq })

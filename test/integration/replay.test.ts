@@ -10,6 +10,7 @@ import { parseRecording } from '../../shared/session/recording'
 import { turnsFromEvents } from '../../shared/session/turns'
 import { EventRecorder } from '../fixtures/events'
 import { approveAll, fixtureTarget } from '../fixtures/targets'
+import { releaseErrors } from '../adcp/schemas.mjs'
 
 const DEMO_RECORDING = fileURLToPath(new URL('../../shared/demo/recordings/media-buying.jsonl', import.meta.url))
 const demoTurns = () => {
@@ -44,9 +45,9 @@ describe('record, then replay', () => {
     const { name } = (await engine.execute('recordings.start', { connectionId: connection.id, name: 'a2a session' })) as { name: string }
     await new Promise((resolve) => setTimeout(resolve, 300))
     while (!connection.isLive) await new Promise((resolve) => setTimeout(resolve, 50))
-    await engine.sendTurn(connection.id, { data: { skill: 'search_products', input: { brief: 'sports' } } })
+    await engine.sendTurn(connection.id, { data: { skill: 'get_products', input: { buying_mode: 'brief', brief: 'sports' } } })
     await engine.sendTurn(connection.id, { text: 'buy prod_sports_video 25000' })
-    await engine.sendTurn(connection.id, { text: 'guaranteed' })
+    await engine.sendTurn(connection.id, { text: 'acmeoutdoor.example' })
     const stopped = (await engine.execute('recordings.stop', { connectionId: connection.id })) as { lines: number }
     expect(stopped.lines).toBeGreaterThan(10)
     const list = (await engine.execute('recordings.list', {})) as RecordingInfo[]
@@ -71,10 +72,14 @@ describe('record, then replay', () => {
     const summary = await replay.runAll()
     expect(summary).toEqual({ total: 4, same: 3, differs: 1, errors: 0, skipped: 0 })
     const differing = replay.results.find((r) => r.status === 'differs')!
-    expect(differing.turn).toMatchObject({ kind: 'call', tool: 'get_delivery_report' })
-    expect(differing.diff).toEqual([{ path: '/data/report/currency', op: 'add', b: 'USD' }])
+    expect(differing.turn).toMatchObject({ kind: 'call', tool: 'get_media_buy_delivery' })
+    expect(differing.diff).toEqual([{ path: '/data/media_buy_deliveries/0/pricing_model', op: 'add', b: 'cpm' }])
     // The same replay, told to ignore that spot, agrees everywhere.
-    const again = await engine.startReplay({ targets: [tools!, a2a!], turns: demoTurns(), ignore: ['/data/report/currency'] })
+    const again = await engine.startReplay({
+      targets: [tools!, a2a!],
+      turns: demoTurns(),
+      ignore: ['/data/media_buy_deliveries/0/pricing_model'],
+    })
     expect((await again.runAll()).same).toBe(4)
   })
 
@@ -166,7 +171,16 @@ describe('parity speaks one vocabulary', () => {
     const { name } = await engine.invoke('recordings.start', { connectionId, name: 'refused buy' })
     const refused = await engine.invoke('conversation.send', {
       connectionId,
-      turn: { tool: 'create_media_buy', arguments: { product_id: 'prod_mobile_run', budget: 10, buying_mode: 'auction' } },
+      turn: {
+        tool: 'create_media_buy',
+        arguments: {
+          brand: { domain: 'acmeoutdoor.example' },
+          account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
+          start_time: '2027-04-01T00:00:00Z',
+          end_time: '2027-04-30T23:59:59Z',
+          packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 10 }],
+        },
+      },
       stream: false,
       newContext: false,
     })
@@ -180,6 +194,15 @@ describe('parity speaks one vocabulary', () => {
     expect(turn.status).toBe('same')
     expect(turn.a).toMatchObject({ outcome: 'failed', state: 'error' })
     expect(turn.b).toMatchObject({ outcome: 'failed', state: 'failed' })
-    expect(turn.a?.text).toMatch(/below the minimum/)
+    // Both answer with AdCP's error in its two layers (the error arm's errors[], the envelope's adcp_error), the same on both faces.
+    const error = {
+      code: 'BUDGET_TOO_LOW',
+      message: expect.stringMatching(/below the minimum/),
+      recovery: 'correctable',
+      field: 'packages[0].budget',
+    }
+    expect(turn.a?.data).toEqual({ errors: [error], adcp_error: error })
+    expect(releaseErrors('create_media_buy', 'response', turn.a?.data)).toEqual([])
+    expect(turn.b?.data).toEqual(turn.a?.data)
   })
 })

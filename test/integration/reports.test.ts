@@ -44,9 +44,9 @@ describe('replay.report and compare.report', () => {
     result.handshake.push({ origin: 'agent', field: 'serverInfo', a: { name: 'x', apiKey: secret }, b: { name: 'x' }, frames: {} })
     const { html } = (await engine.execute('compare.report', { result })) as { html: string }
     expect(html).toContain(
-      '<span class="badge same">3 same</span> <span class="badge removed">0 only in A</span> <span class="badge added">1 only in B</span>',
+      '<span class="badge same">5 same</span> <span class="badge removed">0 only in A</span> <span class="badge added">1 only in B</span>',
     )
-    expect(html).toContain('<tr data-name="get_delivery_report" data-status="only in B">')
+    expect(html).toContain('<tr data-name="get_media_buy_delivery" data-status="only in B">')
     expect(html).not.toContain(secret)
     expect(html).toContain('[redacted]')
     // The engine validates what a UI hands back, as any input.

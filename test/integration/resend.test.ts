@@ -101,8 +101,8 @@ describe('resending a request from Frames', () => {
     const { e, recorder, connectionId } = await connect({ targetId: 'demo:tools' })
     await e.invoke('tools.call', {
       connectionId,
-      tool: 'create_media_buy',
-      arguments: { product_id: 'prod_mobile_run', budget: 500, buying_mode: 'guaranteed' },
+      tool: 'get_products',
+      arguments: { buying_mode: 'wholesale' },
     })
     const original = requestsOf(recorder, connectionId, 'tools/call')[0]
     expect((await e.invoke('requests.check', { connectionId, seq: original.seq })).changesState).toMatch(/tool call/)
@@ -115,15 +115,15 @@ describe('resending a request from Frames', () => {
       connectionId,
       seq: original.seq,
       confirmed: true,
-      params: { name: 'create_media_buy', arguments: { product_id: 'prod_mobile_run', budget: 700 } },
+      params: { name: 'get_products', arguments: { brief: 'podcast' } },
     })
     if (again.kind !== 'call') throw new Error(JSON.stringify(again))
     // The hook filled in what the edit left out, and the call went through the inspected path.
-    expect(again.report.raw).toEqual({ product_id: 'prod_mobile_run', budget: 700 })
-    expect(again.report.hooked).toMatchObject({ buying_mode: 'auction' })
+    expect(again.report.raw).toEqual({ brief: 'podcast' })
+    expect(again.report.hooked).toMatchObject({ buying_mode: 'brief' })
     const sent = recorder.of('frame', connectionId).find((f) => f.seq === again.requestSeq)! as FrameEvent
     expect(sent.resendOf).toBe(original.seq)
-    expect((sent.payload as { params: { arguments: unknown } }).params.arguments).toMatchObject({ budget: 700, buying_mode: 'auction' })
+    expect((sent.payload as { params: { arguments: unknown } }).params.arguments).toMatchObject({ brief: 'podcast', buying_mode: 'brief' })
     expect(recorder.of('call', connectionId)).toHaveLength(2)
   })
 
@@ -131,7 +131,7 @@ describe('resending a request from Frames', () => {
     const { e, recorder, connectionId } = await connect({ targetId: 'demo:a2a' })
     const first = await e.invoke('conversation.send', {
       connectionId,
-      turn: { data: { skill: 'search_products', input: { brief: 'sports fans' } } },
+      turn: { data: { skill: 'get_products', input: { buying_mode: 'brief', brief: 'sports fans' } } },
     })
     const sendFrame = requestsOf(recorder, connectionId, 'SendMessage')[0]
     const check = await e.invoke('requests.check', { connectionId, seq: sendFrame.seq })

@@ -35,7 +35,7 @@ describe('whose connection is this, against the real web host', () => {
     await waitConnected(ui, session)
     await ui.invoke('conversation.send', {
       connectionId: session,
-      turn: { tool: 'list_creative_formats', arguments: { channel: 'audio' } },
+      turn: { tool: 'list_creative_formats', arguments: { name_search: 'audio' } },
     })
     const sessionPid = connectionEvents(ui).find((e) => e.connectionId === session && e.state === 'connected')!.pid!
     expect(demoServers(host.pid)).toEqual([sessionPid])
@@ -126,12 +126,15 @@ describe('whose connection is this, against the real web host', () => {
     ui = await openUiClient(host)
     const session = await openApproved(ui, 'demo:tools')
     await waitConnected(ui, session)
-    const send = (channel: string) =>
-      ui!.invoke('conversation.send', { connectionId: session, turn: { tool: 'list_creative_formats', arguments: { channel } } })
+    const send = (search: string) =>
+      ui!.invoke('conversation.send', {
+        connectionId: session,
+        turn: { tool: 'list_creative_formats', arguments: { name_search: search } },
+      })
     await send('audio') // before Record: not in the recording
     const { name } = await ui.invoke('recordings.start', { connectionId: session, name: 'from now on' })
-    await send('video')
-    await send('display')
+    await send('pre-roll')
+    await send('banner')
     const saved = await ui.invoke('recordings.stop', { connectionId: session })
     expect(saved).toMatchObject({ name, turns: 2 })
     expect(saved.lines).toBe(saved.events + 1)
@@ -148,12 +151,12 @@ describe('whose connection is this, against the real web host', () => {
     expect(context.every((e) => e.ts < started)).toBe(true)
     const after = events.slice(header!.context)
     expect(after.every((e) => e.ts >= started - 1)).toBe(true)
-    const channels = after.flatMap((e) => (e.type === 'frame' && e.method === 'tools/call' && e.direction === 'out' ? [e.payload] : []))
-    expect(JSON.stringify(channels)).not.toContain('audio')
+    const sent = after.flatMap((e) => (e.type === 'frame' && e.method === 'tools/call' && e.direction === 'out' ? [e.payload] : []))
+    expect(JSON.stringify(sent)).not.toContain('audio')
     const loaded = await ui.invoke('recordings.load', { name })
     expect(loaded.turns.map((t) => t.turn)).toEqual([
-      { kind: 'call', tool: 'list_creative_formats', arguments: { channel: 'video' } },
-      { kind: 'call', tool: 'list_creative_formats', arguments: { channel: 'display' } },
+      { kind: 'call', tool: 'list_creative_formats', arguments: { name_search: 'pre-roll' } },
+      { kind: 'call', tool: 'list_creative_formats', arguments: { name_search: 'banner' } },
     ])
     const listed = (await ui.invoke('recordings.list', {})).find((r) => r.name === name)
     expect(listed?.header?.startedAt).toBe(header!.startedAt)

@@ -30,7 +30,7 @@ async function session(engine: Engine, calls: number): Promise<string> {
   const { connectionId } = await engine.invoke('connections.open', { targetId: 'demo:tools' })
   expect((await engine.invoke('connections.wait', { connectionId })).connected).toBe(true)
   for (let i = 0; i < calls; i++)
-    await engine.invoke('tools.call', { connectionId, tool: 'search_products', arguments: { brief: `brief ${i}` } })
+    await engine.invoke('tools.call', { connectionId, tool: 'get_products', arguments: { buying_mode: 'brief', brief: `brief ${i}` } })
   return connectionId
 }
 

@@ -28,8 +28,8 @@ const ofType = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =
 async function mcpSession(command: Parameters<typeof mcpHost>[0]) {
   const { host, stderr } = await mcpHost(command)
   const tools = await host.listTools()
-  const call = await host.callTool({ name: 'search_products', arguments: { brief: 'podcast', adcp_version: '2.5' } })
-  const formats = await host.callTool({ name: 'list_creative_formats', arguments: { channel: 'video' } })
+  const call = await host.callTool({ name: 'get_products', arguments: { buying_mode: 'brief', brief: 'podcast', adcp_version: '2.5' } })
+  const formats = await host.callTool({ name: 'list_creative_formats', arguments: { name_search: 'pre-roll' } })
   await host.ping()
   await host.close()
   return { tools, call, formats, info: host.getServerVersion(), capabilities: host.getServerCapabilities(), stderr: stderr() }
@@ -72,11 +72,11 @@ describe('parallax tap over stdio', () => {
     )
 
     const calls = ofType(events, 'call') as CallEvent[]
-    expect(calls.map((c) => c.tool)).toEqual(['search_products', 'list_creative_formats'])
+    expect(calls.map((c) => c.tool)).toEqual(['get_products', 'list_creative_formats'])
     expect(calls[0].lint.map((l) => l.field)).toContain('adcp_version')
     expect(calls[0].response).toEqual(direct.call)
     const findings = (ofType(events, 'log') as LogEvent[]).filter((l) => l.about === 'host')
-    expect(findings.map((f) => f.text).join('\n')).toMatch(/adcp_version.*search_products|search_products.*adcp_version/)
+    expect(findings.map((f) => f.text).join('\n')).toMatch(/adcp_version.*get_products|get_products.*adcp_version/)
     const ping = ofType(events, 'keepalive')[0] as KeepaliveEvent
     expect(ping).toMatchObject({ probe: 'ping', ok: true, note: expect.stringContaining('sent by the host') })
     expect(ofType(events, 'conversation').map((c) => c.message.role)).toEqual(['user', 'agent', 'user', 'agent'])

@@ -74,13 +74,18 @@ describe('a session on the time axis', () => {
   it('an MCP task is a span of its life with its states; its requests and a keepalive probe are in their lanes; the session reads back the same after the app closed', async () => {
     const { engine, recorder } = start({ keepaliveIntervalMs: 250 })
     const connectionId = await open(engine, fixtureTarget('taskTools'))
-    const report = await engine.invoke('tools.call', { connectionId, tool: 'search_products', arguments: { brief: 'podcast' }, task: true })
+    const report = await engine.invoke('tools.call', {
+      connectionId,
+      tool: 'get_products',
+      arguments: { buying_mode: 'brief', brief: 'podcast' },
+      task: true,
+    })
     expect(report.error).toBeUndefined()
     await recorder.waitFor((e: EngineEvent) => e.type === 'keepalive' && e.connectionId === connectionId && e.ok)
 
     const live = await view(engine, connectionId)
     const [task] = spansOf(live, 'tasks')
-    expect(task.label).toMatch(/^task \S+ · search_products$/)
+    expect(task.label).toMatch(/^task \S+ · get_products$/)
     expect(task.outcome).toBe('ok')
     expect(task.marks!.map((m) => m.label)).toEqual(['working', 'completed'])
     // The task lives from the call that made it to its last state: two stages of 300 ms.
@@ -90,7 +95,7 @@ describe('a session on the time axis', () => {
 
     const requests = spansOf(live, 'requests')
     const labels = requests.map((s) => s.label)
-    expect(labels).toEqual(expect.arrayContaining(['tools/call search_products', 'tasks/get', 'tasks/result']))
+    expect(labels).toEqual(expect.arrayContaining(['tools/call get_products', 'tasks/get', 'tasks/result']))
     const callSpan = requests.find((s) => s.seq === call.seq)!
     const answer = frameOf(recorder, connectionId, (f) => f.requestSeq === call.seq)
     expect(callSpan).toMatchObject({ outcome: 'ok', start: call.ts, end: answer.ts, endSeq: answer.seq })
@@ -114,7 +119,7 @@ describe('a session on the time axis', () => {
     expect(live.extent.start).toBeLessThanOrEqual(call.ts)
 
     const { rows } = await engine.invoke('timeline.latency', { connectionId })
-    expect(rows.find((r) => r.method === 'tools/call')).toMatchObject({ subject: 'search_products', count: 1, errors: 0 })
+    expect(rows.find((r) => r.method === 'tools/call')).toMatchObject({ subject: 'get_products', count: 1, errors: 0 })
     expect(rows.find((r) => r.method === 'tasks/get')!.count).toBeGreaterThanOrEqual(1)
 
     // The app closes; the session is read back as a past one, from the span index it wrote…
@@ -243,16 +248,19 @@ describe('a session on the time axis', () => {
     const { engine, recorder } = start()
     const connectionId = await open(engine, a2aTarget(agent.url))
     const a2a = engine.connection(connectionId) as unknown as A2aConnection
-    const result = await a2a.send({ data: { skill: 'search_products', input: { brief: 'sports video' } } }, { stream: true })
+    const result = await a2a.send(
+      { data: { skill: 'get_products', input: { buying_mode: 'brief', brief: 'sports video' } } },
+      { stream: true },
+    )
     expect(result.state).toBe('completed')
     const events = recorder.of('frame', connectionId).filter((f) => f.kind === 'stream-event')
     const v = await view(engine, connectionId)
     const [stream] = spansOf(v, 'streams')
-    expect(stream).toMatchObject({ label: 'stream SendStreamingMessage search_products', outcome: 'ok', endSeq: events.at(-1)!.seq })
+    expect(stream).toMatchObject({ label: 'stream SendStreamingMessage get_products', outcome: 'ok', endSeq: events.at(-1)!.seq })
     expect(stream.marks!.map((m) => m.seq)).toEqual(events.map((e) => e.seq))
     expect(stream.marks!.map((m) => m.label)).toEqual(['submitted', 'working', 'artifactUpdate', 'completed'])
     const [task] = spansOf(v, 'tasks')
-    expect(task.label).toMatch(/^task \S+ · search_products$/)
+    expect(task.label).toMatch(/^task \S+ · get_products$/)
     expect(task).toMatchObject({ outcome: 'ok', seq: stream.seq, end: stream.end })
     expect(task.marks!.map((m) => m.label)).toEqual(['submitted', 'working', 'completed'])
     // The request itself is answered when its stream begins.
@@ -265,7 +273,7 @@ describe('a session on the time axis', () => {
     try {
       const { host } = await mcpHost(tapped(tapData, serverCommand(DEMO_STDIO, 'tools'), ['--name', 'media']))
       await host.listTools()
-      await host.callTool({ name: 'search_products', arguments: { brief: 'podcast' } })
+      await host.callTool({ name: 'get_products', arguments: { buying_mode: 'brief', brief: 'podcast' } })
       await host.ping()
       await host.close()
       await expect.poll(() => tapSessions(tapData)[0]?.summary.ended, { timeout: 10_000 }).toBe('closed')
@@ -274,7 +282,7 @@ describe('a session on the time axis', () => {
       engines.push(engine)
       const v = await view(engine, `session:${summary.id}`)
       const requests = spansOf(v, 'requests')
-      expect(requests.map((s) => s.label)).toEqual(['initialize', 'tools/list', 'tools/call search_products', 'ping'])
+      expect(requests.map((s) => s.label)).toEqual(['initialize', 'tools/list', 'tools/call get_products', 'ping'])
       expect(requests.every((s) => s.outcome === 'ok' && s.end! >= s.start)).toBe(true)
       // Each span is the host's request and the server's answer, as the tap saw them.
       const call = events.find((e): e is FrameEvent => e.type === 'frame' && e.method === 'tools/call' && e.kind === 'request')!

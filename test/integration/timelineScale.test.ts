@@ -44,9 +44,9 @@ function writeSession(
       direction: 'out',
       kind: 'request',
       method: 'tools/call',
-      subject: seq % 3 ? 'search_products' : 'get_product',
+      subject: seq % 3 ? 'get_products' : 'get_product',
       id: seq,
-      payload: { jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'search_products' } },
+      payload: { jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'get_products' } },
     }
     store.append(request)
     const latency = 2 + (seq % 39)
@@ -132,7 +132,7 @@ describe('the time axis at a million events', () => {
       expect(spans.length).toBeLessThan(MAX_SPANS_PER_LANE)
       for (const span of spans) {
         expect(span.end! >= middle && span.start <= middle + 300).toBe(true)
-        expect(span.label).toMatch(/^tools\/call (search_products|get_product)$/)
+        expect(span.label).toMatch(/^tools\/call (get_products|get_product)$/)
         expect(span.endSeq).toBe(span.seq + 1)
         expect(span.end! - span.start).toBeGreaterThanOrEqual(2)
       }
@@ -141,7 +141,7 @@ describe('the time axis at a million events', () => {
       // Latency per tool over the whole session, from a bounded sample of the index.
       const latency = await cost(() => engine.invoke('timeline.latency', { connectionId: 'big' }))
       const { rows } = latency.value
-      const search = rows.find((r) => r.subject === 'search_products')!
+      const search = rows.find((r) => r.subject === 'get_products')!
       expect(search.method).toBe('tools/call')
       expect(search.p50).toBeGreaterThan(10)
       expect(search.p95).toBeGreaterThan(search.p50)

@@ -10,7 +10,7 @@ describe('the compare report', () => {
     b: { targetId: 'x', targetName: `agent ${HOSTILE}`, profile: 'hinted', connectionId: 'c2' },
     handshake: [{ origin: 'agent', field: 'serverInfo.name', a: 'demo', b: HOSTILE, frames: { a: 1, b: 2 } }],
     catalog: {
-      same: [{ kind: 'operation', name: 'search_products', frames: { a: 3, b: 4 } }],
+      same: [{ kind: 'operation', name: 'get_products', frames: { a: 3, b: 4 } }],
       removed: [{ kind: 'operation', name: 'cancel_order', frames: { a: 3 } }],
       added: [{ kind: 'operation', name: HOSTILE, frames: { b: 4 } }],
       changed: [
@@ -58,7 +58,7 @@ describe('the compare report', () => {
     expect(html).toContain('<span class="badge changed">1 changed</span>')
     expect(html).toContain('<th>kind</th><th>name</th><th>A</th><th>B</th><th>status</th>')
     expect(html).toContain('<td class="path">serverInfo.name</td><td>answered by the agent</td><td>&quot;demo&quot;</td>')
-    expect(html).toMatch(/<tr data-name="search_products" data-status="same">.*<td>✓<\/td><td>✓<\/td>/)
+    expect(html).toMatch(/<tr data-name="get_products" data-status="same">.*<td>✓<\/td><td>✓<\/td>/)
     expect(html).toMatch(/<tr data-name="cancel_order" data-status="only in A">.*<td>✓<\/td><td>—<\/td>/)
     expect(html).toMatch(/data-status="only in B">.*<td>—<\/td><td>✓<\/td>/)
     expect(html).toMatch(/<tr data-name="create_media_buy" data-status="changed">.*changed · breaking.*\/inputSchema\/currency/)
@@ -69,7 +69,7 @@ describe('the compare report', () => {
     expect(catalogRows(result.catalog).map((r) => `${r.kind} ${r.name} ${r.status}`)).toEqual([
       `operation ${HOSTILE} only in B`,
       'operation cancel_order only in A',
-      'operation search_products same',
+      'operation get_products same',
       'tool create_media_buy changed',
     ])
     expect(catalogCounts(result.catalog)).toBe('1 same, 1 only in A, 1 only in B, 1 changed')

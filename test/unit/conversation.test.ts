@@ -9,7 +9,7 @@ import { parseTurn } from '../../cli/converse'
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/payloads/${name}`, import.meta.url), 'utf8'))
 
 describe('A2A task history → conversation', () => {
-  // A GetTask answer captured from the demo agent: "buy prod_mobile_run 2000", a question, "auction", done.
+  // A GetTask answer captured from the demo agent: "buy prod_mobile_run 2000", a question, "acmeoutdoor.example", done.
   const task = Task.fromJSON(load('a2a-get-task-completed.json').result)
 
   it('keeps the history order, then the artifacts, with roles, states and data', () => {
@@ -23,9 +23,9 @@ describe('A2A task history → conversation', () => {
       ['agent', 'status', 'completed'],
       ['agent', 'artifact', ''],
     ])
-    expect(context.history[1].content).toContain('Which buying mode')
-    expect(context.history[1].metadata?.data).toEqual({ missing: ['buying_mode'], skill: 'create_media_buy' })
-    expect((context.history[5].metadata?.data as { media_buy: { media_buy_id: string } }).media_buy.media_buy_id).toBe('mb_0001')
+    expect(context.history[1].content).toContain('Which brand')
+    expect(context.history[1].metadata?.data).toEqual({ missing: ['brand'], skill: 'create_media_buy' })
+    expect((context.history[5].metadata?.data as { media_buy_id: string }).media_buy_id).toBe('mb_0001')
   })
 
   it('stamps what was observed, keeps the agent-reported status time as reported, and the rest as first seen at fetch', () => {
@@ -51,13 +51,13 @@ describe('MCP tool calls → conversation', () => {
     })
     const result = mcpResultMessage(ok, 20, 1)
     expect(result).toMatchObject({ role: 'agent', metadata: { kind: 'result', turn: 1 } })
-    expect((result.metadata?.data as { media_buy: { media_buy_id: string }; context: unknown }).context).toEqual({ buyer: 'acme' })
+    expect((result.metadata?.data as { media_buy_id: string; context: unknown }).context).toEqual({ buyer: 'acme' })
   })
 
   it('marks a tool error as an error turn', () => {
     expect(mcpResultMessage(failed, 30, 2)).toMatchObject({
       role: 'agent',
-      content: 'unknown product_id "nope"',
+      content: 'PRODUCT_NOT_FOUND: unknown product_id "nope"',
       metadata: { kind: 'error' },
     })
   })

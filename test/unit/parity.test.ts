@@ -126,10 +126,10 @@ describe('two conversations turn by turn', () => {
       a: { outcome: 'failed', state: 'error' },
       b: { outcome: 'failed', state: 'rejected' },
     })
-    const other = compareTurn(1, mcp, a2aTurn(1, 'search_products', {}, { products: [] }))
+    const other = compareTurn(1, mcp, a2aTurn(1, 'get_products', {}, { products: [] }))
     expect(other.asked).toEqual({
       a: { kind: 'call', tool: 'create_media_buy', arguments: { budget: 1 } },
-      b: { kind: 'call', tool: 'search_products', arguments: {} },
+      b: { kind: 'call', tool: 'get_products', arguments: {} },
     })
     expect(other.status).toBe('differs')
   })

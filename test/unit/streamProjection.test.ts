@@ -8,9 +8,9 @@ import { StreamProjection } from '../../shared/a2a/streamProjection'
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/payloads/${name}`, import.meta.url), 'utf8'))
 
 // Two streamed turns captured from the demo agent (SendStreamingMessage, JSON-RPC id = turn):
-// "buy prod_mobile_run 2000" → submitted, then input-required with a question; "auction" → the task again,
-// working, the media buy as an artifact, completed.
-const frames = load('a2a-stream-buy-auction.json') as { id: number; result: unknown }[]
+// "buy prod_mobile_run 2000" → submitted, then input-required with a question; "acmeoutdoor.example" → the
+// task again, working, the media buy as an artifact, completed.
+const frames = load('a2a-stream-buy-brand.json') as { id: number; result: unknown }[]
 const turn = (n: number) => frames.filter((f) => f.id === n).map((f) => StreamResponse.fromJSON(f.result))
 
 /** A projection with a clock that ticks 1 ms per reading, from 1000, and everything it said. */
@@ -45,7 +45,7 @@ describe('A2A stream → conversation', () => {
     const second = plainTask(follow(p, turn(2), 2) as Task)
     expect(second.status.state).toBe('completed')
     expect(second.artifacts).toHaveLength(1)
-    expect((second.artifacts[0].parts[0] as { data: { media_buy: { buying_mode: string } } }).data.media_buy.buying_mode).toBe('auction')
+    expect((second.artifacts[0].parts[0] as { data: { media_buy_id: string } }).data.media_buy_id).toBe('mb_0001')
     expect(p.continuing).toBeUndefined()
 
     // The second turn's opening snapshot repeats the question: it is not said again.
@@ -56,9 +56,9 @@ describe('A2A stream → conversation', () => {
       ['agent', 'artifact', '', 2],
       ['agent', 'status', 'completed', 2],
     ])
-    expect(said[1].content.split('\n')[0]).toBe('Which buying mode: auction or guaranteed?')
-    expect(said[1].metadata?.data).toEqual({ missing: ['buying_mode'], skill: 'create_media_buy' })
-    expect(said[4].content).toMatch(/^Created mb_\d+ for 2000 USD \(auction\)$/)
+    expect(said[1].content.split('\n')[0]).toBe('Which brand is the buy for? Send its domain, e.g. acmeoutdoor.example.')
+    expect(said[1].metadata?.data).toEqual({ missing: ['brand'], skill: 'create_media_buy' })
+    expect(said[4].content).toMatch(/^Created mb_\d+ \(active\)$/)
   })
 
   it('stamps what it observed when it first observed it, and keeps the time the agent reported', () => {

@@ -68,7 +68,7 @@ export function AcpComposer({ view, live }: { view: ConnectionView; live: boolea
           value={text}
           onChange={(e) => setText(e.target.value)}
           placeholder={
-            'Prompt the agent, e.g. "Find video for a sneaker launch and book it", or a command: /search_products {"brief": "video"}'
+            'Prompt the agent, e.g. "Find video for a sneaker launch and book it", or a command: /get_products {"buying_mode": "brief", "brief": "video"}'
           }
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey) {

@@ -40,7 +40,7 @@ export function ConversationPanel({ view }: { view: ConnectionView }) {
             : isObserved(view)
               ? `No turns yet: each ${view.protocol === 'acp' ? 'prompt' : 'tool call'} the host makes is a turn, shown as it crosses.`
               : view.protocol === 'a2a'
-                ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "search_products", "input": {"brief": "sports"}}.'
+                ? 'No turns yet. Send a message: text, or a JSON data part such as {"skill": "get_products", "input": {"buying_mode": "brief", "brief": "sports"}}.'
                 : view.protocol === 'acp'
                   ? 'No turns yet. Send a prompt: each prompt is a turn, and what the agent streams back — thoughts, tool calls, plans, messages — shows here as it comes.'
                   : 'No turns yet. MCP has no conversation of its own: each tool call you make here is a turn.'
@@ -162,7 +162,7 @@ function A2aComposer({ view, live }: { view: ConnectionView; live: boolean }) {
               ? awaiting
                 ? 'Answer the agent…'
                 : 'Message the agent, e.g. "buy prod_mobile_run 2000"'
-              : '{"skill": "search_products", "input": {"brief": "sports video"}}'
+              : '{"skill": "get_products", "input": {"buying_mode": "brief", "brief": "sports video"}}'
           }
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey || (mode === 'text' && !e.shiftKey))) {
