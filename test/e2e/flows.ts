@@ -36,6 +36,7 @@ export async function addAndConnect(
 
 /** An AdCP create_media_buy the demo seller accepts: prod_mobile_run at its auction CPM, for 2,000 USD. */
 export const DEMO_BUY = JSON.stringify({
+  idempotency_key: 'acme-spring-2027-0001',
   brand: { domain: 'acmeoutdoor.example' },
   account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
   start_time: '2027-04-01T00:00:00Z',

@@ -329,6 +329,7 @@ describe('every connection failure names its cause and host:port, never only "fe
 
 describe('one definition of a failed turn', () => {
   const unknownProduct = {
+    idempotency_key: 'acme-unknown-product-01',
     brand: { domain: 'acmeoutdoor.example' },
     account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
     start_time: '2027-04-01T00:00:00Z',

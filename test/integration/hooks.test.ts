@@ -16,6 +16,7 @@ const CONTEXT = { buyer: 'acme', po: 17 }
 const BRIEF = { brief: 'mobile display', context: CONTEXT }
 /** An AdCP 3.0.6 create_media_buy the demo seller accepts. */
 const BUY = {
+  idempotency_key: 'acme-spring-2027-0001',
   brand: { domain: 'acmeoutdoor.example' },
   account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
   start_time: '2027-04-01T00:00:00Z',
