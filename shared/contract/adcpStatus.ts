@@ -1,7 +1,7 @@
 /**
  * AdCP's task-status vocabulary (enums/task-status.json of the release Parallax follows; a test keeps this list
  * the bundled schema's), and the one mapping from each protocol's word for how a turn ended to it: an MCP tool
- * result (`completed`, `error` for isError), an MCP task's status, an A2A TaskState, a message.
+ * result (`completed`, `error` for isError), an MCP task's status, an A2A TaskState, a message, an ACP stop reason.
  */
 export const ADCP_TASK_STATUSES = [
   'submitted',
@@ -32,6 +32,11 @@ const FROM_PROTOCOL: Record<string, AdcpTaskStatus> = {
   canceled: 'canceled',
   rejected: 'rejected',
   message: 'completed',
+  // ACP: a prompt turn's stop reason (`cancelled` as MCP's)
+  end_turn: 'completed',
+  max_tokens: 'failed',
+  max_turn_requests: 'failed',
+  refusal: 'rejected',
 }
 
 /** How a turn ended, in AdCP's words: `unknown` for a word neither protocol uses so. */

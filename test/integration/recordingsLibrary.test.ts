@@ -112,7 +112,7 @@ describe('recordings library: nothing is lost', () => {
     expect(good.damaged).toBeUndefined()
     expect(good.header).toEqual({
       format: 'parallax.recording/1',
-      startedAt: '2026-11-26T22:16:09.887Z',
+      startedAt: '2026-11-26T22:29:07.272Z',
       targets: [{ id: 'demo:tools', name: 'Demo media-sales agent' }],
     })
     expect(JSON.stringify(listed).length).toBeLessThan(4000) // a summary, never the agent-controlled header

@@ -36,7 +36,10 @@ describe("AdCP's schemas bundled with Parallax", () => {
       'canceled',
       'rejected',
       'message',
-      'end_turn?',
+      'end_turn',
+      'refusal',
+      'max_tokens',
+      'no_such_word',
     ]
     expect(words.map(adcpTaskStatus)).toEqual([
       'completed',
@@ -51,6 +54,9 @@ describe("AdCP's schemas bundled with Parallax", () => {
       'canceled',
       'rejected',
       'completed',
+      'completed',
+      'rejected',
+      'failed',
       'unknown',
     ])
   })
