@@ -31,15 +31,10 @@ export async function inspectCall(
   adcp?: AdcpCall,
 ): Promise<CallReport> {
   const outcome = await applyHook(hooks, target.tool, args)
-  // AdCP's envelope replaces the list written by hand; fields the user named are flagged too, as anywhere.
-  const lintWith = (value: unknown, schema: unknown) =>
-    adcp
-      ? [
-          ...lintProtocolFields(value, schema, adcp.protocolFields, adcpLint(adcp)),
-          ...(protocolFields ? lintProtocolFields(value, schema, protocolFields) : []),
-        ]
-      : lintProtocolFields(value, schema, protocolFields ?? DEFAULT_PROTOCOL_FIELDS)
-  const lint = dedupe([...lintWith(outcome.raw, target.inputSchema), ...lintWith(outcome.hooked, undefined)])
+  const lint = dedupe([
+    ...lintCall(outcome.raw, target.inputSchema, protocolFields, adcp),
+    ...lintCall(outcome.hooked, undefined, protocolFields, adcp),
+  ])
   const report: CallReport = {
     protocol: target.protocol,
     tool: target.tool,
@@ -112,6 +107,18 @@ export function adcpFindingText(release: string, task: string, f: NonNullable<Ca
   return `AdCP ${release} ${task} ${f.phase}: ${f.instancePath} ${f.message} (${f.schema}, schema path ${f.schemaPath})`
 }
 
+/**
+ * The protocol-field lint of a call's arguments (and its tool's input schema): to an AdCP agent AdCP's envelope
+ * replaces the list written by hand, and fields the user named (`protocolFields`) are flagged too, as anywhere.
+ */
+export function lintCall(value: unknown, schema: unknown, protocolFields: readonly string[] | undefined, adcp: AdcpCall | undefined) {
+  if (!adcp) return lintProtocolFields(value, schema, protocolFields ?? DEFAULT_PROTOCOL_FIELDS)
+  return [
+    ...lintProtocolFields(value, schema, adcp.protocolFields, adcpLint(adcp)),
+    ...(protocolFields ? lintProtocolFields(value, schema, protocolFields) : []),
+  ]
+}
+
 function adcpLint(adcp: AdcpCall): LintRules {
   return {
     topLevelOnly: true,
@@ -120,7 +127,7 @@ function adcpLint(adcp: AdcpCall): LintRules {
 }
 
 /** Where the context goes and comes back: AdCP's schemas say for an AdCP task (none: no context to echo). */
-function contextFieldsOf(adcp: AdcpCall | undefined): ContextFields | undefined {
+export function contextFieldsOf(adcp: AdcpCall | undefined): ContextFields | undefined {
   if (!adcp) return CONTEXT_FIELDS
   const { request, response } = adcp.context
   return request && response ? { request, response } : undefined

@@ -63,7 +63,8 @@ export interface AnalysisContext {
   transport: TransportKind
   emit: (event: EventInput) => EngineEvent
   validator: SchemaValidator
-  protocolFields: readonly string[]
+  /** The fields the user named as the protocol's; else the default list, or AdCP's envelope to an AdCP agent. */
+  protocolFields?: readonly string[]
   /** The handshake was answered: the connection is up, and the host is who it said it is. */
   connected: (host: { name: string; version?: string } | undefined) => void
   /** A finding about the host (or the server): a warning line in the log, marked as such. */

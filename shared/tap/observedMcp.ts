@@ -1,7 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import type { CallReport, ConversationMessage, DiscoveryMethod, FrameEvent } from '../contract'
+import { adcpCall } from '../adcp/adcpCall'
+import type { CallReport, ConversationMessage, DiscoveryMethod, EngineEvent, FrameEvent } from '../contract'
+import { adcpFindingText, contextFieldsOf, lintCall } from '../hooks/callInspector'
 import { checkContextEcho } from '../hooks/contextEcho'
-import { lintProtocolFields } from '../hooks/lint'
 import { mcpCallMessage, mcpErrorMessage, mcpResultMessage } from '../mcp/conversationTurns'
 import { DISCOVERY_STEPS, LIST_CHANGED } from '../mcp/discovery'
 import { serverLogLine } from '../mcp/serverVoice'
@@ -34,6 +35,8 @@ export class ObservedMcp implements ProtocolAnalysis {
   private capabilities: Fields | undefined
   private readonly tools = new Map<string, { inputSchema?: unknown; outputSchema?: unknown }>()
   private toolsListed = false
+  /** The host's latest whole tools/list, as said: what makes the server an AdCP agent, or not. */
+  private toolListing: EngineEvent | undefined
   /** Lists the server said changed and the host has not listed since: when it said so. */
   private readonly stale = new Map<DiscoveryMethod, number>()
   /** Lists the host went on using after they changed, already said. */
@@ -181,7 +184,7 @@ export class ObservedMcp implements ProtocolAnalysis {
       for (const tool of list.items as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown }[])
         if (typeof tool?.name === 'string') this.tools.set(tool.name, { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema })
     }
-    this.ctx.emit({
+    const listing = this.ctx.emit({
       ...base,
       status: 'called',
       reason: advertised ? `the host asked, and the server advertises \`${step.capability}\`` : unasked,
@@ -191,6 +194,7 @@ export class ObservedMcp implements ProtocolAnalysis {
       durationMs: ts - list.started,
       ts,
     })
+    if (step.method === 'tools/list') this.toolListing = listing
   }
 
   private called(
@@ -205,10 +209,13 @@ export class ObservedMcp implements ProtocolAnalysis {
     const args = argumentsOf(asked.params)
     const schema = this.tools.get(tool)
     const validation = this.ctx.validator.validate(schema?.inputSchema, args)
-    const lint = lintProtocolFields(args, schema?.inputSchema, this.ctx.protocolFields)
+    // The same reading as a call Parallax makes (shared/hooks/callInspector.ts), AdCP's terms for an AdCP agent.
+    const adcp = adcpCall(this.toolListing ? [this.toolListing] : [], tool)
+    const lint = lintCall(args, schema?.inputSchema, this.ctx.protocolFields, adcp)
     for (const finding of lint.filter((l) => l.where === 'arguments'))
       this.ctx.finding('host', `the host's call of "${tool}": ${finding.message}`, asked.ts)
     const structured = result?.structuredContent
+    const context = contextFieldsOf(adcp)
     const report: CallReport = {
       protocol: 'mcp',
       tool,
@@ -223,9 +230,35 @@ export class ObservedMcp implements ProtocolAnalysis {
       ...(error && { error: error.message }),
       ...(schema?.outputSchema !== undefined &&
         structured !== undefined && { outputValidation: this.ctx.validator.validate(schema.outputSchema, structured) }),
-      ...(args.context !== undefined && result && { contextEcho: checkContextEcho(args, args, dataOf(result)) }),
+      ...(context &&
+        args[context.request] !== undefined &&
+        result && { contextEcho: checkContextEcho(args, args, dataOf(result), context) }),
+      ...(adcp && {
+        adcp: {
+          release: adcp.release,
+          recognised: adcp.recognised,
+          task: adcp.task,
+          known: adcp.known,
+          findings: [...adcp.check('request', args), ...(structured === undefined ? [] : adcp.check('response', structured))],
+        },
+      }),
     }
     this.ctx.emit({ type: 'call', connectionId: this.ctx.connectionId, ...report, ts })
+    const checked = report.adcp
+    if (checked?.findings.length) {
+      const { release, task, findings } = checked
+      this.ctx.emit({
+        type: 'adcp',
+        connectionId: this.ctx.connectionId,
+        release,
+        task,
+        findings,
+        ...(asked.turn && { turn: asked.turn }),
+        ts,
+      })
+      // A request that breaks the release is the host's doing; a response, the server's.
+      for (const f of findings) this.ctx.finding(f.phase === 'request' ? 'host' : 'server', adcpFindingText(release, task, f), ts)
+    }
     const turn = asked.turn ?? 0
     const id = numericOr(requestId)
     this.say(

@@ -1,7 +1,6 @@
 import type { ConnectionOwner, EngineEvent, EventInput, FrameEvent, ObservedBy, Protocol, TransportKind } from '../contract'
 import { acpSubject } from '../acp/frames'
 import { SchemaValidator } from '../hooks/validator'
-import { DEFAULT_PROTOCOL_FIELDS } from '../hooks/lint'
 import { JsonRpcTap, type TappedFrame } from '../runtime/jsonRpcTap'
 import type { FrameSpill } from '../runtime/frameSpill'
 import { ObservedA2a } from './observedA2a'
@@ -163,7 +162,7 @@ export class ObservedSession {
       transport: this.transport,
       emit: (event) => this.emit(event),
       validator: this.validator,
-      protocolFields: this.options.protocolFields ?? DEFAULT_PROTOCOL_FIELDS,
+      protocolFields: this.options.protocolFields,
       connected: (host) => {
         if (host) this.owner.observed = { ...this.owner.observed!, host }
         this.emit(this.connectionEvent('connected', ts))

@@ -24,11 +24,11 @@ function dataFolder(): string {
 const ofType = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
   events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type)
 
-/** What a host does with an MCP server: list, call (one call with a protocol field in its arguments), ping. */
+/** What a host does with an MCP server: list, call (one call with a field of AdCP's envelope in its arguments), ping. */
 async function mcpSession(command: Parameters<typeof mcpHost>[0]) {
   const { host, stderr } = await mcpHost(command)
   const tools = await host.listTools()
-  const call = await host.callTool({ name: 'get_products', arguments: { buying_mode: 'brief', brief: 'podcast', adcp_version: '2.5' } })
+  const call = await host.callTool({ name: 'get_products', arguments: { buying_mode: 'brief', brief: 'podcast', task_id: 'task-7' } })
   const formats = await host.callTool({ name: 'list_creative_formats', arguments: { name_search: 'pre-roll' } })
   await host.ping()
   await host.close()
@@ -73,10 +73,15 @@ describe('parallax tap over stdio', () => {
 
     const calls = ofType(events, 'call') as CallEvent[]
     expect(calls.map((c) => c.tool)).toEqual(['get_products', 'list_creative_formats'])
-    expect(calls[0].lint.map((l) => l.field)).toContain('adcp_version')
+    // The demo is an AdCP seller: its calls are read in AdCP's terms, as Parallax's own calls are.
+    expect(calls.map((c) => [c.adcp?.recognised, c.adcp?.findings])).toEqual([
+      ['it offers get_adcp_capabilities', []],
+      ['it offers get_adcp_capabilities', []],
+    ])
+    expect(calls[0].lint.map((l) => l.field)).toEqual(['task_id'])
     expect(calls[0].response).toEqual(direct.call)
     const findings = (ofType(events, 'log') as LogEvent[]).filter((l) => l.about === 'host')
-    expect(findings.map((f) => f.text).join('\n')).toMatch(/adcp_version.*get_products|get_products.*adcp_version/)
+    expect(findings.map((f) => f.text).join('\n')).toMatch(/get_products.*task_id.*protocol envelope/)
     const ping = ofType(events, 'keepalive')[0] as KeepaliveEvent
     expect(ping).toMatchObject({ probe: 'ping', ok: true, note: expect.stringContaining('sent by the host') })
     expect(ofType(events, 'conversation').map((c) => c.message.role)).toEqual(['user', 'agent', 'user', 'agent'])
@@ -97,6 +102,23 @@ describe('parallax tap over stdio', () => {
     expect(again.code, again.stderr).toBe(0)
     expect((JSON.parse(again.stdout) as { turns: { status: string }[] }).turns.map((t) => t.status)).toEqual(['same', 'same'])
   }, 60_000)
+
+  it('an AdCP seller whose answer breaks the release: the tapped call has the finding with its schema path, said as the server’s', async () => {
+    const data = dataFolder()
+    const { host } = await mcpHost(tapped(data, serverCommand(fixtureServer('adcpSeller'), 'legacy'), ['--name', 'seller']))
+    await host.listTools()
+    await host.callTool({ name: 'list_creative_formats', arguments: {} })
+    await host.close()
+    await expect.poll(() => tapSessions(data)[0]?.summary.ended, { timeout: 10_000 }).toBe('closed')
+    const [{ events }] = tapSessions(data)
+    const [call] = ofType(events, 'call') as CallEvent[]
+    expect(call.adcp?.findings).toEqual([expect.objectContaining({ phase: 'response', instancePath: '/formats/0/format_id' })])
+    expect(ofType(events, 'adcp')).toMatchObject([{ release: '3.0.6', task: 'list_creative_formats' }])
+    const said = (ofType(events, 'log') as LogEvent[]).filter((l) => l.about === 'server').map((l) => l.text)
+    expect(said).toContainEqual(
+      expect.stringMatching(/^AdCP 3\.0\.6 list_creative_formats response: \/formats\/0\/format_id must be object/),
+    )
+  }, 30_000)
 
   it('an ACP editor gets what it gets without the tap; the handshake, session and turn are the observed connection’s', async () => {
     const data = dataFolder()
