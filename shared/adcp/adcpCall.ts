@@ -39,7 +39,10 @@ export function adcpCall(state: readonly EngineEvent[], task: string): AdcpCall 
   }
 }
 
-/** The AdCP task a conversation turn calls, and with what: an MCP tool call, or an A2A data part `{skill, input}`. */
+/**
+ * The AdCP task a conversation turn calls, and with what: an MCP tool call, or an A2A data part `{skill, input}`
+ * (AdCP's `parameters`, its older clients' name for the input, read the same).
+ */
 export function turnCall(
   turn: { tool: string; arguments: Record<string, unknown> } | { text: string } | { data: Record<string, unknown> },
   mapping: { skillField: string; inputField: string },
@@ -47,7 +50,7 @@ export function turnCall(
   if ('tool' in turn) return { task: turn.tool, args: turn.arguments }
   if (!('data' in turn)) return undefined
   const skill = turn.data[mapping.skillField]
-  return typeof skill === 'string' ? { task: skill, args: turn.data[mapping.inputField] ?? {} } : undefined
+  return typeof skill === 'string' ? { task: skill, args: turn.data[mapping.inputField] ?? turn.data.parameters ?? {} } : undefined
 }
 
 /** An AdCP task's response in a protocol's answer: over MCP the structured content, over A2A the first data part of the task's artifacts. */
