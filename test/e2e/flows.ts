@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expect } from './webHostProcess'
+import { demoBuy } from '../fixtures/demoBuy'
 
 /** What a person does most: steps shared by the end-to-end tests. */
 
@@ -35,11 +36,4 @@ export async function addAndConnect(
 }
 
 /** An AdCP create_media_buy the demo seller accepts: prod_mobile_run at its auction CPM, for 2,000 USD. */
-export const DEMO_BUY = JSON.stringify({
-  idempotency_key: 'acme-spring-2027-0001',
-  brand: { domain: 'acmeoutdoor.example' },
-  account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
-  start_time: '2027-04-01T00:00:00Z',
-  end_time: '2027-04-30T23:59:59Z',
-  packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 2000 }],
-})
+export const DEMO_BUY = JSON.stringify(demoBuy())

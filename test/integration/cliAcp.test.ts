@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { quoteArg } from '../../shared/contract'
 import { CLI, cliRunner, type CliRun } from '../fixtures/cli'
+import { demoBuy } from '../fixtures/demoBuy'
 
 const dir = mkdtempSync(join(tmpdir(), 'parallax-cli-acp-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -181,13 +182,7 @@ describe('the CLI speaks ACP', () => {
       '--turn',
       JSON.stringify({
         tool: 'create_media_buy',
-        arguments: {
-          brand: { domain: 'acmeoutdoor.example' },
-          account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
-          start_time: '2027-04-01T00:00:00Z',
-          end_time: '2027-04-30T23:59:59Z',
-          packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 2000 }],
-        },
+        arguments: demoBuy(),
       }),
       '--out',
       recording,

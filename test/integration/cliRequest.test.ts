@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { cliRunner, type CliRun } from '../fixtures/cli'
+import { demoBuy } from '../fixtures/demoBuy'
 
 const require = createRequire(import.meta.url)
 const EVERYTHING = `stdio:${process.execPath} ${join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')} stdio`
@@ -85,13 +86,7 @@ it('a tool result with isError is a failed turn (exit 1); params the MCP schema 
     '--params',
     JSON.stringify({
       name: 'create_media_buy',
-      arguments: {
-        brand: { domain: 'acmeoutdoor.example' },
-        account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
-        start_time: '2027-04-01T00:00:00Z',
-        end_time: '2027-04-30T23:59:59Z',
-        packages: [{ product_id: 'prod_nope', pricing_option_id: 'cpm_auction', budget: 100 }],
-      },
+      arguments: demoBuy({ product_id: 'prod_nope', budget: 100 }),
     }),
   )
   expect(failed.code).toBe(1)

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createToolServer } from '../../shared/demo/mcpServers'
 import { startSseServer } from '../../shared/demo/httpServers'
 import { cliRunner, type CliRun } from '../fixtures/cli'
+import { demoBuy } from '../fixtures/demoBuy'
 
 const TSX = createRequire(import.meta.url).resolve('tsx')
 const DEMO_RECORDING = fileURLToPath(new URL('../../shared/demo/recordings/media-buying.jsonl', import.meta.url))
@@ -328,14 +329,7 @@ describe('every connection failure names its cause and host:port, never only "fe
 })
 
 describe('one definition of a failed turn', () => {
-  const unknownProduct = {
-    idempotency_key: 'acme-unknown-product-01',
-    brand: { domain: 'acmeoutdoor.example' },
-    account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
-    start_time: '2027-04-01T00:00:00Z',
-    end_time: '2027-04-30T23:59:59Z',
-    packages: [{ product_id: 'prod_nope', pricing_option_id: 'cpm_auction', budget: 2000 }],
-  }
+  const unknownProduct = demoBuy({ product_id: 'prod_nope' }, { idempotency_key: 'acme-unknown-product-01' })
 
   it('a tool result with isError: call, converse and record all call it a failed turn and exit 1', async () => {
     const call = await parallax('call', 'demo:tools', 'create_media_buy', '--args', JSON.stringify(unknownProduct), '--json')

@@ -8,6 +8,7 @@ import { Engine } from '../../shared/engine/engine'
 import { callFindings } from '../../shared/hooks/callInspector'
 import { EventRecorder } from '../fixtures/events'
 import { approveAll, fixtureTarget } from '../fixtures/targets'
+import { demoBuy } from '../fixtures/demoBuy'
 
 const FILL_BUYING_MODE = fileURLToPath(new URL('../../shared/demo/hooks/fill-buying-mode.json', import.meta.url))
 const MODULE_HOOKS = fileURLToPath(new URL('../../shared/demo/hooks/media-sales-hooks.mjs', import.meta.url))
@@ -15,15 +16,7 @@ const CONTEXT = { buyer: 'acme', po: 17 }
 /** get_products as a buyer written for AdCP 2.x sends it: no buying_mode. */
 const BRIEF = { brief: 'mobile display', context: CONTEXT }
 /** An AdCP 3.0.6 create_media_buy the demo seller accepts. */
-const BUY = {
-  idempotency_key: 'acme-spring-2027-0001',
-  brand: { domain: 'acmeoutdoor.example' },
-  account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
-  start_time: '2027-04-01T00:00:00Z',
-  end_time: '2027-04-30T23:59:59Z',
-  packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 2000 }],
-  context: CONTEXT,
-}
+const BUY = demoBuy({}, { context: CONTEXT })
 
 let engine: Engine
 let recorder: EventRecorder

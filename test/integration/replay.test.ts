@@ -11,6 +11,7 @@ import { turnsFromEvents } from '../../shared/session/turns'
 import { EventRecorder } from '../fixtures/events'
 import { approveAll, fixtureTarget } from '../fixtures/targets'
 import { releaseErrors } from '../adcp/schemas.mjs'
+import { demoBuy } from '../fixtures/demoBuy'
 
 const DEMO_RECORDING = fileURLToPath(new URL('../../shared/demo/recordings/media-buying.jsonl', import.meta.url))
 const demoTurns = () => {
@@ -173,13 +174,7 @@ describe('parity speaks one vocabulary', () => {
       connectionId,
       turn: {
         tool: 'create_media_buy',
-        arguments: {
-          brand: { domain: 'acmeoutdoor.example' },
-          account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
-          start_time: '2027-04-01T00:00:00Z',
-          end_time: '2027-04-30T23:59:59Z',
-          packages: [{ product_id: 'prod_mobile_run', pricing_option_id: 'cpm_auction', budget: 10 }],
-        },
+        arguments: demoBuy({ budget: 10 }),
       },
       stream: false,
       newContext: false,
