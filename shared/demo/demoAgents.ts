@@ -6,7 +6,8 @@ export const DEMO_A2A_ID = 'demo:a2a'
 export const DEMO_A2A_TARGET: SavedTarget = {
   id: DEMO_A2A_ID,
   name: 'Demo media-sales agent (A2A)',
-  description: 'The same agent over A2A v1.0 (v0.3 compatible): multi-turn, asks for missing inputs, streams artifacts.',
+  description:
+    'The same AdCP seller over A2A v1.0 (v0.3 compatible), its card declaring AdCP: multi-turn, asks for missing inputs, streams artifacts.',
   origin: 'demo',
   options: {},
   // The real URL is known once the agent listens; see DemoAgents.resolve.
