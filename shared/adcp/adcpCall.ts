@@ -1,6 +1,5 @@
-import type { AdcpFinding, EngineEvent } from '../contract'
-import { ADCP_RELEASE, checkAdcpTask, contextFields, envelopeFields, isAdcpTask, requestFields, type AdcpPhase } from './adcpRelease'
-import { recogniseAdcp } from './recogniseAdcp'
+import { adcpRequestFields, isAdcpTask, recogniseAdcp, type AdcpFinding, type EngineEvent } from '../contract'
+import { ADCP_RELEASE, checkAdcpTask, contextFields, envelopeFields, type AdcpPhase } from './adcpRelease'
 
 /**
  * One call to an AdCP agent, in AdCP's terms: which fields are the protocol's rather than the task's, where the
@@ -25,7 +24,7 @@ export interface AdcpCall {
 export function adcpCall(state: readonly EngineEvent[], task: string): AdcpCall | undefined {
   const recognised = recogniseAdcp(state)
   if (!recognised) return undefined
-  const own = requestFields(task)
+  const own = adcpRequestFields(task)
   return {
     release: ADCP_RELEASE,
     recognised,

@@ -1,6 +1,6 @@
 import AjvDraft07 from 'ajv'
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import type { AdcpFinding } from '../contract'
+import { isAdcpTask, type AdcpFinding } from '../contract'
 import bundle from './adcpSchemas.json'
 
 /**
@@ -23,14 +23,6 @@ export const ADCP_RELEASE = adcp.release
 const LEGACY_STATUS_FIELDS = ['task_status', 'response_status']
 
 export type AdcpPhase = AdcpFinding['phase']
-
-export function isAdcpTask(name: string): boolean {
-  return Object.hasOwn(adcp.tasks, name)
-}
-
-export function adcpTaskNames(): string[] {
-  return Object.keys(adcp.tasks)
-}
 
 /** AdCP's task statuses (enums/task-status.json), in the release's order. */
 export function adcpTaskStatuses(): readonly string[] {
@@ -55,11 +47,6 @@ function ownProperties(id: string): Map<string, unknown> {
   }
   walk(adcp.schemas[id])
   return found
-}
-
-/** The fields a task's request defines (the task's own, even where the envelope has one of the same name). */
-export function requestFields(task: string): Set<string> {
-  return isAdcpTask(task) ? new Set(ownProperties(adcp.tasks[task].request).keys()) : new Set()
 }
 
 /** Where a task's request or response holds AdCP's context object: the properties that reference core/context.json. */

@@ -150,12 +150,16 @@ export function eventsByTurn(events: readonly ConversationEvent[]): Map<number, 
   return turns
 }
 
-/** Compares one turn of two conversations (A's events and B's events for it), by the same rules as replay. */
+/**
+ * Compares one turn of two conversations (A's events and B's events for it), by the same rules as replay: when
+ * either side is an AdCP agent (`adcp`), in AdCP's task statuses.
+ */
 export function compareTurn(
   turn: number,
   a: readonly ConversationEvent[],
   b: readonly ConversationEvent[],
   mapping: TurnMapping = DEFAULT_MAPPING,
+  adcp = false,
 ): TurnComparison {
   if (a.length === 0 || b.length === 0) return { turn, status: a.length === 0 ? 'only-b' : 'only-a', diff: [] }
   const agent = (events: readonly ConversationEvent[]) => events.filter((e) => e.message.role === 'agent')
@@ -164,8 +168,9 @@ export function compareTurn(
   const askedA = userA && askedTurn(userA.message, mapping)
   const askedB = userB && askedTurn(userB.message, mapping)
   const asked = microdiff({ v: askedA }, { v: askedB }).length > 0 ? { asked: { a: askedA, b: askedB } } : {}
-  const outcomeA = outcomeOf(agent(a))
-  const outcomeB = outcomeOf(agent(b))
+  const inAdcpTerms = (outcome: Outcome | undefined) => (outcome && adcp ? withAdcpStatus(outcome) : outcome)
+  const outcomeA = inAdcpTerms(outcomeOf(agent(a)))
+  const outcomeB = inAdcpTerms(outcomeOf(agent(b)))
   const outcomes = { ...(outcomeA && { a: outcomeA }), ...(outcomeB && { b: outcomeB }) }
   if (!outcomeA || !outcomeB) return { turn, status: 'pending', ...outcomes, diff: [], ...asked }
   const diff = outcomeDifferences(outcomeA, outcomeB)

@@ -1,9 +1,10 @@
 // Writes shared/adcp/adcpSchemas.json: the AdCP release's JSON Schemas a seller's tasks need (every media-buy
 // task and get_adcp_capabilities: requests, responses, async responses), with everything they reference, the
 // protocol envelope, the context object and the task-status vocabulary — taken from AdCP's own @adcp/sdk and
-// stripped of documentation. Run by hand after updating @adcp/sdk:
+// stripped of documentation; and shared/contract/adcpTasks.json, the same tasks with the fields each request
+// defines (what tells an AdCP agent, small enough for the UI). Run by hand after updating @adcp/sdk:
 //   node test/adcp/syncSchemas.mjs
-// test/unit/adcpSchemas.test.ts fails while the checked-in file is not what this makes.
+// test/unit/adcpSchemas.test.ts fails while the checked-in files are not what this makes.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
 export const OUTPUT = join(here, '../../shared/adcp/adcpSchemas.json')
+export const TASKS_OUTPUT = join(here, '../../shared/contract/adcpTasks.json')
 
 /** The tasks a seller answers: AdCP's media-buy protocol, and the capabilities every AdCP 3 agent offers. */
 const SELLER_PROTOCOLS = new Set(['media-buy'])
@@ -116,8 +118,28 @@ export function bundleText(folder) {
   return `${JSON.stringify(buildBundle(folder))}\n`
 }
 
+/** The top-level property names a schema defines, through its references and allOf/anyOf/oneOf branches. */
+function ownFields(schemas, id, found = new Set()) {
+  const walk = (schema) => {
+    if (!schema || typeof schema !== 'object') return
+    if (typeof schema.$ref === 'string' && schema.$ref.startsWith('/')) walk(schemas[schema.$ref.split('#')[0]])
+    for (const name of Object.keys(schema.properties ?? {})) found.add(name)
+    for (const list of SCHEMA_LISTS) if (Array.isArray(schema[list])) schema[list].forEach(walk)
+  }
+  walk(schemas[id])
+  return [...found].sort()
+}
+
+/** The release's seller tasks, each with the fields its request defines. */
+export function tasksText(folder) {
+  const { release, tasks, schemas } = buildBundle(folder)
+  const fields = Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, ownFields(schemas, task.request)]))
+  return `${JSON.stringify({ release, tasks: fields }, null, 2)}\n`
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const text = bundleText()
   writeFileSync(OUTPUT, text)
-  console.log(`wrote ${OUTPUT}: ${Object.keys(JSON.parse(text).schemas).length} schemas, ${text.length} bytes`)
+  writeFileSync(TASKS_OUTPUT, tasksText())
+  console.log(`wrote ${OUTPUT}: ${Object.keys(JSON.parse(text).schemas).length} schemas, ${text.length} bytes; and ${TASKS_OUTPUT}`)
 }

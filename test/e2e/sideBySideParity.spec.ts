@@ -36,7 +36,8 @@ async function expectEchoBugHighlighted(page: Page, screenshot: string) {
   await expect(differing.getByTestId('turn-diff')).toContainText('/data/context/seller_normalized')
   // The plain demo on the left, the echo bug on the right: the bug adds the key.
   await expect(differing.getByTestId('turn-diff').locator('li.diff-add')).toHaveCount(1)
-  await expect(differing.getByTestId('turn-outcome')).toHaveText(['completed', 'completed'])
+  // The demo is an AdCP seller: its turns are compared, and named, in AdCP's task statuses.
+  await expect(differing.getByTestId('turn-outcome')).toHaveText(['AdCP completed', 'AdCP completed'])
   await expect(page.getByTestId('sbs-summary')).toContainText('1 same')
   await expect(page.getByTestId('sbs-summary')).toContainText('1 differ')
   await page.screenshot({ path: `test-results/${screenshot}.png` })

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { contextFields, envelopeFields, requestFields } from '../../shared/adcp/adcpRelease'
-import { ADCP_TASK_STATUSES, adcpTaskStatus } from '../../shared/contract'
-import { bundleText, OUTPUT } from '../adcp/syncSchemas.mjs'
+import { contextFields, envelopeFields } from '../../shared/adcp/adcpRelease'
+import { ADCP_TASK_STATUSES, adcpRequestFields, adcpTaskStatus } from '../../shared/contract'
+import { bundleText, OUTPUT, tasksText, TASKS_OUTPUT } from '../adcp/syncSchemas.mjs'
 
 describe("AdCP's schemas bundled with Parallax", () => {
   it('are what the generator makes from the installed @adcp/sdk (run node test/adcp/syncSchemas.mjs after updating it)', () => {
     expect(readFileSync(OUTPUT, 'utf8') === bundleText(), 'shared/adcp/adcpSchemas.json is out of date').toBe(true)
+    expect(readFileSync(TASKS_OUTPUT, 'utf8')).toBe(tasksText())
   })
 
   it("keep every schema's rules and its properties named description, without the documentation", () => {
@@ -75,8 +76,8 @@ describe("AdCP's schemas bundled with Parallax", () => {
       'task_status',
       'response_status',
     ])
-    expect(requestFields('create_media_buy').has('push_notification_config')).toBe(true)
-    expect(requestFields('get_products').has('push_notification_config')).toBe(false)
+    expect(adcpRequestFields('create_media_buy').has('push_notification_config')).toBe(true)
+    expect(adcpRequestFields('get_products').has('push_notification_config')).toBe(false)
     // Every seller task takes the buyer's context and echoes it where core/context.json is referenced.
     for (const task of ['get_products', 'list_creative_formats', 'create_media_buy', 'get_media_buy_delivery', 'update_media_buy'])
       expect([contextFields(task, 'request'), contextFields(task, 'response')], task).toEqual([['context'], ['context']])

@@ -126,6 +126,13 @@ describe('two conversations turn by turn', () => {
       a: { outcome: 'failed', state: 'error' },
       b: { outcome: 'failed', state: 'rejected' },
     })
+    // To an AdCP agent the same turn differs: AdCP tells a rejected task from a failed one, as replay does.
+    expect(compareTurn(1, mcp, a2a, undefined, true)).toMatchObject({
+      status: 'differs',
+      a: { adcpStatus: 'failed' },
+      b: { adcpStatus: 'rejected' },
+      diff: [{ path: '/adcpStatus', op: 'replace', a: 'failed', b: 'rejected' }],
+    })
     const other = compareTurn(1, mcp, a2aTurn(1, 'get_products', {}, { products: [] }))
     expect(other.asked).toEqual({
       a: { kind: 'call', tool: 'create_media_buy', arguments: { budget: 1 } },

@@ -3,6 +3,7 @@ import { useMemo, useRef, useState } from 'react'
 import {
   compareTurn,
   eventsByTurn,
+  recogniseAdcp,
   type ConversationEvent,
   type ParityTurn,
   type ReplayOutcome,
@@ -133,10 +134,12 @@ const STATUS_LABEL: Record<TurnComparison['status'], string> = {
 function AlignedTurns({ a, b }: { a: ConnectionView; b: ConnectionView }) {
   const scroller = useRef<HTMLDivElement>(null)
   const [onlyDiffering, setOnlyDiffering] = useState(false)
+  // To an AdCP agent on either side, turns compare in AdCP's task statuses (as replay compares them).
+  const adcp = isAdcpAgent(a) || isAdcpAgent(b)
   // A turn is compared again only when one of its sides has more events than when it was last compared;
-  // another pair of connections starts afresh.
+  // another pair of connections (or learning that one is an AdCP agent) starts afresh.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the ids are what says the cache no longer applies
-  const compared = useMemo(() => new Map<number, { left: number; right: number; comparison: TurnComparison }>(), [a.id, b.id])
+  const compared = useMemo(() => new Map<number, { left: number; right: number; comparison: TurnComparison }>(), [a.id, b.id, adcp])
   // The conversations only grow: their lengths say when to regroup.
   const { rows, outside } = useMemo(() => {
     const left = eventsByTurn(a.conversation)
@@ -149,7 +152,7 @@ function AlignedTurns({ a, b }: { a: ConnectionView; b: ConnectionView }) {
       const r = right.get(turn) ?? []
       let known = compared.get(turn)
       if (!known || known.left !== l.length || known.right !== r.length)
-        compared.set(turn, (known = { left: l.length, right: r.length, comparison: compareTurn(turn, l, r) }))
+        compared.set(turn, (known = { left: l.length, right: r.length, comparison: compareTurn(turn, l, r, undefined, adcp) }))
       return { ...known.comparison, left: l, right: r }
     })
     return { rows: aligned, outside }
@@ -247,6 +250,10 @@ function describeTurn(turn: ParityTurn | undefined): string {
     : turn.kind === 'data'
       ? JSON.stringify(turn.data)
       : turn.text
+}
+
+function isAdcpAgent(view: ConnectionView): boolean {
+  return recogniseAdcp(view.handshake ? [view.handshake, ...view.discovery] : view.discovery) !== undefined
 }
 
 function ColumnTitle({ view }: { view: ConnectionView }) {

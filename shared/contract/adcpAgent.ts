@@ -1,5 +1,20 @@
-import type { EngineEvent } from '../contract'
-import { isAdcpTask, requestFields } from './adcpRelease'
+import table from './adcpTasks.json'
+import type { EngineEvent } from './events'
+
+/**
+ * The seller tasks of the AdCP release Parallax follows, each with the fields its request defines: written with
+ * the release's schemas by test/adcp/syncSchemas.mjs (the schemas themselves, shared/adcp/, are the engine's).
+ */
+const TASKS: Readonly<Record<string, readonly string[]>> = table.tasks
+
+export function isAdcpTask(name: string): boolean {
+  return Object.hasOwn(TASKS, name)
+}
+
+/** The fields a task's request defines (the task's own, even where AdCP's envelope has one of the same name). */
+export function adcpRequestFields(task: string): Set<string> {
+  return new Set(isAdcpTask(task) ? TASKS[task] : [])
+}
 
 /** Where AdCP's agent-card extension lives: `capabilities.extensions[].uri` on AdCP's own site. */
 const ADCP_EXTENSION = /^https?:\/\/([a-z0-9-]+\.)*adcontextprotocol\.org\//i
@@ -35,7 +50,7 @@ export function recogniseAdcp(state: readonly EngineEvent[]): string | undefined
 /** A tool's declared arguments are all the AdCP task's own (an open schema, as AdCP's SDK lists them, declares none). */
 function inAdcpShape(task: string, inputSchema: unknown): boolean {
   const declared = Object.keys((inputSchema as { properties?: object } | undefined)?.properties ?? {})
-  const own = requestFields(task)
+  const own = adcpRequestFields(task)
   return declared.every((field) => own.has(field))
 }
 
