@@ -1,4 +1,4 @@
-import table from './adcpTasks.json'
+import table from './adcpTasks.json' with { type: 'json' }
 import type { EngineEvent } from './events'
 
 /**
