@@ -201,7 +201,8 @@ test('an MCP session on the Timeline: spans by outcome, zoom, pan, a brush that 
   await test.step('Copy as image: the range shown, lane labels and all, as a PNG on the clipboard', async () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url })
     await page.getByRole('button', { name: 'Copy as image' }).click()
-    await expect(page.getByText('Copied the timeline as an image.')).toBeVisible()
+    // The browser re-encodes an image it puts on the clipboard: on a busy machine that takes seconds.
+    await expect(page.getByText('Copied the timeline as an image.')).toBeVisible({ timeout: 20_000 })
     const image = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read()
       const blob = await item.getType('image/png')
