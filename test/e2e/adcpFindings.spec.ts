@@ -11,6 +11,11 @@ test("an AdCP seller's answer that breaks AdCP's schema is a finding in Calls an
 }) => {
   await page.goto(host.url)
   await addAndConnect(page, { name: 'legacy seller', command: LEGACY_SELLER })
+  await page.getByRole('tab', { name: /Handshake/ }).click()
+  await expect(page.getByTestId('adcp-agent')).toHaveText(
+    'an AdCP agent: it offers get_adcp_capabilities · calls and turns checked against AdCP 3.0.6',
+  )
+  await page.screenshot({ path: 'test-results/adcp-agent-handshake.png' })
   await page.getByRole('tab', { name: /Calls/ }).click()
 
   await test.step('Calls: the call of list_creative_formats says which rule of which schema its answer breaks', async () => {
@@ -49,6 +54,7 @@ test("a replay of an AdCP seller, MCP vs A2A, says how each turn ended in AdCP's
   try {
     await page.goto(host.url)
     await addAndConnect(page, { name: 'seller over A2A', a2aUrl: a2a.url })
+    await expect(page.getByTestId('agent-card').getByTestId('adcp-agent')).toContainText('an AdCP agent:')
     await addAndConnect(page, { name: 'seller over MCP', command: SELLER })
 
     await test.step('record the formats listed and a buy refused over MCP', async () => {

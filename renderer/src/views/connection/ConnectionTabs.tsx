@@ -100,7 +100,7 @@ function TabBody({ view, tab, target, history }: { view: ConnectionView; tab: Ta
   switch (tab) {
     case 'handshake':
       return view.handshake?.protocol === 'a2a' ? (
-        <A2aCardPanel handshake={view.handshake} />
+        <A2aCardPanel handshake={view.handshake} view={view} />
       ) : view.protocol === 'acp' ? (
         <AcpHandshakePanel view={view} />
       ) : (

@@ -6,11 +6,13 @@ import { JsonView } from '../../../components/JsonView'
 import { Name } from '../../../components/Name'
 import { chooseBinding } from '../../../store/actions'
 import { useStore } from '../../../store/store'
+import type { ConnectionView } from '../../../store/connectionView'
+import { AdcpAgentRow } from './AdcpAgentRow'
 import { SecuritySchemes } from './SecuritySchemes'
 import './handshake.css'
 
 /** The agent card as fetched: generation, chosen interface and why, capabilities, warnings, the card itself. */
-export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent }) {
+export function A2aCardPanel({ handshake: h, view }: { handshake: A2aHandshakeEvent; view: ConnectionView }) {
   const caps = h.capabilities
   return (
     <div className="panel" data-testid="agent-card">
@@ -79,6 +81,7 @@ export function A2aCardPanel({ handshake: h }: { handshake: A2aHandshakeEvent })
                     </div>
                   ))}
             </dd>
+            <AdcpAgentRow view={view} />
           </dl>
           <div className="section-title">Security</div>
           <SecuritySchemes security={h.security} />

@@ -5,6 +5,7 @@ import { ms } from '../../../components/format'
 import { AgentText, Name } from '../../../components/Name'
 import { useStore } from '../../../store/store'
 import { CardDriftPanel } from '../serverCard/CardDriftPanel'
+import { AdcpAgentRow } from './AdcpAgentRow'
 import { EraNegotiation } from './EraNegotiation'
 import { ClientRows, HandshakeSide, NoHandshake } from './HandshakeParts'
 import './handshake.css'
@@ -97,6 +98,7 @@ export function HandshakePanel({ view }: { view: ConnectionView }) {
           <dd>
             <Caps names={SERVER_CAPS} caps={h.serverCapabilities} />
           </dd>
+          <AdcpAgentRow view={view} />
         </HandshakeSide>
       </div>
       <EraNegotiation handshake={h} />
