@@ -1,5 +1,13 @@
-import { adcpRequestFields, isAdcpTask, recogniseAdcp, type AdcpFinding, type EngineEvent } from '../contract'
-import { ADCP_RELEASE, checkAdcpTask, contextFields, envelopeFields, type AdcpPhase } from './adcpRelease'
+import {
+  ADCP_RELEASE,
+  adcpRequestFields,
+  isAdcpTask,
+  recogniseAdcp,
+  type AdcpFinding,
+  type CallReport,
+  type EngineEvent,
+} from '../contract'
+import { checkAdcpTask, contextFields, envelopeFields, type AdcpPhase } from './adcpRelease'
 
 /**
  * One call to an AdCP agent, in AdCP's terms: which fields are the protocol's rather than the task's, where the
@@ -18,6 +26,8 @@ export interface AdcpCall {
   /** Where the request carries AdCP's context object, and where the response echoes it (core/context.json). */
   context: { request?: string; response?: string }
   check(phase: AdcpPhase, value: unknown): AdcpFinding[]
+  /** The call's AdCP side as a report carries it, with these findings. */
+  report(findings: AdcpFinding[]): NonNullable<CallReport['adcp']>
 }
 
 /** The AdCP side of a call of `task`, when the connection's state says the agent is an AdCP agent. */
@@ -35,6 +45,7 @@ export function adcpCall(state: readonly EngineEvent[], task: string): AdcpCall 
       ? { request: contextFields(task, 'request')[0], response: contextFields(task, 'response')[0] }
       : { request: 'context', response: 'context' },
     check: (phase, value) => checkAdcpTask(task, phase, value),
+    report: (findings) => ({ release: ADCP_RELEASE, recognised, task, known: isAdcpTask(task), findings }),
   }
 }
 

@@ -17,8 +17,6 @@ interface Bundle {
 
 const adcp = bundle as unknown as Bundle
 
-export const ADCP_RELEASE = adcp.release
-
 /** Fields AdCP forbids beside the envelope's `status` (protocol-envelope.json: "legacy task_status or response_status"). */
 const LEGACY_STATUS_FIELDS = ['task_status', 'response_status']
 

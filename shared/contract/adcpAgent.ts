@@ -8,7 +8,7 @@ import type { EngineEvent } from './events'
 const TASKS: Readonly<Record<string, readonly string[]>> = table.tasks
 
 /** The AdCP release Parallax follows. */
-export const ADCP_RELEASE_FOLLOWED: string = table.release
+export const ADCP_RELEASE: string = table.release
 
 export function isAdcpTask(name: string): boolean {
   return Object.hasOwn(TASKS, name)

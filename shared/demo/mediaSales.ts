@@ -1,11 +1,13 @@
+import { ADCP_RELEASE } from '../contract/adcpAgent'
+
 /**
  * The demo media-sales agent's domain, in AdCP's terms (the media-buy protocol of the AdCP release below):
  * products with pricing options, creative formats, media buys with packages, and their delivery. Pure logic
  * with no protocol in it: the MCP, A2A and ACP faces share it through the seller's tasks (`sellerTasks.ts`).
  */
 
-/** The AdCP release the demo seller implements. */
-export const ADCP_VERSION = '3.0.6'
+/** The AdCP release the demo seller implements: the one Parallax follows. */
+export const ADCP_VERSION = ADCP_RELEASE
 
 /** The creative agent that defines the seller's formats: the seller itself (a name, not a place to call). */
 export const FORMAT_AGENT_URL = 'https://media-sales.parallax.example'

@@ -160,7 +160,11 @@ const RUN: Record<TaskName, (input: Input, seller: MediaSeller) => Input> = {
  * error in the payload's `errors[]` (the error arm, where the task's response has one) and on the envelope
  * as `adcp_error`; the faces mark the call failed (MCP `isError`, A2A `failed`).
  */
-export type TaskOutcome = { ok: true; data: Input; summary: string } | { ok: false; data: Input; summary: string }
+export interface TaskOutcome {
+  ok: boolean
+  data: Input
+  summary: string
+}
 
 /** Checks `input` against the task's schema and runs it: the one behaviour every face of the seller has. */
 export function runTask(task: TaskName, input: Input, seller: MediaSeller): TaskOutcome {

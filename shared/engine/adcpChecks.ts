@@ -49,7 +49,7 @@ export class AdcpChecks {
     if (!called || !adcp) return result
     const response = taskResponse(protocol, result.response)
     const findings = [...adcp.check('request', called.args), ...(response === undefined ? [] : adcp.check('response', response))]
-    const checked = { release: adcp.release, recognised: adcp.recognised, task: adcp.task, known: adcp.known, findings }
+    const checked = adcp.report(findings)
     this.say(connectionId, checked, result.turn)
     return { ...result, adcp: checked }
   }

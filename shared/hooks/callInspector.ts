@@ -48,9 +48,7 @@ export async function inspectCall(
     },
     sent: false,
     lint,
-    ...(adcp && {
-      adcp: { release: adcp.release, recognised: adcp.recognised, task: adcp.task, known: adcp.known, findings: [] },
-    }),
+    ...(adcp && { adcp: adcp.report([]) }),
   }
   if (outcome.error) return { ...report, hookError: { code: -32600, message: outcome.error } }
   if (report.adcp && adcp) report.adcp.findings.push(...adcp.check('request', outcome.hooked))

@@ -234,13 +234,7 @@ export class ObservedMcp implements ProtocolAnalysis {
         args[context.request] !== undefined &&
         result && { contextEcho: checkContextEcho(args, args, dataOf(result), context) }),
       ...(adcp && {
-        adcp: {
-          release: adcp.release,
-          recognised: adcp.recognised,
-          task: adcp.task,
-          known: adcp.known,
-          findings: [...adcp.check('request', args), ...(structured === undefined ? [] : adcp.check('response', structured))],
-        },
+        adcp: adcp.report([...adcp.check('request', args), ...(structured === undefined ? [] : adcp.check('response', structured))]),
       }),
     }
     this.ctx.emit({ type: 'call', connectionId: this.ctx.connectionId, ...report, ts })

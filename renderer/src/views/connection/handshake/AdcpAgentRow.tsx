@@ -1,4 +1,4 @@
-import { ADCP_RELEASE_FOLLOWED, recogniseAdcp } from '../../../../../shared/contract'
+import { ADCP_RELEASE, recogniseAdcp } from '../../../../../shared/contract'
 import type { ConnectionView } from '../../../store/connectionView'
 
 /** For an AdCP agent, a row saying so and why: its calls and turns are checked against the release Parallax follows. */
@@ -10,7 +10,7 @@ export function AdcpAgentRow({ view }: { view: ConnectionView }) {
       <dt>AdCP</dt>
       <dd data-testid="adcp-agent">
         an AdCP agent: {recognised}
-        <span className="muted"> · calls and turns checked against AdCP {ADCP_RELEASE_FOLLOWED}</span>
+        <span className="muted"> · calls and turns checked against AdCP {ADCP_RELEASE}</span>
       </dd>
     </>
   )
